@@ -1,0 +1,72 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { loadCoreConfig } from '../config'
+import { DatabaseUnavailable } from '../http/errors'
+
+// Failures that mean "the database cannot serve us now": throttling after the SDK's own retries,
+// timeouts and refused connections. They become a prompt 503 instead of a hang or a 500.
+const UNAVAILABLE_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+])
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+])
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  return (
+    UNAVAILABLE_NAMES.has(error.name) || (typeof code === 'string' && UNAVAILABLE_CODES.has(code))
+  )
+}
+
+function createDocumentClient(): DynamoDBDocumentClient {
+  const config = loadCoreConfig()
+  const client = new DynamoDBClient({
+    region: config.region,
+    maxAttempts: config.dynamoMaxAttempts,
+    requestHandler: {
+      connectionTimeout: config.dynamoRequestTimeoutMs,
+      requestTimeout: config.dynamoRequestTimeoutMs,
+    },
+    ...(config.dynamoEndpoint && {
+      endpoint: config.dynamoEndpoint,
+      // DynamoDB Local accepts any credentials; these keep the SDK from searching for real ones.
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  })
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args)
+      } catch (error) {
+        throw isDatabaseUnavailable(error) ? new DatabaseUnavailable() : error
+      }
+    },
+    { step: 'initialize', name: 'translateUnavailable' },
+  )
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  })
+}
+
+let documentClient: DynamoDBDocumentClient | undefined
+
+/** The document client, created once per container on first use. */
+export function db(): DynamoDBDocumentClient {
+  return (documentClient ??= createDocumentClient())
+}
+
+export function tableName(): string {
+  return loadCoreConfig().tableName
+}

@@ -1,0 +1,44 @@
+import { verifyToken } from '../auth/tokens'
+import { getSession } from '../db/session'
+import { UNAUTHORIZED, Unauthorized } from './errors'
+import type { Audience, Guard, TokenUse } from './types'
+
+const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/
+
+/**
+ * A guard for one kind of token: 401001 without a well-formed bearer header, 401002 when the token
+ * does not verify or is of another kind, 401003 when its session has ended.
+ */
+export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
+  return {
+    audience,
+    tokenUse,
+    async authenticate(header) {
+      const token = header === undefined ? undefined : BEARER.exec(header.trim())?.[1]
+      if (!token) {
+        throw new Unauthorized(UNAUTHORIZED.missingToken, 'send Authorization: Bearer <token>')
+      }
+      const claims = await verifyToken(token, { audience, tokenUse })
+      const session = await getSession(claims.sessionId)
+      if (
+        !session ||
+        session.audience !== audience ||
+        session.subject.toLowerCase() !== claims.subject.toLowerCase()
+      ) {
+        throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+      }
+      return {
+        audience,
+        subject: claims.subject,
+        sessionId: claims.sessionId,
+        tokenId: claims.tokenId,
+        tokenUse,
+      }
+    },
+  }
+}
+
+export const walletGuard = requireToken('wallet', 'access')
+export const accountGuard = requireToken('account', 'access')
+export const walletRefreshGuard = requireToken('wallet', 'refresh')
+export const accountRefreshGuard = requireToken('account', 'refresh')

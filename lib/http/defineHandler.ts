@@ -1,0 +1,75 @@
+import middy from '@middy/core'
+import httpHeaderNormalizer from '@middy/http-header-normalizer'
+import httpJsonBodyParser from '@middy/http-json-body-parser'
+import type { z } from 'zod'
+import { accessLog } from './accessLog'
+import { authenticate } from './authenticate'
+import { envelope } from './envelope'
+import { errorHandler } from './errorHandler'
+import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
+import { validateInput } from './validateInput'
+
+type Infer<Schema> = Schema extends z.ZodType ? z.infer<Schema> : undefined
+
+export interface HandlerInput<Params, Query, Body, Auth> {
+  params: Params
+  query: Query
+  body: Body
+  principal: Auth
+  headers: Record<string, string | undefined>
+}
+
+export interface HandlerDefinition<
+  ParamsSchema extends z.ZodType | undefined,
+  QuerySchema extends z.ZodType | undefined,
+  BodySchema extends z.ZodType | undefined,
+  AuthOption extends 'none' | Guard,
+  ResultSchema extends z.ZodType,
+> {
+  /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
+  auth: AuthOption
+  params?: ParamsSchema
+  query?: QuerySchema
+  body?: BodySchema
+  /** The `result` shape; the core's output is parsed with it, unknown fields stripped. */
+  result: ResultSchema
+  run: (
+    input: HandlerInput<
+      Infer<ParamsSchema>,
+      Infer<QuerySchema>,
+      Infer<BodySchema>,
+      AuthOption extends Guard ? Principal : undefined
+    >,
+  ) => Promise<z.input<ResultSchema>> | z.input<ResultSchema>
+}
+
+/**
+ * The one way to declare an HTTP route: schemas, auth and a core function. The middy chain runs
+ * in this order: access log, header normalisation, JSON body, auth, validation, core, envelope;
+ * the error handler turns any failure into the error envelope.
+ */
+export function defineHandler<
+  ParamsSchema extends z.ZodType | undefined = undefined,
+  QuerySchema extends z.ZodType | undefined = undefined,
+  BodySchema extends z.ZodType | undefined = undefined,
+  AuthOption extends 'none' | Guard = 'none',
+  ResultSchema extends z.ZodType = z.ZodType,
+>(definition: HandlerDefinition<ParamsSchema, QuerySchema, BodySchema, AuthOption, ResultSchema>) {
+  const core = async (event: HttpEvent, context: HandlerContext): Promise<HttpResponse> => {
+    const input = context.input ?? { params: undefined, query: undefined, body: undefined }
+    const result = await definition.run({
+      ...(input as { params: never; query: never; body: never }),
+      principal: context.principal as never,
+      headers: event.headers ?? {},
+    })
+    // The envelope middleware wraps this; the cast carries the parsed result through middy.
+    return definition.result.parse(result) as HttpResponse
+  }
+
+  const chain = middy<HttpEvent, HttpResponse, Error, HandlerContext>(core)
+    .use(accessLog())
+    .use(httpHeaderNormalizer())
+  if (definition.body) chain.use(httpJsonBodyParser())
+  if (definition.auth !== 'none') chain.use(authenticate(definition.auth))
+  return chain.use(validateInput(definition)).use(envelope()).use(errorHandler())
+}

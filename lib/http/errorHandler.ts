@@ -1,0 +1,45 @@
+import type { MiddlewareObj } from '@middy/core'
+import { logger } from '../logger'
+import { AppError, BadRequest, UnsupportedMediaType } from './errors'
+import { jsonResponse } from './envelope'
+import { type HttpEvent, type HttpRequest, type HttpResponse, requestIdOf } from './types'
+
+const BODY_PARSER = '@middy/http-json-body-parser'
+
+// middy's body parser throws its own HttpError (415) both for a wrong content type and for
+// malformed JSON; DECISIONS makes the latter a 400.
+function fromBodyParser(error: Error): AppError | undefined {
+  const cause = (error as { cause?: { package?: string } }).cause
+  if (cause?.package !== BODY_PARSER) return undefined
+  if (error.message.startsWith('Invalid or malformed JSON')) {
+    return new BadRequest('the body is not valid JSON')
+  }
+  return new UnsupportedMediaType('send the body as application/json')
+}
+
+/** The one place an error becomes a response: typed errors map to their status and code. */
+export function errorHandler(): MiddlewareObj<HttpEvent, HttpResponse> {
+  return {
+    onError: (request: HttpRequest) => {
+      const error = request.error ?? new Error('unknown error')
+      const known = error instanceof AppError ? error : fromBodyParser(error)
+      if (known) {
+        request.response = jsonResponse(known.status, {
+          ok: false,
+          error: {
+            code: known.code,
+            message: known.message,
+            ...(known.details && { details: known.details }),
+          },
+        })
+        return
+      }
+      const requestId = requestIdOf(request)
+      logger.error('unhandled error', { requestId, routeKey: request.event.routeKey, error })
+      request.response = jsonResponse(500, {
+        ok: false,
+        error: { code: 500, message: 'internal error', requestId },
+      })
+    },
+  }
+}

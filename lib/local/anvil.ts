@@ -1,0 +1,244 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { createServer, Socket } from 'node:net'
+import { dirname, join } from 'node:path'
+import { type Client, createTestClient, http } from 'viem'
+import { getChainId, setBlockTimestampInterval } from 'viem/actions'
+
+export type StartAnvilParameters = {
+  port: number
+  chainId: number
+  /** Loopback only: the devnet accounts use publicly known keys. */
+  host?: string
+  /** Seconds added to each new block's timestamp (`anvil_setBlockTimestampInterval`). */
+  blockTimestampInterval?: number
+}
+
+export type AnvilNode = {
+  rpcUrl: string
+  chainId: number
+  pid: number
+  /** SIGTERM, then SIGKILL after 2 s; resolves once the process has exited. */
+  stop(): Promise<void>
+}
+
+export class AnvilStartError extends Error {
+  override name = 'AnvilStartError'
+}
+
+/** anvil's own default mnemonic, so account 0 is the well-known 0xf39F…2266 */
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk'
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1'])
+const READY_TIMEOUT_MS = 15_000
+const READY_POLL_MS = 25
+const STOP_GRACE_MS = 2_000
+const STDERR_TAIL_CHARS = 2_000
+
+// The npm wrapper maps Node's arch names onto these package suffixes (see @foundry-rs/anvil/const.mjs).
+const PACKAGE_ARCH: Partial<Record<NodeJS.Platform, Partial<Record<NodeJS.Architecture, string>>>> =
+  {
+    darwin: { x64: 'amd64', arm64: 'arm64' },
+    linux: { x64: 'amd64', arm64: 'arm64' },
+    win32: { x64: 'amd64' },
+  }
+
+const require = createRequire(import.meta.url)
+const running = new Set<ChildProcess>()
+const PARENT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/**
+ * Starts an anvil devnet bound to loopback and resolves once its RPC answers with the
+ * expected chain id. The caller owns the node and must call `stop()`; as a safety net a node
+ * still running is SIGKILLed when this process exits or receives SIGINT, SIGTERM or SIGHUP.
+ */
+export async function startAnvil({
+  port,
+  chainId,
+  host = '127.0.0.1',
+  blockTimestampInterval,
+}: StartAnvilParameters): Promise<AnvilNode> {
+  if (!LOOPBACK_HOSTS.has(host)) {
+    throw new AnvilStartError(`anvil must bind to loopback, got host ${host}`)
+  }
+  const address = `${host}:${port}`
+  // anvil exits on a taken port, but a node already there could answer our poll first.
+  await assertPortFree(host, port, address)
+
+  const child = spawn(
+    resolveAnvilBinary(),
+    [
+      '--host',
+      host,
+      '--port',
+      String(port),
+      '--chain-id',
+      String(chainId),
+      '--mnemonic',
+      ANVIL_MNEMONIC,
+      '--accounts',
+      '10',
+      '--balance',
+      '10000',
+      '--quiet',
+    ],
+    // stdout is silent with --quiet; stderr is kept only to explain an early exit.
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  trackUntilExit(child)
+
+  let stderrTail = ''
+  child.stderr?.setEncoding('utf8')
+  child.stderr?.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS)
+  })
+  // Neither the process nor its stderr pipe may keep the parent's event loop alive.
+  child.unref()
+  if (child.stderr instanceof Socket) child.stderr.unref()
+
+  let exitReason: string | undefined
+  child.once('error', (error) => {
+    exitReason = `could not be spawned: ${error.message}`
+  })
+  // 'close' rather than 'exit' so the stderr tail is complete.
+  child.once('close', (code, signal) => {
+    exitReason = `exited with ${signal ?? `code ${code}`}: ${stderrTail.trim() || 'no output'}`
+  })
+  const stop = stopOnce(child)
+  const rpcUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const client = createTestClient({
+    mode: 'anvil',
+    transport: http(rpcUrl, { retryCount: 0, timeout: 1_000 }),
+  })
+
+  try {
+    await waitForChainId(client, { chainId, address, exitReason: () => exitReason })
+    if (blockTimestampInterval !== undefined) {
+      await setBlockTimestampInterval(client, { interval: blockTimestampInterval })
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+
+  if (child.pid === undefined) throw new AnvilStartError(`anvil on ${address} has no pid`)
+  return { rpcUrl, chainId, pid: child.pid, stop }
+}
+
+/** Path of the platform's anvil binary, bypassing the npm wrapper (it ignores SIGINT). */
+export function resolveAnvilBinary(): string {
+  const binary = process.platform === 'win32' ? 'anvil.exe' : 'anvil'
+  const arch = PACKAGE_ARCH[process.platform]?.[process.arch]
+  if (arch !== undefined) {
+    const packageName = `@foundry-rs/anvil-${process.platform}-${arch}`
+    try {
+      const candidate = join(dirname(require.resolve(`${packageName}/package.json`)), 'bin', binary)
+      if (existsSync(candidate)) return candidate
+    } catch {
+      // optional dependency not installed: fall back to the wrapper's postinstall download
+    }
+  }
+  const fallback = join(
+    dirname(require.resolve('@foundry-rs/anvil/package.json')),
+    '..',
+    'dist',
+    binary,
+  )
+  if (existsSync(fallback)) return fallback
+  throw new AnvilStartError(`no anvil binary for ${process.platform}-${process.arch}`)
+}
+
+async function waitForChainId(
+  client: Client,
+  {
+    chainId,
+    address,
+    exitReason,
+  }: { chainId: number; address: string; exitReason: () => string | undefined },
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    const answered = await getChainId(client).catch(() => undefined)
+    const exited = exitReason()
+    if (exited !== undefined) throw new AnvilStartError(`anvil on ${address} ${exited}`)
+    if (answered === chainId) return
+    if (answered !== undefined) {
+      throw new AnvilStartError(
+        `node on ${address} answered chain id ${answered}, expected ${chainId}`,
+      )
+    }
+    await sleep(READY_POLL_MS)
+  }
+  throw new AnvilStartError(
+    `anvil on ${address} did not answer eth_chainId within ${READY_TIMEOUT_MS / 1000} s`,
+  )
+}
+
+function assertPortFree(host: string, port: number, address: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new AnvilStartError(`cannot start anvil on ${address}: ${error.code ?? error.message}`),
+      ),
+    )
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()))
+  })
+}
+
+function stopOnce(child: ChildProcess): () => Promise<void> {
+  let stopping: Promise<void> | undefined
+  return () => {
+    stopping ??= new Promise<void>((resolve) => {
+      const gone = child.exitCode !== null || child.signalCode !== null
+      // A child that failed to spawn has no pid and never emits 'exit'.
+      if (gone || child.pid === undefined) return resolve()
+      // Hold the event loop until the exit is observed.
+      child.ref()
+      const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+      child.once('exit', () => {
+        clearTimeout(forceKill)
+        resolve()
+      })
+      child.kill('SIGTERM')
+    })
+    return stopping
+  }
+}
+
+/**
+ * While any node runs, the parent's exit or a terminating signal SIGKILLs it first. Node skips
+ * 'exit' handlers on a signal (vitest stops its forks with SIGTERM), hence the signal hooks; a
+ * SIGKILLed parent cannot be covered this way.
+ */
+function trackUntilExit(child: ChildProcess): void {
+  running.add(child)
+  if (running.size === 1) setParentHooks('on')
+  const untrack = () => {
+    if (running.delete(child) && running.size === 0) setParentHooks('off')
+  }
+  child.once('exit', untrack)
+  child.once('error', untrack)
+}
+
+function setParentHooks(action: 'on' | 'off'): void {
+  process[action]('exit', killRunning)
+  for (const signal of PARENT_SIGNALS) process[action](signal, onParentSignal)
+}
+
+function killRunning(): void {
+  // 'exit' handlers must be synchronous; kill() is.
+  for (const child of running) child.kill('SIGKILL')
+}
+
+function onParentSignal(signal: NodeJS.Signals): void {
+  killRunning()
+  setParentHooks('off')
+  // Re-raise for the default action (terminate), unless another listener owns the shutdown.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Abi, erc20Abi, type Hex, parseAbi } from 'viem'
+import * as z from 'zod'
+import type { ContractArtifact } from './uniswapV2Artifacts'
+
+/** Constructor plus the standard ERC-20 surface of `CatalogToken.sol`. */
+export const catalogTokenAbi = [
+  ...parseAbi([
+    'constructor(string name_, string symbol_, uint8 decimals_, uint256 initialSupply, address holder)',
+  ]),
+  ...erc20Abi,
+] as const
+
+const SOURCE_NAME = 'CatalogToken.sol'
+const CONTRACT_NAME = 'CatalogToken'
+const SOURCE_PATH = fileURLToPath(new URL(`./${SOURCE_NAME}`, import.meta.url))
+const CACHE_DIR = fileURLToPath(new URL('../../.cache/solc/', import.meta.url))
+
+const require = createRequire(import.meta.url)
+
+type ImportResult = { contents: string } | { error: string }
+type Solc = { compile(input: string, callbacks: { import(path: string): ImportResult }): string }
+
+const cachedArtifactSchema = z.object({
+  abi: z.array(z.record(z.string(), z.unknown())),
+  bytecode: z.string().regex(/^0x[0-9a-f]+$/),
+})
+
+const solcOutputSchema = z.object({
+  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
+  contracts: z
+    .record(
+      z.string(),
+      z.record(
+        z.string(),
+        z.object({
+          abi: z.array(z.record(z.string(), z.unknown())),
+          evm: z.object({ bytecode: z.object({ object: z.string() }) }),
+        }),
+      ),
+    )
+    .optional(),
+})
+
+let loading: Promise<ContractArtifact> | undefined
+
+/**
+ * Compiles `CatalogToken.sol` with the npm solc, or reads the result from
+ * `.cache/solc/<sha256>.json`, keyed by the compiler input and the solc and OpenZeppelin versions.
+ */
+export function loadCatalogTokenArtifact(): Promise<ContractArtifact> {
+  loading ??= loadOrCompile().catch((error: unknown) => {
+    loading = undefined
+    throw error
+  })
+  return loading
+}
+
+async function loadOrCompile(): Promise<ContractArtifact> {
+  const input = {
+    language: 'Solidity',
+    sources: { [SOURCE_NAME]: { content: await readFile(SOURCE_PATH, 'utf8') } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      // Pinned so the bytecode does not follow solc's default and runs on any recent anvil.
+      evmVersion: 'cancun',
+      outputSelection: { [SOURCE_NAME]: { [CONTRACT_NAME]: ['abi', 'evm.bytecode.object'] } },
+    },
+  }
+  const cacheKey = createHash('sha256')
+    .update(packageVersion('solc'))
+    .update('\0')
+    .update(packageVersion('@openzeppelin/contracts'))
+    .update('\0')
+    .update(JSON.stringify(input))
+    .digest('hex')
+  const cachePath = join(CACHE_DIR, `${cacheKey}.json`)
+
+  const cached = await readCached(cachePath)
+  if (cached) return cached
+
+  const artifact = compile(input)
+  await mkdir(dirname(cachePath), { recursive: true })
+  // Write then rename so a parallel test worker never reads a half-written file.
+  const partialPath = `${cachePath}.${process.pid}.tmp`
+  await writeFile(partialPath, JSON.stringify(artifact))
+  await rename(partialPath, cachePath)
+  return artifact
+}
+
+async function readCached(cachePath: string): Promise<ContractArtifact | undefined> {
+  const text = await readFile(cachePath, 'utf8').catch(() => undefined)
+  if (text === undefined) return undefined
+  const parsed = cachedArtifactSchema.safeParse(JSON.parse(text))
+  return parsed.success ? toArtifact(parsed.data.abi, parsed.data.bytecode) : undefined
+}
+
+function compile(input: object): ContractArtifact {
+  // Required only on a cache miss, since solc's emscripten module takes a while to start.
+  // Its typings are `any`, so pin the one call we make; the output is validated below.
+  const solc: Solc = require('solc')
+  const raw: unknown = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }))
+  const output = solcOutputSchema.parse(raw)
+  const errors = (output.errors ?? []).filter((error) => error.severity === 'error')
+  if (errors.length > 0) {
+    throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join('\n')}`)
+  }
+  const contract = output.contracts?.[SOURCE_NAME]?.[CONTRACT_NAME]
+  if (!contract) throw new Error(`solc produced no ${CONTRACT_NAME}`)
+  return toArtifact(contract.abi, `0x${contract.evm.bytecode.object}`)
+}
+
+/** solc import callback: only OpenZeppelin sources, read from node_modules. */
+function findImport(path: string): ImportResult {
+  if (!path.startsWith('@openzeppelin/contracts/')) return { error: `import not allowed: ${path}` }
+  try {
+    return { contents: readFileSync(require.resolve(path), 'utf8') }
+  } catch {
+    return { error: `not found: ${path}` }
+  }
+}
+
+function packageVersion(name: string): string {
+  const json: unknown = require(`${name}/package.json`)
+  if (typeof json === 'object' && json !== null && 'version' in json) return String(json.version)
+  throw new Error(`${name}/package.json has no version`)
+}
+
+function toArtifact(abi: Record<string, unknown>[], bytecode: string): ContractArtifact {
+  // solc emits a JSON ABI; typed calls go through catalogTokenAbi.
+  return { abi: abi as unknown as Abi, bytecode: bytecode as Hex }
+}

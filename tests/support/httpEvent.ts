@@ -1,0 +1,97 @@
+import type { Context } from 'aws-lambda'
+import { randomUUID } from 'node:crypto'
+import type { HttpEvent } from '../../lib/http/types'
+
+export interface HttpEventOverrides {
+  routeKey: string
+  pathParameters?: Record<string, string>
+  queryStringParameters?: Record<string, string>
+  headers?: Record<string, string>
+  body?: unknown
+  /** Send `body` as is (for malformed JSON); otherwise it is serialised. */
+  rawBody?: string
+}
+
+/** An API Gateway HTTP API (payload 2.0) event, as the real integration sends it. */
+export function httpEvent(overrides: HttpEventOverrides): HttpEvent {
+  const [method = 'GET', path = '/'] = overrides.routeKey.split(' ')
+  const rawPath = Object.entries(overrides.pathParameters ?? {}).reduce(
+    (result, [name, value]) => result.replace(`{${name}}`, encodeURIComponent(value)),
+    path,
+  )
+  const body =
+    overrides.rawBody ?? (overrides.body === undefined ? undefined : JSON.stringify(overrides.body))
+  const requestId = randomUUID()
+  return {
+    version: '2.0',
+    routeKey: overrides.routeKey,
+    rawPath,
+    rawQueryString: new URLSearchParams(overrides.queryStringParameters).toString(),
+    headers: {
+      accept: '*/*',
+      host: 'api.example.test',
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...overrides.headers,
+    },
+    queryStringParameters: overrides.queryStringParameters,
+    pathParameters: overrides.pathParameters,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'api',
+      domainName: 'api.example.test',
+      domainPrefix: 'api',
+      http: {
+        method,
+        path: rawPath,
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: 'vitest',
+      },
+      requestId,
+      routeKey: overrides.routeKey,
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    body,
+    isBase64Encoded: false,
+  }
+}
+
+export function lambdaContext(): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'test',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:test',
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: '/aws/lambda/test',
+    logStreamName: 'test',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }
+}
+
+export interface EnvelopeResponse {
+  status: number
+  body: {
+    ok: boolean
+    result?: unknown
+    error?: { code: number; message: string; details?: unknown }
+  }
+}
+
+/** Calls a wrapped handler and parses its response. */
+export async function invoke(
+  handler: (event: HttpEvent, context: Context) => Promise<unknown>,
+  event: HttpEvent,
+): Promise<EnvelopeResponse> {
+  const response = (await handler(event, lambdaContext())) as { statusCode: number; body: string }
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as EnvelopeResponse['body'],
+  }
+}
