@@ -3,7 +3,9 @@ import { getSession } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from './errors'
 import type { Audience, Guard, TokenUse } from './types'
 
-const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/
+// The scheme is case-insensitive (RFC 7235). The signature may be empty so that an unsigned
+// (`alg: none`) token reaches the verifier and is refused there as invalid (401002).
+const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i
 
 /**
  * A guard for one kind of token: 401001 without a well-formed bearer header, 401002 when the token

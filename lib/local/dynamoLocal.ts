@@ -6,6 +6,7 @@ import { stopProcess, waitUntil } from './processes'
 
 export interface DynamoLocal {
   endpoint: string
+  pid: number
   stop(): Promise<void>
 }
 
@@ -70,5 +71,5 @@ export async function startDynamoLocal(options: StartDynamoLocalOptions): Promis
     await stop()
     throw error
   }
-  return { endpoint, stop }
+  return { endpoint, pid: Number(child.pid), stop }
 }

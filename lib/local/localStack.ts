@@ -53,6 +53,8 @@ export interface LocalStack {
   apiUrl?: string
   deployments: Record<NetworkName, DexDeployment>
   demoAccount: { address: string; privateKey: string }
+  /** The processes it started, for checks that nothing outlives `stop()`. */
+  pids: number[]
   stop(): Promise<void>
 }
 
@@ -170,6 +172,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       apiUrl,
       deployments,
       demoAccount: { address: ethereum.deployer, privateKey: ANVIL_DEPLOYER_PRIVATE_KEY },
+      pids: started.map((service) => service.pid),
       stop,
     }
   } catch (error) {

@@ -6,6 +6,7 @@ import { stopProcess, waitUntil } from './processes'
 
 export interface Offline {
   apiUrl: string
+  pid: number
   stop(): Promise<void>
 }
 
@@ -64,5 +65,5 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
     const reason = error instanceof Error ? error.message : String(error)
     throw new Error(`${reason}\n${tail.join('\n')}`)
   }
-  return { apiUrl, stop }
+  return { apiUrl, pid: Number(child.pid), stop }
 }

@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module'
 import { type Abi, type Hex, parseAbi } from 'viem'
+import {
+  uniswapV2FactoryAbi as appFactoryAbi,
+  uniswapV2PairAbi,
+  uniswapV2RouterAbi,
+} from '../chain/abis'
 
 export type ContractArtifact = { abi: Abi; bytecode: Hex }
 
@@ -15,27 +20,25 @@ export type UniswapV2Artifacts = {
 export const UNISWAP_V2_PAIR_INIT_CODE_HASH =
   '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f' as const
 
-export const uniswapV2FactoryAbi = parseAbi([
-  'constructor(address _feeToSetter)',
-  'function getPair(address tokenA, address tokenB) view returns (address pair)',
-  'function allPairsLength() view returns (uint256)',
-  'function feeToSetter() view returns (address)',
-])
+// The app's ABIs (lib/chain/abis.ts) plus what only deployment and seeding need.
+export const uniswapV2FactoryAbi = [
+  ...appFactoryAbi,
+  ...parseAbi([
+    'constructor(address _feeToSetter)',
+    'function feeToSetter() view returns (address)',
+  ]),
+]
 
-export const uniswapV2Router02Abi = parseAbi([
-  'constructor(address _factory, address _WETH)',
-  'function factory() view returns (address)',
-  'function WETH() view returns (address)',
-  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
-  'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
-  'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
-])
+export const uniswapV2Router02Abi = [
+  ...uniswapV2RouterAbi,
+  ...parseAbi([
+    'constructor(address _factory, address _WETH)',
+    'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
+    'function addLiquidityETH(address token, uint256 amountTokenDesired, uint256 amountTokenMin, uint256 amountETHMin, address to, uint256 deadline) payable returns (uint256 amountToken, uint256 amountETH, uint256 liquidity)',
+  ]),
+]
 
-export const uniswapV2PairAbi = parseAbi([
-  'function token0() view returns (address)',
-  'function token1() view returns (address)',
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
-])
+export { uniswapV2PairAbi }
 
 const require = createRequire(import.meta.url)
 let artifacts: UniswapV2Artifacts | undefined

@@ -1,0 +1,38 @@
+import { type Chain, createPublicClient, defineChain, http, type PublicClient } from 'viem'
+import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
+
+// Bounded so a dead node becomes a prompt 502 rather than a hang.
+const RPC_TIMEOUT_MS = 2_500
+const RPC_RETRY_COUNT = 1
+
+export function chainOf(config: ChainConfig): Chain {
+  return defineChain({
+    id: config.chainId,
+    name: config.network,
+    nativeCurrency: {
+      name: config.network === 'ethereum' ? 'Ether' : 'Native coin',
+      symbol: config.network === 'ethereum' ? 'ETH' : 'NATIVE',
+      decimals: 18,
+    },
+    rpcUrls: { default: { http: [config.rpcUrl] } },
+  })
+}
+
+/** A public client for one network's configuration; no network call happens here. */
+export function createChainClient(config: ChainConfig): PublicClient {
+  return createPublicClient({
+    chain: chainOf(config),
+    transport: http(config.rpcUrl, {
+      timeout: RPC_TIMEOUT_MS,
+      retryCount: RPC_RETRY_COUNT,
+      batch: true,
+    }),
+  })
+}
+
+const clients: Partial<Record<NetworkName, PublicClient>> = {}
+
+/** The public client of a network, created once per container on first use. */
+export function publicClient(network: NetworkName): PublicClient {
+  return (clients[network] ??= createChainClient(loadChainConfig(network)))
+}

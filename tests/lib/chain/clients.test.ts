@@ -1,0 +1,54 @@
+import '../../support/env'
+import { describe, expect, it } from 'vitest'
+import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
+import { onChain } from '../../../lib/chain/chainError'
+import { createChainClient, publicClient } from '../../../lib/chain/clients'
+import { loadChainConfig, NETWORK_NAMES } from '../../../lib/config'
+import { ChainUnavailable } from '../../../lib/http/errors'
+import { findFreePort } from '../../../lib/local/findFreePort'
+
+describe('chain clients', () => {
+  it.each(NETWORK_NAMES)(
+    'reaches the %s devnet with the configured chain id and DEX',
+    async (network) => {
+      const config = loadChainConfig(network)
+      const client = publicClient(network)
+
+      const [chainId, factory, wrappedNative] = await Promise.all([
+        client.getChainId(),
+        client.readContract({
+          address: config.router,
+          abi: uniswapV2RouterAbi,
+          functionName: 'factory',
+        }),
+        client.readContract({
+          address: config.router,
+          abi: uniswapV2RouterAbi,
+          functionName: 'WETH',
+        }),
+      ])
+
+      expect(chainId).toBe(config.chainId)
+      expect(factory).toBe(config.factory)
+      expect(wrappedNative).toBe(config.wrappedNative)
+    },
+  )
+
+  it('gives the two networks distinct chain ids', () => {
+    const [ethereum, altchain] = NETWORK_NAMES.map((network) => loadChainConfig(network).chainId)
+    expect(ethereum).not.toBe(altchain)
+  })
+
+  it('turns an unreachable node into ChainUnavailable (502)', async () => {
+    const port = await findFreePort()
+    const client = createChainClient({
+      ...loadChainConfig('ethereum'),
+      rpcUrl: `http://127.0.0.1:${port}`,
+    })
+
+    const failure = await onChain('ethereum', () => client.getBlockNumber()).catch((error) => error)
+
+    expect(failure).toBeInstanceOf(ChainUnavailable)
+    expect(failure).toMatchObject({ status: 502, code: 502 })
+  })
+})

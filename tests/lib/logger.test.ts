@@ -1,0 +1,164 @@
+import '../support/env'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { logger, redact } from '../../lib/logger'
+
+const JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIweGYzOWYiLCJzaWQiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz'
+const PRIVATE_KEY_HEX = 'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const PRIVATE_KEY = `0x${PRIVATE_KEY_HEX}`
+const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const REDACTED = '[redacted]'
+
+describe('redact', () => {
+  it('masks a JWT inside a string', () => {
+    expect(redact(`Authorization: Bearer ${JWT} (from the app)`)).toBe(
+      `Authorization: Bearer ${REDACTED} (from the app)`,
+    )
+  })
+
+  it('masks a 64-hex private key with and without 0x', () => {
+    expect(redact(`signing with ${PRIVATE_KEY}`)).toBe(`signing with ${REDACTED}`)
+    expect(redact(`signing with ${PRIVATE_KEY_HEX}.`)).toBe(`signing with ${REDACTED}.`)
+    expect(redact(`GET /api/v1/swap/native/altchain/${PRIVATE_KEY}`)).toBe(
+      `GET /api/v1/swap/native/altchain/${REDACTED}`,
+    )
+  })
+
+  it('masks values under secret-looking keys, whatever they hold', () => {
+    const entry = {
+      password: 'hunter2hunter2',
+      privateKey: PRIVATE_KEY,
+      mnemonic: MNEMONIC,
+      seedPhrase: MNEMONIC,
+      authorization: `Bearer ${JWT}`,
+      Authorization: 'Basic dXNlcjpwYXNz',
+      refreshToken: 'opaque-refresh',
+      accessToken: 42,
+      jwtSecret: { nested: 'anything' },
+      signature: '0x1234',
+      key: PRIVATE_KEY_HEX,
+    }
+
+    expect(redact(entry)).toEqual(
+      Object.fromEntries(Object.keys(entry).map((key) => [key, REDACTED])),
+    )
+  })
+
+  it('masks secrets in nested objects and arrays', () => {
+    const entry = {
+      request: {
+        headers: { authorization: `Bearer ${JWT}`, 'user-agent': 'vitest' },
+        body: { wallets: [{ address: ADDRESS, privateKey: PRIVATE_KEY }] },
+      },
+      notes: [`token ${JWT}`, ['deeper', `key ${PRIVATE_KEY_HEX}`]],
+    }
+
+    expect(redact(entry)).toEqual({
+      request: {
+        headers: { authorization: REDACTED, 'user-agent': 'vitest' },
+        body: { wallets: [{ address: ADDRESS, privateKey: REDACTED }] },
+      },
+      notes: [`token ${REDACTED}`, ['deeper', `key ${REDACTED}`]],
+    })
+  })
+
+  it('masks secret keys however deep they are nested', () => {
+    let entry: Record<string, unknown> = { password: 'hunter2hunter2', privateKey: PRIVATE_KEY }
+    for (let level = 0; level < 12; level += 1) entry = { level: entry }
+
+    const text = JSON.stringify(redact(entry))
+
+    expect(text).not.toContain('hunter2')
+    expect(text).not.toContain(PRIVATE_KEY_HEX)
+  })
+
+  it('masks secrets in the message and stack of an Error', () => {
+    const error = new Error(`could not sign with ${PRIVATE_KEY} for ${JWT}`)
+
+    const redacted = redact(error) as { name: string; message: string; stack: string }
+
+    expect(redacted).toEqual({
+      name: 'Error',
+      message: `could not sign with ${REDACTED} for ${REDACTED}`,
+      stack: expect.stringContaining(`could not sign with ${REDACTED} for ${REDACTED}`),
+    })
+    expect(redacted.stack).not.toContain(PRIVATE_KEY_HEX)
+    expect(redacted.stack).not.toContain(JWT)
+  })
+
+  it('leaves ordinary data intact', () => {
+    const entry = {
+      requestId: 'c0a8012e-7f3b-4c1e-9d5a-2b6f8e4d1a90',
+      routeKey: 'GET /api/v1/networks/wallet/balance',
+      address: ADDRESS,
+      addresses: [ADDRESS.toLowerCase(), '0x0000000000000000000000000000000000000000'],
+      status: 200,
+      durationMs: 12.5,
+      ok: true,
+      missing: null,
+      tokenAddress: undefined,
+      message: 'request',
+    }
+
+    expect(redact(entry)).toEqual(entry)
+    expect(redact(42)).toBe(42)
+    expect(redact(undefined)).toBeUndefined()
+  })
+})
+
+describe('logger', () => {
+  let written: string[]
+  let previousLevel: string
+
+  // Powertools writes through its own Console bound to process.stdout and process.stderr, so the
+  // streams are the hook; vi.spyOn(console) would see nothing.
+  beforeEach(() => {
+    written = []
+    const capture = (chunk: string | Uint8Array) => {
+      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString())
+      return true
+    }
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture)
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture)
+    previousLevel = logger.getLevelName()
+    logger.setLogLevel('INFO')
+  })
+
+  afterEach(() => {
+    logger.setLogLevel(previousLevel as 'SILENT')
+    vi.restoreAllMocks()
+  })
+
+  it('writes no JWT or private key when logging an object that holds them', () => {
+    logger.info('login attempt', {
+      routeKey: 'POST /api/v1/auth/login',
+      headers: { authorization: `Bearer ${JWT}` },
+      note: `retrying with ${JWT}`,
+      wallet: { address: ADDRESS, privateKey: PRIVATE_KEY, backup: PRIVATE_KEY_HEX },
+    })
+
+    const output = written.join('')
+    expect(JSON.parse(output)).toMatchObject({
+      level: 'INFO',
+      message: 'login attempt',
+      routeKey: 'POST /api/v1/auth/login',
+      wallet: { address: ADDRESS },
+    })
+    expect(output).not.toContain(JWT)
+    expect(output).not.toContain(PRIVATE_KEY_HEX)
+  })
+
+  it('writes no secret carried by a message or an Error', () => {
+    logger.error(`could not refresh ${JWT}`, new Error(`bad key ${PRIVATE_KEY}`))
+
+    const output = written.join('')
+    expect(JSON.parse(output)).toMatchObject({
+      level: 'ERROR',
+      message: `could not refresh ${REDACTED}`,
+      error: { name: 'Error', message: `bad key ${REDACTED}` },
+    })
+    expect(output).not.toContain(JWT)
+    expect(output).not.toContain(PRIVATE_KEY_HEX)
+  })
+})
