@@ -25,6 +25,8 @@ const authSchema = z
     JWT_ISSUER: z.string().min(1).default('wallet-backend'),
     ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(15 * 60),
     REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
+    SIWE_DOMAIN: z.string().min(1).default('localhost:3000'),
+    SIWE_URI: z.url().default('http://localhost:3000'),
   })
   .refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
     message: 'set JWT_SECRET (local) or JWT_SECRET_PARAMETER (an SSM SecureString name)',
@@ -99,6 +101,8 @@ export const loadAuthConfig = memoize(() => {
     issuer: env.JWT_ISSUER,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
+    siweDomain: env.SIWE_DOMAIN,
+    siweUri: env.SIWE_URI,
   }
 })
 

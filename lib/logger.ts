@@ -6,16 +6,25 @@ import { loadLogConfig } from './config'
 // formatter is the safety net: it masks values under secret-looking keys and anything shaped like
 // a JWT, a private key or a mnemonic, wherever it appears.
 
-const SECRET_KEY = /pass(word)?|secret|private|mnemonic|seed|signature|authorization|token|^key$/i
-const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/g
+const SECRET_KEY =
+  /pass(word)?|secret|private|mnemonic|phrase|seed|signature|authorization|jwt|^(access|refresh)(token)?$|^(id)?token$|^key$/i
+const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g
+// A private key and a transaction hash look alike (32 bytes of hex); both are masked.
 const HEX_32_BYTES = /\b(0x)?[0-9a-fA-F]{64}\b/g
+// Twelve or more short lower-case words in a row: the shape of a BIP39 phrase.
+const WORD_PHRASE = /\b(?:[a-z]{3,8}\s+){11,}[a-z]{3,8}\b/g
 const REDACTED = '[redacted]'
 
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
-    return value.replace(JWT, REDACTED).replace(HEX_32_BYTES, REDACTED)
+    return value
+      .replace(JWT, REDACTED)
+      .replace(HEX_32_BYTES, REDACTED)
+      .replace(WORD_PHRASE, REDACTED)
   }
-  if (depth > 6 || value === null || typeof value !== 'object') return value
+  if (value === null || typeof value !== 'object') return value
+  // Too deep (or cyclic) to inspect: drop it rather than let its secrets through unmasked.
+  if (depth > 6) return '[truncated]'
   if (value instanceof Error) {
     return {
       name: value.name,

@@ -38,6 +38,8 @@ function createDocumentClient(): DynamoDBDocumentClient {
     requestHandler: {
       connectionTimeout: config.dynamoRequestTimeoutMs,
       requestTimeout: config.dynamoRequestTimeoutMs,
+      // Without this the SDK only logs a warning when requestTimeout passes and keeps waiting.
+      throwOnRequestTimeout: true,
     },
     ...(config.dynamoEndpoint && {
       endpoint: config.dynamoEndpoint,

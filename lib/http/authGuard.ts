@@ -1,5 +1,5 @@
 import { verifyToken } from '../auth/tokens'
-import { getSession } from '../db/session'
+import { getSession, revokeSubjectSessions } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from './errors'
 import type { Audience, Guard, TokenUse } from './types'
 
@@ -28,6 +28,11 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
         session.subject.toLowerCase() !== claims.subject.toLowerCase()
       ) {
         throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+      }
+      if (session.status === 'rotated') {
+        // A refresh token presented again after its rotation is a replay: end every session.
+        if (tokenUse === 'refresh') await revokeSubjectSessions(audience, session.subject)
+        throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session was replaced by a refresh')
       }
       return {
         audience,

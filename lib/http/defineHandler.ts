@@ -1,11 +1,11 @@
 import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
-import httpJsonBodyParser from '@middy/http-json-body-parser'
 import type { z } from 'zod'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
+import { jsonBody } from './jsonBody'
 import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
 import { validateInput } from './validateInput'
 
@@ -69,7 +69,7 @@ export function defineHandler<
   const chain = middy<HttpEvent, HttpResponse, Error, HandlerContext>(core)
     .use(accessLog())
     .use(httpHeaderNormalizer())
-  if (definition.body) chain.use(httpJsonBodyParser())
+  if (definition.body) chain.use(jsonBody())
   if (definition.auth !== 'none') chain.use(authenticate(definition.auth))
   return chain.use(validateInput(definition)).use(envelope()).use(errorHandler())
 }

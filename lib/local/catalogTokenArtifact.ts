@@ -49,27 +49,42 @@ const solcOutputSchema = z.object({
 
 let loading: Promise<ContractArtifact> | undefined
 
-/**
- * Compiles `CatalogToken.sol` with the npm solc, or reads the result from
- * `.cache/solc/<sha256>.json`, keyed by the compiler input and the solc and OpenZeppelin versions.
- */
+/** `CatalogToken.sol`, compiled once and cached (see `compileSolidity`). */
 export function loadCatalogTokenArtifact(): Promise<ContractArtifact> {
-  loading ??= loadOrCompile().catch((error: unknown) => {
-    loading = undefined
-    throw error
-  })
+  loading ??= readFile(SOURCE_PATH, 'utf8')
+    .then((source) =>
+      compileSolidity({ sourceName: SOURCE_NAME, source, contractName: CONTRACT_NAME }),
+    )
+    .catch((error: unknown) => {
+      loading = undefined
+      throw error
+    })
   return loading
 }
 
-async function loadOrCompile(): Promise<ContractArtifact> {
+export interface CompileSolidityParameters {
+  sourceName: string
+  source: string
+  contractName: string
+}
+
+/**
+ * Compiles a contract with the npm solc (OpenZeppelin imports allowed), or reads the result from
+ * `.cache/solc/<sha256>.json`, keyed by the compiler input and the solc and OpenZeppelin versions.
+ */
+export async function compileSolidity({
+  sourceName,
+  source,
+  contractName,
+}: CompileSolidityParameters): Promise<ContractArtifact> {
   const input = {
     language: 'Solidity',
-    sources: { [SOURCE_NAME]: { content: await readFile(SOURCE_PATH, 'utf8') } },
+    sources: { [sourceName]: { content: source } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       // Pinned so the bytecode does not follow solc's default and runs on any recent anvil.
       evmVersion: 'cancun',
-      outputSelection: { [SOURCE_NAME]: { [CONTRACT_NAME]: ['abi', 'evm.bytecode.object'] } },
+      outputSelection: { [sourceName]: { [contractName]: ['abi', 'evm.bytecode.object'] } },
     },
   }
   const cacheKey = createHash('sha256')
@@ -84,7 +99,7 @@ async function loadOrCompile(): Promise<ContractArtifact> {
   const cached = await readCached(cachePath)
   if (cached) return cached
 
-  const artifact = compile(input)
+  const artifact = compile(input, sourceName, contractName)
   await mkdir(dirname(cachePath), { recursive: true })
   // Write then rename so a parallel test worker never reads a half-written file.
   const partialPath = `${cachePath}.${process.pid}.tmp`
@@ -100,7 +115,7 @@ async function readCached(cachePath: string): Promise<ContractArtifact | undefin
   return parsed.success ? toArtifact(parsed.data.abi, parsed.data.bytecode) : undefined
 }
 
-function compile(input: object): ContractArtifact {
+function compile(input: object, sourceName: string, contractName: string): ContractArtifact {
   // Required only on a cache miss, since solc's emscripten module takes a while to start.
   // Its typings are `any`, so pin the one call we make; the output is validated below.
   const solc: Solc = require('solc')
@@ -110,8 +125,8 @@ function compile(input: object): ContractArtifact {
   if (errors.length > 0) {
     throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join('\n')}`)
   }
-  const contract = output.contracts?.[SOURCE_NAME]?.[CONTRACT_NAME]
-  if (!contract) throw new Error(`solc produced no ${CONTRACT_NAME}`)
+  const contract = output.contracts?.[sourceName]?.[contractName]
+  if (!contract) throw new Error(`solc produced no ${contractName}`)
   return toArtifact(contract.abi, `0x${contract.evm.bytecode.object}`)
 }
 

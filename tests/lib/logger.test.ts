@@ -25,6 +25,25 @@ describe('redact', () => {
     )
   })
 
+  it('masks a mnemonic-shaped phrase inside free text', () => {
+    const phrase =
+      'abandon ability able about above absent absorb abstract absurd abuse access accident'
+
+    // Ordinary words next to the phrase may be masked with it: over-masking is the safe side.
+    const masked = String(redact(`could not derive from ${phrase} at index 3`))
+
+    expect(masked).toContain(REDACTED)
+    expect(masked).not.toMatch(/abandon|accident|absurd/)
+    expect(masked).toContain('at index 3')
+    expect(redact(`words: ${MNEMONIC}`)).toBe(`words: ${REDACTED}`)
+  })
+
+  it('keeps token addresses and ids that only share a word with secrets', () => {
+    const entry = { tokenAddress: ADDRESS, tokenId: 'e2b1', routeKey: 'GET /api/v1/swap/tokens' }
+
+    expect(redact(entry)).toEqual(entry)
+  })
+
   it('masks values under secret-looking keys, whatever they hold', () => {
     const entry = {
       password: 'hunter2hunter2',
@@ -71,6 +90,7 @@ describe('redact', () => {
 
     expect(text).not.toContain('hunter2')
     expect(text).not.toContain(PRIVATE_KEY_HEX)
+    expect(text).toContain('[truncated]')
   })
 
   it('masks secrets in the message and stack of an Error', () => {
@@ -97,7 +117,7 @@ describe('redact', () => {
       durationMs: 12.5,
       ok: true,
       missing: null,
-      tokenAddress: undefined,
+      nothing: undefined,
       message: 'request',
     }
 

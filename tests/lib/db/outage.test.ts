@@ -1,28 +1,31 @@
 import '../../support/env'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServer, type Server, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
 type ListNetworksModule = typeof import('../../../functions/networks/listNetworks')
 type DbClientModule = typeof import('../../../lib/db/client')
 
-// Configuration is read once per module graph, so the endpoint is pointed at a closed port
-// before the handler is first imported; vitest gives this file its own module graph.
 const savedEndpoint = process.env.DYNAMODB_ENDPOINT
-let closedEndpoint: string
-let handler: ListNetworksModule['handler']
-let db: DbClientModule['db']
 
-beforeAll(async () => {
-  closedEndpoint = `http://127.0.0.1:${await findFreePort()}`
-  process.env.DYNAMODB_ENDPOINT = closedEndpoint
-  ;({ handler } = await import('../../../functions/networks/listNetworks'))
-  ;({ db } = await import('../../../lib/db/client'))
-})
+// Configuration and the SDK client are built once per module graph, so the endpoint is set before
+// a fresh import of the handler; resetting the registry gives each outage its own client.
+async function loadAgainst(endpoint: string) {
+  process.env.DYNAMODB_ENDPOINT = endpoint
+  vi.resetModules()
+  const { handler }: ListNetworksModule = await import('../../../functions/networks/listNetworks')
+  const { db }: DbClientModule = await import('../../../lib/db/client')
+  return { handler, db }
+}
 
 afterAll(() => {
   process.env.DYNAMODB_ENDPOINT = savedEndpoint
 })
+
+function listNetworks(handler: ListNetworksModule['handler']) {
+  return invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+}
 
 function expectUnavailable(response: EnvelopeResponse) {
   expect(response).toEqual({
@@ -31,27 +34,37 @@ function expectUnavailable(response: EnvelopeResponse) {
   })
 }
 
-describe('a database outage', () => {
-  it('answers 503 promptly when DynamoDB refuses connections', async () => {
+describe('a database that refuses connections', () => {
+  let endpoint: string
+  let handler: ListNetworksModule['handler']
+  let db: DbClientModule['db']
+
+  beforeAll(async () => {
+    endpoint = `http://127.0.0.1:${await findFreePort()}`
+    ;({ handler, db } = await loadAgainst(endpoint))
+  })
+
+  it('answers 503 promptly', async () => {
     const startedAt = Date.now()
 
-    const response = await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+    const response = await listNetworks(handler)
 
     expectUnavailable(response)
     expect(Date.now() - startedAt).toBeLessThan(5_000)
   })
 
   it('keeps SDK and socket text out of the error body', async () => {
-    const response = await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+    const response = await listNetworks(handler)
 
     const text = JSON.stringify(response.body)
-    for (const internal of ['ECONNREFUSED', 'connect', '127.0.0.1', closedEndpoint, 'stack']) {
+    for (const internal of ['ECONNREFUSED', 'connect', '127.0.0.1', endpoint, 'stack']) {
       expect(text).not.toContain(internal)
     }
   })
 
   it('answers 503 when DynamoDB throttles past the SDK retries', async () => {
-    // DynamoDB Local never throttles, so the fault is injected below the translating middleware.
+    // DynamoDB Local never throttles, so the fault is injected below the translating middleware;
+    // it throws before any connection, so the 503 comes from the throttling error alone.
     const client = db()
     let throttled = 0
     client.middlewareStack.add(
@@ -66,7 +79,7 @@ describe('a database outage', () => {
     )
 
     try {
-      const response = await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+      const response = await listNetworks(handler)
 
       expectUnavailable(response)
       expect(throttled).toBe(1)
@@ -75,4 +88,36 @@ describe('a database outage', () => {
       client.middlewareStack.remove('injectThrottling')
     }
   })
+})
+
+describe('a database that accepts connections but never answers', () => {
+  let server: Server
+  const sockets = new Set<Socket>()
+  let handler: ListNetworksModule['handler']
+
+  beforeAll(async () => {
+    // Holds every connection open in silence, like a hung node behind a load balancer.
+    server = createServer((socket) => {
+      sockets.add(socket)
+      socket.on('close', () => sockets.delete(socket))
+    })
+    await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve))
+    const address = server.address()
+    if (address === null || typeof address === 'string') throw new Error('no TCP address')
+    ;({ handler } = await loadAgainst(`http://127.0.0.1:${address.port}`))
+  })
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('answers 503 within the request timeout and its retry', async () => {
+    const startedAt = Date.now()
+
+    const response = await listNetworks(handler)
+
+    expectUnavailable(response)
+    expect(Date.now() - startedAt).toBeLessThan(5_000)
+  }, 15_000)
 })

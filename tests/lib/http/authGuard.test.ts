@@ -41,7 +41,14 @@ function newWalletAddress(): string {
 
 async function createSession(audience: Audience, subject: string, expiresAt = now() + 3600) {
   const sessionId = randomUUID()
-  await putSession({ sessionId, audience, subject, createdAt: new Date().toISOString(), expiresAt })
+  await putSession({
+    sessionId,
+    audience,
+    subject,
+    status: 'active',
+    createdAt: new Date().toISOString(),
+    expiresAt,
+  })
   return sessionId
 }
 

@@ -279,7 +279,7 @@ describe('defineHandler', () => {
       expect(text).not.toContain('stack')
     })
 
-    it('answers 500 without zod details when the core returns a result its schema rejects', async () => {
+    it('answers 500 without details when the core breaks its result schema', async () => {
       const route = defineHandler({
         auth: 'none',
         result: z.object({ count: z.number() }),

@@ -1,0 +1,22 @@
+import { checkCredentials } from '../../lib/auth/checkCredentials'
+import { startSession } from '../../lib/auth/sessions'
+import { defineHandler } from '../../lib/http/defineHandler'
+import {
+  type AccountTokenResult,
+  accountTokenResultSchema,
+  type LoginBody,
+  loginBodySchema,
+} from '../../schemas/account'
+
+export async function loginAccount(credentials: LoginBody): Promise<AccountTokenResult> {
+  const { accountId } = await checkCredentials(credentials)
+  const token = await startSession({ audience: 'account', subject: accountId })
+  return { token }
+}
+
+export const handler = defineHandler({
+  auth: 'none',
+  body: loginBodySchema,
+  result: accountTokenResultSchema,
+  run: ({ body }) => loginAccount(body),
+})

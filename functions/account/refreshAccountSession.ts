@@ -1,0 +1,16 @@
+import { rotateSession } from '../../lib/auth/sessions'
+import { accountRefreshGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { type AccountTokenResult, accountTokenResultSchema } from '../../schemas/account'
+
+export async function refreshAccountSession(principal: Principal): Promise<AccountTokenResult> {
+  const token = await rotateSession(principal)
+  return { token }
+}
+
+export const handler = defineHandler({
+  auth: accountRefreshGuard,
+  result: accountTokenResultSchema,
+  run: ({ principal }) => refreshAccountSession(principal),
+})

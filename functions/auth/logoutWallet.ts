@@ -1,0 +1,16 @@
+import { endSession } from '../../lib/auth/sessions'
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { emptyResultSchema } from '../../schemas/session'
+
+export async function logoutWallet(principal: Principal) {
+  await endSession(principal)
+  return {}
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  result: emptyResultSchema,
+  run: ({ principal }) => logoutWallet(principal),
+})

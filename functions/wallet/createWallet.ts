@@ -1,0 +1,19 @@
+import { defineHandler } from '../../lib/http/defineHandler'
+import { deriveWallet } from '../../lib/wallet/deriveWallet'
+import {
+  type MnemonicBody,
+  mnemonicBodySchema,
+  type WalletResult,
+  walletResultSchema,
+} from '../../schemas/wallet'
+
+export function createWallet({ mnemonic, index }: MnemonicBody): WalletResult {
+  return deriveWallet({ mnemonic, index })
+}
+
+export const handler = defineHandler({
+  auth: 'none',
+  body: mnemonicBodySchema,
+  result: walletResultSchema,
+  run: ({ body }) => createWallet(body),
+})

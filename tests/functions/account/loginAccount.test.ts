@@ -1,0 +1,271 @@
+import '../../support/env'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { decodeJwt } from 'jose'
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it, vi } from 'vitest'
+import { handler } from '../../../functions/account/loginAccount'
+import { handler as logoutHandler } from '../../../functions/account/logoutAccount'
+import { handler as refreshHandler } from '../../../functions/account/refreshAccountSession'
+import { registerAccount } from '../../../functions/account/registerAccount'
+import { FAILED_LOGIN_WINDOW_SECONDS, MAX_FAILED_LOGINS } from '../../../lib/auth/checkCredentials'
+import { loadAuthConfig } from '../../../lib/config'
+import { getLoginRecord } from '../../../lib/db/account'
+import { db, tableName } from '../../../lib/db/client'
+import { loginFailuresKey } from '../../../lib/db/keys'
+import { UNAUTHORIZED } from '../../../lib/http/errors'
+import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
+
+const ROUTE = 'POST /api/v1/account/login'
+const now = () => Math.floor(Date.now() / 1000)
+
+function newUsername(prefix = 'login'): string {
+  return `${prefix}_${randomUUID().slice(0, 8)}`
+}
+
+function login(body: unknown): Promise<EnvelopeResponse> {
+  return invoke(handler, httpEvent({ routeKey: ROUTE, body }))
+}
+
+async function registered(prefix?: string) {
+  const credentials = { username: newUsername(prefix), password: `pw-${randomUUID()}` }
+  await registerAccount(credentials)
+  const { account } = await getLoginRecord(credentials.username)
+  if (!account) throw new Error('the account was not stored')
+  return { ...credentials, accountId: account.accountId }
+}
+
+const REJECTED = {
+  status: 401,
+  body: {
+    ok: false,
+    error: { code: UNAUTHORIZED.credentialsRejected, message: 'username or password is wrong' },
+  },
+}
+
+const LOCKED = {
+  status: 429,
+  body: { ok: false, error: { code: 429, message: expect.stringMatching(/^too many failed/) } },
+}
+
+async function failuresItem(username: string) {
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: loginFailuresKey(username),
+      ConsistentRead: true,
+    }),
+  )
+  return Item
+}
+
+/** Moves the failure window into the past, as if 15 minutes went by (TTL not yet run). */
+async function endFailureWindow(username: string) {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: loginFailuresKey(username),
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': now() - 1 },
+    }),
+  )
+}
+
+describe('POST /v1/account/login', () => {
+  it('answers an access and a refresh token of a new account session', async () => {
+    const { username, password, accountId } = await registered()
+
+    const response = await login({ username, password })
+
+    expect(response).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        result: { token: { access: expect.any(String), refresh: expect.any(String) } },
+      },
+    })
+    const { token } = response.body.result as { token: { access: string; refresh: string } }
+    const access = decodeJwt(token.access)
+    const refresh = decodeJwt(token.refresh)
+    const { issuer, accessTokenTtlSeconds, refreshTokenTtlSeconds } = loadAuthConfig()
+    expect(access).toEqual({
+      iss: issuer,
+      aud: 'account',
+      sub: accountId,
+      sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      typ: 'access',
+      jti: expect.any(String),
+      iat: expect.any(Number),
+      exp: Number(access.iat) + accessTokenTtlSeconds,
+    })
+    expect(refresh).toMatchObject({
+      aud: 'account',
+      sub: accountId,
+      sid: access.sid,
+      typ: 'refresh',
+    })
+    expect(Number(refresh.exp) - Number(refresh.iat)).toBe(refreshTokenTtlSeconds)
+  })
+
+  it('hands out tokens that refresh and log out on the account routes', async () => {
+    const { username, password } = await registered()
+    const { token } = (await login({ username, password })).body.result as {
+      token: { access: string; refresh: string }
+    }
+    const bearer = (jwt: string) => ({ authorization: `Bearer ${jwt}` })
+
+    const refreshed = await invoke(
+      refreshHandler,
+      httpEvent({ routeKey: 'GET /api/v1/account/refresh', headers: bearer(token.refresh) }),
+    )
+    const { token: next } = refreshed.body.result as { token: { access: string } }
+    const loggedOut = await invoke(
+      logoutHandler,
+      httpEvent({ routeKey: 'DELETE /api/v1/account/logout', headers: bearer(next.access) }),
+    )
+
+    expect(refreshed.status).toBe(200)
+    expect(loggedOut).toEqual({ status: 200, body: { ok: true, result: {} } })
+  })
+
+  it('finds the account whatever the casing of the username', async () => {
+    const { username, password, accountId } = await registered('Bob')
+
+    const response = await login({ username: username.toUpperCase(), password })
+
+    expect(response.status).toBe(200)
+    const { token } = response.body.result as { token: { access: string } }
+    expect(decodeJwt(token.access).sub).toBe(accountId)
+  })
+
+  it('answers 401004 with one message for a wrong password and an unknown username', async () => {
+    const { username } = await registered()
+
+    const wrongPassword = await login({ username, password: 'not the password' })
+    const unknownUser = await login({ username: newUsername(), password: 'not the password' })
+
+    expect(wrongPassword).toEqual(REJECTED)
+    expect(unknownUser).toEqual(REJECTED)
+  })
+
+  it('reads the table once and writes once, whether the login succeeds or fails', async () => {
+    const { username, password } = await registered()
+    const send = vi.spyOn(db(), 'send')
+
+    await login({ username, password })
+    const success = send.mock.calls.length
+    send.mockClear()
+    await login({ username, password: 'not the password' })
+    const failure = send.mock.calls.length
+    send.mockClear()
+    await login({ username: newUsername(), password: 'not the password' })
+    const unknown = send.mock.calls.length
+    send.mockRestore()
+
+    expect({ success, failure, unknown }).toEqual({ success: 2, failure: 2, unknown: 2 })
+  })
+
+  describe('lockout', () => {
+    it('answers 429 after 5 failed logins, even with the right password, until the window passes', async () => {
+      const { username, password } = await registered()
+      for (let attempt = 0; attempt < MAX_FAILED_LOGINS; attempt++) {
+        expect(await login({ username, password: 'not the password' })).toEqual(REJECTED)
+      }
+
+      const locked = await login({ username, password })
+
+      expect(locked).toEqual(LOCKED)
+      const item = await failuresItem(username)
+      expect(item?.failedLogins).toBe(MAX_FAILED_LOGINS)
+      // The TTL attribute closes the window, 15 minutes after the first failure.
+      expect(Number(item?.expiresAt)).toBeGreaterThan(now() + FAILED_LOGIN_WINDOW_SECONDS - 120)
+      expect(Number(item?.expiresAt)).toBeLessThanOrEqual(now() + FAILED_LOGIN_WINDOW_SECONDS)
+
+      await endFailureWindow(username)
+
+      expect((await login({ username, password })).status).toBe(200)
+    })
+
+    it('counts a new window from the first failure after the old one passed', async () => {
+      const { username, password } = await registered()
+      for (let attempt = 0; attempt < MAX_FAILED_LOGINS; attempt++) {
+        await login({ username, password: 'not the password' })
+      }
+      await endFailureWindow(username)
+
+      expect(await login({ username, password: 'not the password' })).toEqual(REJECTED)
+
+      expect(await failuresItem(username)).toMatchObject({
+        failedLogins: 1,
+        expiresAt: expect.any(Number),
+      })
+      expect(Number((await failuresItem(username))?.expiresAt)).toBeGreaterThan(now())
+      expect((await login({ username, password })).status).toBe(200)
+    })
+
+    it('locks an unknown username too, in any casing', async () => {
+      const username = newUsername('Ghost')
+      for (let attempt = 0; attempt < MAX_FAILED_LOGINS; attempt++) {
+        expect(await login({ username, password: 'guess number one' })).toEqual(REJECTED)
+      }
+
+      const response = await login({ username: username.toLowerCase(), password: 'another guess' })
+
+      expect(response).toEqual(LOCKED)
+    })
+
+    it('answers a locked username without hashing the password', async () => {
+      const username = newUsername()
+      for (let attempt = 0; attempt < MAX_FAILED_LOGINS; attempt++) {
+        await login({ username, password: 'guess number one' })
+      }
+
+      const started = performance.now()
+      const response = await login({ username, password: 'another guess' })
+
+      expect(response).toEqual(LOCKED)
+      // One scrypt hash takes several hundred milliseconds here; a table read takes a few.
+      expect(performance.now() - started).toBeLessThan(400)
+    })
+  })
+
+  describe('answers 400 for a body that breaks the rules', () => {
+    it.each([
+      ['a missing password', { username: newUsername() }, ['body.password']],
+      ['an empty password', { username: newUsername(), password: '' }, ['body.password']],
+      [
+        'a 129-character password',
+        { username: newUsername(), password: 'x'.repeat(129) },
+        ['body.password'],
+      ],
+      ['a username with unicode', { username: 'bøb', password: 'long enough' }, ['body.username']],
+      [
+        'an extra field',
+        { username: newUsername(), password: 'long enough', remember: true },
+        ['body'],
+      ],
+    ])('%s', async (_case, body, paths) => {
+      const response = await login(body)
+
+      expect(response).toEqual({
+        status: 400,
+        body: {
+          ok: false,
+          error: {
+            code: 400,
+            message: 'the request is not valid',
+            details: paths.map((path) => ({ path, message: expect.any(String) })),
+          },
+        },
+      })
+    })
+
+    it('answers 400 for malformed JSON', async () => {
+      const response = await invoke(handler, httpEvent({ routeKey: ROUTE, rawBody: '{"password' }))
+
+      expect(response).toEqual({
+        status: 400,
+        body: { ok: false, error: { code: 400, message: 'the body is not valid JSON' } },
+      })
+    })
+  })
+})

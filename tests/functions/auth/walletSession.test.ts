@@ -1,0 +1,210 @@
+import '../../support/env'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { decodeJwt } from 'jose'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { parseSiweMessage } from 'viem/siwe'
+import { describe, expect, it, vi } from 'vitest'
+import { handler as getNonce } from '../../../functions/auth/getNonce'
+import { handler as loginWallet } from '../../../functions/auth/loginWallet'
+import { handler as logoutWallet } from '../../../functions/auth/logoutWallet'
+import { handler as refreshWalletSession } from '../../../functions/auth/refreshWalletSession'
+import { db, tableName } from '../../../lib/db/client'
+import { walletKey } from '../../../lib/db/keys'
+import { httpEvent, invoke } from '../../support/httpEvent'
+
+interface Tokens {
+  access: string
+  refresh: string
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+async function requestNonce(address: string) {
+  const response = await invoke(
+    getNonce,
+    httpEvent({ routeKey: 'GET /api/v1/auth/nonce/{address}', pathParameters: { address } }),
+  )
+  return response.body.result as { nonce: number; message: string }
+}
+
+function login(address: string, signature: string) {
+  return invoke(
+    loginWallet,
+    httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature } }),
+  )
+}
+
+async function signIn(privateKey = generatePrivateKey()) {
+  const account = privateKeyToAccount(privateKey)
+  const { message } = await requestNonce(account.address)
+  const signature = await account.signMessage({ message })
+  const response = await login(account.address, signature)
+  return { account, response, tokens: response.body.result as Tokens, signature }
+}
+
+function refresh(token: string) {
+  return invoke(
+    refreshWalletSession,
+    httpEvent({ routeKey: 'GET /api/v1/auth/refresh', headers: bearer(token) }),
+  )
+}
+
+function logout(token: string) {
+  return invoke(
+    logoutWallet,
+    httpEvent({ routeKey: 'DELETE /api/v1/auth/logout', headers: bearer(token) }),
+  )
+}
+
+describe('wallet sign-in (EIP-4361)', () => {
+  it('issues a nonce of at least 9 digits with the exact message to sign', async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+
+    const { nonce, message } = await requestNonce(account.address.toLowerCase())
+
+    expect(Number.isInteger(nonce) && nonce >= 100_000_000).toBe(true)
+    expect(parseSiweMessage(message)).toMatchObject({
+      address: account.address,
+      nonce: String(nonce),
+      version: '1',
+      chainId: Number(process.env.ETHEREUM_CHAIN_ID),
+      domain: 'localhost:3000',
+    })
+  })
+
+  it('logs in with a signed nonce and returns wallet tokens', async () => {
+    const { account, response } = await signIn()
+
+    expect(response.status).toBe(200)
+    const { access, refresh: refreshToken } = response.body.result as Tokens
+    expect(decodeJwt(access)).toMatchObject({ aud: 'wallet', sub: account.address, typ: 'access' })
+    expect(decodeJwt(refreshToken)).toMatchObject({ aud: 'wallet', typ: 'refresh' })
+    expect(decodeJwt(access).sid).toBe(decodeJwt(refreshToken).sid)
+  })
+
+  it('answers 401004 when the nonce is used twice', async () => {
+    const { account, signature } = await signIn()
+
+    const replay = await login(account.address, signature)
+
+    expect(replay).toEqual({
+      status: 401,
+      body: { ok: false, error: { code: 401004, message: expect.any(String) } },
+    })
+  })
+
+  it('answers 401004 for another signer, or for another address', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    const { message } = await requestNonce(owner.address)
+
+    const wrongSigner = await login(owner.address, await stranger.signMessage({ message }))
+    const otherAddress = await login(stranger.address, await owner.signMessage({ message }))
+
+    expect(wrongSigner.status).toBe(401)
+    expect(wrongSigner.body.error?.code).toBe(401004)
+    expect(otherAddress.body.error?.code).toBe(401004)
+  })
+
+  it('answers 401004 when the nonce is older than 5 minutes', async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    const { message } = await requestNonce(account.address)
+    const signature = await account.signMessage({ message })
+    const issuedAt = new Date(Date.now() - 6 * 60 * 1000).toISOString()
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: walletKey(account.address),
+        UpdateExpression: 'SET nonceIssuedAt = :issuedAt',
+        ExpressionAttributeValues: { ':issuedAt': issuedAt },
+      }),
+    )
+
+    const response = await login(account.address, signature)
+
+    expect(response.body.error?.code).toBe(401004)
+  })
+
+  it('answers 400 naming the field for a malformed address or signature', async () => {
+    const response = await login('0x1234', 'not-hex')
+
+    expect(response.status).toBe(400)
+    expect(response.body.error?.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'body.address' }),
+        expect.objectContaining({ path: 'body.signature' }),
+      ]),
+    )
+  })
+
+  it('uses at most 3 DynamoDB calls to log in', async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    const { message } = await requestNonce(account.address)
+    const signature = await account.signMessage({ message })
+    const send = vi.spyOn(db(), 'send')
+
+    const response = await login(account.address, signature)
+
+    expect(response.status).toBe(200)
+    expect(send.mock.calls.length).toBeLessThanOrEqual(3)
+    send.mockRestore()
+  })
+})
+
+describe('wallet sessions', () => {
+  it('rotates the session on refresh and refuses the old tokens with 401003', async () => {
+    const { tokens } = await signIn()
+
+    const rotated = await refresh(tokens.refresh)
+    const next = rotated.body.result as Tokens
+
+    expect(rotated.status).toBe(200)
+    expect(decodeJwt(next.access).sid).not.toBe(decodeJwt(tokens.access).sid)
+    expect((await logout(tokens.access)).body.error?.code).toBe(401003)
+  })
+
+  it('treats a reused refresh token as a replay and ends every session of the wallet', async () => {
+    const privateKey = generatePrivateKey()
+    const { tokens: laptop } = await signIn(privateKey)
+    const { tokens: phone } = await signIn(privateKey)
+    const rotated = (await refresh(laptop.refresh)).body.result as Tokens
+
+    const replay = await refresh(laptop.refresh)
+
+    expect(replay.body.error?.code).toBe(401003)
+    expect((await refresh(rotated.refresh)).body.error?.code).toBe(401003)
+    expect((await logout(phone.access)).body.error?.code).toBe(401003)
+  })
+
+  it('lets exactly one of 20 concurrent refreshes with one token succeed', async () => {
+    const { tokens } = await signIn()
+
+    const responses = await Promise.all(Array.from({ length: 20 }, () => refresh(tokens.refresh)))
+
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(1)
+    expect(
+      responses.filter(
+        (response) => response.status === 401 && response.body.error?.code === 401003,
+      ),
+    ).toHaveLength(19)
+  })
+
+  it('ends only the session of the presented token on logout', async () => {
+    const privateKey = generatePrivateKey()
+    const { tokens: laptop } = await signIn(privateKey)
+    const { tokens: phone } = await signIn(privateKey)
+
+    const loggedOut = await logout(laptop.access)
+
+    expect(loggedOut).toEqual({ status: 200, body: { ok: true, result: {} } })
+    expect((await logout(laptop.access)).body.error?.code).toBe(401003)
+    expect((await refresh(phone.refresh)).status).toBe(200)
+  })
+
+  it('refuses an access token on the refresh route and a refresh token on logout (401002)', async () => {
+    const { tokens } = await signIn()
+
+    expect((await refresh(tokens.access)).body.error?.code).toBe(401002)
+    expect((await logout(tokens.refresh)).body.error?.code).toBe(401002)
+  })
+})
