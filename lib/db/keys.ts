@@ -10,7 +10,10 @@
 // | register an account (unique name)  | PutItem   | pk = USERNAME#<lower>, sk = ACCOUNT (if absent)  |
 // | login: account and failed logins   | Query     | pk = USERNAME#<lower> (ACCOUNT, LOGIN_FAILURES)  |
 // | count a failed login               | UpdateItem| pk = USERNAME#<lower>, sk = LOGIN_FAILURES       |
+// | list the catalog (token list)      | Query     | pk = CATALOG                                     |
+// | get a project by id                | GetItem   | pk = CATALOG, sk = PROJECT#<id>                  |
 //
+// A project's id is derived from (network, lower-cased address), so a catalog import is an upsert.
 // Addresses are lower-cased in keys so the key is the same whatever the checksum casing.
 
 export interface TableKey {
@@ -35,9 +38,6 @@ export function subjectSessionsIndexKey(audience: string, subject: string, sessi
   }
 }
 
-// | list the catalog (token list)      | Query     | pk = CATALOG                                     |
-// | get a project by id                | GetItem   | pk = CATALOG, sk = PROJECT#<id>                  |
-// A project's id is derived from (network, lower-cased address), so an import is an upsert.
 export const CATALOG_PARTITION = 'CATALOG'
 
 export function projectKey(projectId: string): TableKey {

@@ -1,8 +1,70 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { CatalogEntry } from '../../schemas/catalog'
+import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
-import { projectKey } from './keys'
+import { CATALOG_PARTITION, projectKey } from './keys'
+
+/** A project of the catalog: a token the service knows, with its catalog fields. */
+export interface Project {
+  id: string
+  network: NetworkName
+  address: `0x${string}`
+  name: string
+  symbol: string
+  decimals: number
+  industry: string
+  description: string
+  circulatingSupply?: string
+  social: Record<string, string>
+  tags: Array<{ id: string; tag: string }>
+  categories: Array<{ id: string; category: string }>
+  createdAt: string
+}
+
+function toProject(item: Record<string, unknown>): Project {
+  return {
+    id: String(item.id),
+    network: item.network as NetworkName,
+    address: item.address as `0x${string}`,
+    name: String(item.name),
+    symbol: String(item.symbol),
+    decimals: Number(item.decimals),
+    industry: String(item.industry ?? ''),
+    description: String(item.description ?? ''),
+    circulatingSupply:
+      item.circulatingSupply === undefined ? undefined : String(item.circulatingSupply),
+    social: (item.social ?? {}) as Record<string, string>,
+    tags: (item.tags ?? []) as Project['tags'],
+    categories: (item.categories ?? []) as Project['categories'],
+    createdAt: String(item.createdAt),
+  }
+}
+
+/** One project by id: one GetItem. */
+export async function getProject(id: string): Promise<Project | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: projectKey(id) }))
+  return Item ? toProject(Item) : undefined
+}
+
+/** The whole catalog: one Query on its partition (paged by DynamoDB past 1 MB). */
+export async function listProjects(): Promise<Project[]> {
+  const projects: Project[] = []
+  let startKey: Record<string, unknown> | undefined
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': CATALOG_PARTITION },
+        ExclusiveStartKey: startKey,
+      }),
+    )
+    projects.push(...(page.Items ?? []).map(toProject))
+    startKey = page.LastEvaluatedKey
+  } while (startKey)
+  return projects
+}
 
 export function projectId(network: string, address: string): string {
   return nameBasedUuid(`project/${network}/${address.toLowerCase()}`)
