@@ -1,0 +1,154 @@
+import '../support/env'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { handler as loginAccount } from '../../functions/account/loginAccount'
+import { handler as logoutAccount } from '../../functions/account/logoutAccount'
+import { handler as refreshAccountSession } from '../../functions/account/refreshAccountSession'
+import { handler as registerAccount } from '../../functions/account/registerAccount'
+import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as loginWallet } from '../../functions/auth/loginWallet'
+import { handler as logoutWallet } from '../../functions/auth/logoutWallet'
+import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
+import { handler as createWallet } from '../../functions/wallet/createWallet'
+import { handler as generateMnemonic } from '../../functions/wallet/generateMnemonic'
+import { handler as recoverFromKey } from '../../functions/wallet/recoverFromKey'
+import { handler as recoverFromMnemonic } from '../../functions/wallet/recoverFromMnemonic'
+import { logger } from '../../lib/logger'
+import { type HttpEventOverrides, httpEvent, invoke } from '../support/httpEvent'
+
+type Handler = Parameters<typeof invoke>[0]
+
+interface Tokens {
+  access: string
+  refresh: string
+}
+
+// Drives all twelve identity routes, on success and on failure, with the logger at DEBUG, and
+// checks that no secret of the run reaches any line the process writes.
+describe('identity routes and the log', () => {
+  let written: string[]
+  let previousLevel: string
+
+  beforeEach(() => {
+    written = []
+    const capture = (chunk: string | Uint8Array) => {
+      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString())
+      return true
+    }
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture)
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture)
+    previousLevel = logger.getLevelName()
+    logger.setLogLevel('DEBUG')
+  })
+
+  afterEach(() => {
+    logger.setLogLevel(previousLevel as 'SILENT')
+    vi.restoreAllMocks()
+  })
+
+  it('writes no password, key, mnemonic, signature or token on any route', async () => {
+    const secrets: string[] = []
+    const routesCalled = new Set<string>()
+    const call = async (handler: Handler, overrides: HttpEventOverrides) => {
+      routesCalled.add(overrides.routeKey)
+      return invoke(handler, httpEvent(overrides))
+    }
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+    // Wallets: generate, create, recover by mnemonic and by key.
+    const generated = await call(generateMnemonic, { routeKey: 'GET /api/v1/wallet/mnemonic' })
+    const { mnemonic } = generated.body.result as { mnemonic: string }
+    const created = await call(createWallet, {
+      routeKey: 'POST /api/v1/wallet/create',
+      body: { mnemonic },
+    })
+    const { privateKey } = created.body.result as { privateKey: `0x${string}` }
+    await call(recoverFromMnemonic, {
+      routeKey: 'POST /api/v1/wallet/recover/mnemonic',
+      body: { mnemonic, index: 1 },
+    })
+    await call(recoverFromKey, {
+      routeKey: 'POST /api/v1/wallet/recover/key',
+      body: { privateKey },
+    })
+    await call(recoverFromKey, {
+      routeKey: 'POST /api/v1/wallet/recover/key',
+      body: { privateKey: `${privateKey}ff` },
+    })
+    secrets.push(mnemonic, privateKey, privateKey.slice(2))
+
+    // Wallet sessions: nonce, a bad and a good login, refresh, a replay, logout.
+    const account = privateKeyToAccount(privateKey)
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    const nonce = await call(getNonce, {
+      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      pathParameters: { address: account.address },
+    })
+    const { message } = nonce.body.result as { message: string }
+    const badSignature = await stranger.signMessage({ message })
+    const signature = await account.signMessage({ message })
+    await call(loginWallet, {
+      routeKey: 'POST /api/v1/auth/login',
+      body: { address: account.address, signature: badSignature },
+    })
+    const walletLogin = await call(loginWallet, {
+      routeKey: 'POST /api/v1/auth/login',
+      body: { address: account.address, signature },
+    })
+    const walletTokens = walletLogin.body.result as Tokens
+    const walletRefreshed = await call(refreshWalletSession, {
+      routeKey: 'GET /api/v1/auth/refresh',
+      headers: bearer(walletTokens.refresh),
+    })
+    const nextWalletTokens = walletRefreshed.body.result as Tokens
+    await call(refreshWalletSession, {
+      routeKey: 'GET /api/v1/auth/refresh',
+      headers: bearer(walletTokens.refresh),
+    })
+    await call(logoutWallet, {
+      routeKey: 'DELETE /api/v1/auth/logout',
+      headers: bearer(nextWalletTokens.access),
+    })
+    secrets.push(signature, badSignature, ...Object.values(walletTokens))
+    secrets.push(...Object.values(nextWalletTokens))
+
+    // Accounts: register, a wrong password, login, refresh, logout.
+    const username = `logs_${Date.now().toString(36)}`
+    const password = `Pw-${generatePrivateKey().slice(2, 18)}`
+    await call(registerAccount, {
+      routeKey: 'POST /api/v1/account/register',
+      body: { username, password },
+    })
+    await call(loginAccount, {
+      routeKey: 'POST /api/v1/account/login',
+      body: { username, password: `${password}x` },
+    })
+    const accountLogin = await call(loginAccount, {
+      routeKey: 'POST /api/v1/account/login',
+      body: { username, password },
+    })
+    const { token: accountTokens } = accountLogin.body.result as { token: Tokens }
+    const accountRefreshed = await call(refreshAccountSession, {
+      routeKey: 'GET /api/v1/account/refresh',
+      headers: bearer(accountTokens.refresh),
+    })
+    const { token: nextAccountTokens } = accountRefreshed.body.result as { token: Tokens }
+    await call(logoutAccount, {
+      routeKey: 'DELETE /api/v1/account/logout',
+      headers: bearer(nextAccountTokens.access),
+    })
+    secrets.push(password, `${password}x`, ...Object.values(accountTokens))
+    secrets.push(...Object.values(nextAccountTokens))
+
+    const output = written.join('')
+    expect(routesCalled.size).toBe(12)
+    expect(walletLogin.status).toBe(200)
+    expect(accountLogin.status).toBe(200)
+    // The capture works: every request left its access-log line.
+    expect(output.match(/"message":"request"/g)?.length).toBeGreaterThanOrEqual(16)
+    for (const secret of secrets) {
+      expect(output.includes(secret), 'a secret reached the log').toBe(false)
+    }
+    expect(output).not.toMatch(/eyJ[\w-]+\.[\w-]+\./)
+  })
+})
