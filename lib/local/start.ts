@@ -1,5 +1,5 @@
 // `npm start`: the whole service on loopback until Ctrl-C. `--persist` keeps DynamoDB data
-// under .data/ (git-ignored) instead of in memory.
+// under .data/ (git-ignored) instead of in memory; `--free-ports` lets the OS pick every port.
 import { MissingJavaError } from './dynamoLocal'
 import { DEFAULT_PERSIST_PATH, type LocalStack, startLocalStack } from './localStack'
 
@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   try {
     stack = await startLocalStack({
       offline: true,
+      ports: process.argv.includes('--free-ports') ? 'free' : undefined,
       persistPath: persist ? DEFAULT_PERSIST_PATH : undefined,
       output: (line) => console.log(`[offline] ${line}`),
     })
