@@ -1,6 +1,6 @@
 import '../support/env'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { handler as loginAccount } from '../../functions/account/loginAccount'
 import { handler as logoutAccount } from '../../functions/account/logoutAccount'
 import { handler as refreshAccountSession } from '../../functions/account/refreshAccountSession'
@@ -13,7 +13,7 @@ import { handler as createWallet } from '../../functions/wallet/createWallet'
 import { handler as generateMnemonic } from '../../functions/wallet/generateMnemonic'
 import { handler as recoverFromKey } from '../../functions/wallet/recoverFromKey'
 import { handler as recoverFromMnemonic } from '../../functions/wallet/recoverFromMnemonic'
-import { logger } from '../../lib/logger'
+import { captureLogs } from '../support/captureLogs'
 import { type HttpEventOverrides, httpEvent, invoke } from '../support/httpEvent'
 
 type Handler = Parameters<typeof invoke>[0]
@@ -26,25 +26,7 @@ interface Tokens {
 // Drives all twelve identity routes, on success and on failure, with the logger at DEBUG, and
 // checks that no secret of the run reaches any line the process writes.
 describe('identity routes and the log', () => {
-  let written: string[]
-  let previousLevel: string
-
-  beforeEach(() => {
-    written = []
-    const capture = (chunk: string | Uint8Array) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString())
-      return true
-    }
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture)
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture)
-    previousLevel = logger.getLevelName()
-    logger.setLogLevel('DEBUG')
-  })
-
-  afterEach(() => {
-    logger.setLogLevel(previousLevel as 'SILENT')
-    vi.restoreAllMocks()
-  })
+  const logs = captureLogs('DEBUG')
 
   it('writes no password, key, mnemonic, signature or token on any route', async () => {
     const secrets: string[] = []
@@ -140,7 +122,7 @@ describe('identity routes and the log', () => {
     secrets.push(password, `${password}x`, ...Object.values(accountTokens))
     secrets.push(...Object.values(nextAccountTokens))
 
-    const output = written.join('')
+    const output = logs.text()
     expect(routesCalled.size).toBe(12)
     expect(walletLogin.status).toBe(200)
     expect(accountLogin.status).toBe(200)

@@ -1,6 +1,7 @@
 import '../support/env'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { logger, redact } from '../../lib/logger'
+import { captureLogs } from '../support/captureLogs'
 
 const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIweGYzOWYiLCJzaWQiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz'
@@ -128,27 +129,7 @@ describe('redact', () => {
 })
 
 describe('logger', () => {
-  let written: string[]
-  let previousLevel: string
-
-  // Powertools writes through its own Console bound to process.stdout and process.stderr, so the
-  // streams are the hook; vi.spyOn(console) would see nothing.
-  beforeEach(() => {
-    written = []
-    const capture = (chunk: string | Uint8Array) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString())
-      return true
-    }
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture)
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture)
-    previousLevel = logger.getLevelName()
-    logger.setLogLevel('INFO')
-  })
-
-  afterEach(() => {
-    logger.setLogLevel(previousLevel as 'SILENT')
-    vi.restoreAllMocks()
-  })
+  const logs = captureLogs('INFO')
 
   it('writes no JWT or private key when logging an object that holds them', () => {
     logger.info('login attempt', {
@@ -158,7 +139,7 @@ describe('logger', () => {
       wallet: { address: ADDRESS, privateKey: PRIVATE_KEY, backup: PRIVATE_KEY_HEX },
     })
 
-    const output = written.join('')
+    const output = logs.text()
     expect(JSON.parse(output)).toMatchObject({
       level: 'INFO',
       message: 'login attempt',
@@ -172,7 +153,7 @@ describe('logger', () => {
   it('writes no secret carried by a message or an Error', () => {
     logger.error(`could not refresh ${JWT}`, new Error(`bad key ${PRIVATE_KEY}`))
 
-    const output = written.join('')
+    const output = logs.text()
     expect(JSON.parse(output)).toMatchObject({
       level: 'ERROR',
       message: `could not refresh ${REDACTED}`,

@@ -1,10 +1,10 @@
 import '../../support/env'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { handler as createWallet } from '../../../functions/wallet/createWallet'
 import { handler as generateMnemonic } from '../../../functions/wallet/generateMnemonic'
 import { handler as recoverFromKey } from '../../../functions/wallet/recoverFromKey'
 import { handler as recoverFromMnemonic } from '../../../functions/wallet/recoverFromMnemonic'
-import { logger } from '../../../lib/logger'
+import { captureLogs } from '../../support/captureLogs'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 const ANVIL = 'test test test test test test test test test test test junk'
@@ -17,27 +17,7 @@ const ORDER_HEX = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364
 type Handler = Parameters<typeof invoke>[0]
 
 describe('wallet routes and the log', () => {
-  let written: string[]
-  let previousLevel: string
-
-  // Powertools writes through its own Console bound to process.stdout and process.stderr, so the
-  // streams are the hook (as in tests/lib/logger.test.ts).
-  beforeEach(() => {
-    written = []
-    const capture = (chunk: string | Uint8Array) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString())
-      return true
-    }
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture)
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture)
-    previousLevel = logger.getLevelName()
-    logger.setLogLevel('DEBUG')
-  })
-
-  afterEach(() => {
-    logger.setLogLevel(previousLevel as 'SILENT')
-    vi.restoreAllMocks()
-  })
+  const logs = captureLogs('DEBUG')
 
   it('writes no mnemonic and no private key, on success or failure, at DEBUG', async () => {
     const phrases = [ANVIL, ELEVEN, UNKNOWN_WORD, BAD_CHECKSUM]
@@ -77,7 +57,7 @@ describe('wallet routes and the log', () => {
       )
     }
 
-    const lines = written.join('').split('\n').filter(Boolean)
+    const lines = logs.lines()
     const log = lines.join('\n').toLowerCase()
     // The hook works: every request left its access line.
     expect(lines.length).toBeGreaterThanOrEqual(calls.length)
