@@ -12,3 +12,18 @@ export const listNetworksResultSchema = z.object({
 })
 
 export type ListNetworksResult = z.infer<typeof listNetworksResultSchema>
+
+export const attachNetworksBodySchema = z.strictObject({
+  // Optional in the interface: no ids attaches nothing. Repeats are harmless. A refine rather
+  // than .max(), which zod also reports against a string given in place of the array.
+  networkIds: z
+    .array(z.uuid())
+    .refine((ids) => ids.length <= 20, 'must hold at most 20 ids')
+    .default([]),
+})
+export type AttachNetworksBody = z.infer<typeof attachNetworksBodySchema>
+
+export const walletBalancesResultSchema = z.object({
+  networksBalance: z.array(z.object({ network: networkNameSchema, balance: z.number() })),
+})
+export type WalletBalancesResult = z.infer<typeof walletBalancesResultSchema>

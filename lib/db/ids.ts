@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 
 const NAMESPACE = 'wallet-backend'
 
@@ -11,6 +11,25 @@ export function nameBasedUuid(name: string): string {
   hash.writeUInt8((hash.readUInt8(6) & 0x0f) | 0x50, 6)
   hash.writeUInt8((hash.readUInt8(8) & 0x3f) | 0x80, 8)
   const hex = hash.subarray(0, 16).toString('hex')
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    hex.slice(12, 16),
+    hex.slice(16, 20),
+    hex.slice(20),
+  ].join('-')
+}
+
+/**
+ * A random UUID whose first 48 bits are the time in milliseconds (RFC 9562 version 7): ids made
+ * later sort after ids made earlier, so a sort key of ids is also a sort key of creation time.
+ */
+export function timeOrderedUuid(date: Date = new Date()): string {
+  const bytes = randomBytes(16)
+  bytes.writeUIntBE(date.getTime(), 0, 6)
+  bytes.writeUInt8((bytes.readUInt8(6) & 0x0f) | 0x70, 6)
+  bytes.writeUInt8((bytes.readUInt8(8) & 0x3f) | 0x80, 8)
+  const hex = bytes.toString('hex')
   return [
     hex.slice(0, 8),
     hex.slice(8, 12),

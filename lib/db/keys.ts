@@ -12,7 +12,30 @@
 // | count a failed login               | UpdateItem| pk = USERNAME#<lower>, sk = LOGIN_FAILURES       |
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
 // | get a project by id                | GetItem   | pk = CATALOG, sk = PROJECT#<id>                  |
+// | list trades of a wallet, with count| Query     | pk = WALLET#<address>, sk BETWEEN TRADE# AND TRADE#~ |
+// | get a trade of a wallet by id      | GetItem   | pk = WALLET#<address>, sk = TRADE#<id>           |
+// | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |
+// | list pending trades of a network   | Query GSI2| gsi2pk = PENDING#<network> (sparse: pending only) |
+// | record a deposit once              | PutItem   | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index> or NATIVE (if absent) |
+// | deposit indexer cursor             | GetItem   | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
+// | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
+// | claim an Idempotency-Key (swaps)   | PutItem   | pk = IDEMPOTENCY#<address>, sk = KEY#<sha256 of the key> (if absent) |
+// | attach a network to a wallet       | UpdateItem| pk = WALLET#<address>, sk = NETWORK#<networkId>  |
+// | networks of a wallet (balance)     | Query     | pk = WALLET#<address>, sk begins_with NETWORK#   |
+// | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> |
+// | watchlist of a wallet              | Query, BatchGet | pk = WALLET#<address>, sk begins_with WATCH#; then the projects |
+// | fold a price sample                | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (ADD) |
+// | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |
+// | price-change references            | BatchGet  | pk = PRICE#<projectId>, the buckets 24 h and 7/30/60/90 days back |
+// | project details (catalog + market) | GetItem   | pk = CATALOG, sk = PROJECT#<id> (market metrics on the same item) |
 //
+// Trade ids are time-ordered UUIDs (v7), so TRADE#<id> sorts by creation time. The trades of a
+// wallet sit between two counter items, TRADE# (head) and TRADE#~ (tail), both bumped in the
+// transaction that records a trade: a page in either direction is one Query that starts at a
+// counter, so the first page and the total cost one call whatever the wallet's size.
+// A project's price history has one marker per grain, <GRAIN>#~ (no TTL), written on import and
+// sorting after every bucket: a window's Query returns its buckets and the marker, so one call
+// answers both "which buckets" and "is this a known project" (no marker: 404).
 // A project's id is derived from (network, lower-cased address), so a catalog import is an upsert.
 // Addresses are lower-cased in keys so the key is the same whatever the checksum casing.
 
@@ -60,4 +83,77 @@ export function loginFailuresKey(username: string): TableKey {
 
 export function walletKey(address: string): TableKey {
   return { pk: `WALLET#${address.toLowerCase()}`, sk: 'WALLET' }
+}
+
+// Trades live in their wallet's partition.
+export function tradeKey(wallet: string, tradeId: string): TableKey {
+  return { pk: `WALLET#${wallet.toLowerCase()}`, sk: `TRADE#${tradeId.toLowerCase()}` }
+}
+
+/** The counters at both ends of a wallet's trades ('~' sorts after every id character). */
+export function tradeCounterKeys(wallet: string): { head: TableKey; tail: TableKey } {
+  const pk = `WALLET#${wallet.toLowerCase()}`
+  return { head: { pk, sk: 'TRADE#' }, tail: { pk, sk: 'TRADE#~' } }
+}
+
+export function tradeHashIndexKey(hash: string, wallet: string, tradeId: string) {
+  return {
+    gsi1pk: `TXHASH#${hash.toLowerCase()}`,
+    gsi1sk: `WALLET#${wallet.toLowerCase()}#TRADE#${tradeId.toLowerCase()}`,
+  }
+}
+
+/** Only pending trades carry these attributes, so the index holds exactly the pending ones. */
+export function pendingTradeIndexKey(network: string, tradeId: string) {
+  return { gsi2pk: `PENDING#${network}`, gsi2sk: `TRADE#${tradeId.toLowerCase()}` }
+}
+
+/** One marker per deposit: a log of a transaction, or the transaction's own (native) value. */
+export function depositMarkerKey(
+  network: string,
+  hash: string,
+  logIndex: number | 'native',
+): TableKey {
+  return {
+    pk: `DEPOSIT#${network}#${hash.toLowerCase()}`,
+    sk: logIndex === 'native' ? 'NATIVE' : `LOG#${logIndex}`,
+  }
+}
+
+export function depositCursorKey(network: string): TableKey {
+  return { pk: 'DEPOSIT_CURSOR', sk: `NETWORK#${network}` }
+}
+
+// Idempotency-Keys are scoped to the wallet; the client's key is hashed so any visible ASCII fits.
+export function idempotencyKey(wallet: string, keyHash: string): TableKey {
+  return { pk: `IDEMPOTENCY#${wallet.toLowerCase()}`, sk: `KEY#${keyHash}` }
+}
+
+// Networks and watched projects of a wallet live in the wallet's partition.
+export function walletNetworkKey(wallet: string, networkId: string): TableKey {
+  return { pk: `WALLET#${wallet.toLowerCase()}`, sk: `NETWORK#${networkId}` }
+}
+
+export const WALLET_NETWORK_PREFIX = 'NETWORK#'
+
+export function watchKey(wallet: string, projectId: string): TableKey {
+  return { pk: `WALLET#${wallet.toLowerCase()}`, sk: `WATCH#${projectId}` }
+}
+
+export const WATCH_PREFIX = 'WATCH#'
+
+export type PriceGrainName = 'hour' | 'day' | 'month'
+
+export function pricePartition(projectId: string): string {
+  return `PRICE#${projectId}`
+}
+
+/** A bucket of one grain; `label` is its start, `2026-11-21T20`, `2026-11-21` or `2026-11`. */
+export function priceBucketKey(projectId: string, grain: PriceGrainName, label: string): TableKey {
+  return { pk: pricePartition(projectId), sk: `${grain.toUpperCase()}#${label}` }
+}
+
+/** '~' sorts after every digit, so the marker closes the grain's range of buckets. */
+export function priceHistoryMarkerKey(projectId: string, grain: PriceGrainName): TableKey {
+  return priceBucketKey(projectId, grain, '~')
 }

@@ -22,7 +22,8 @@ export interface Project {
   createdAt: string
 }
 
-function toProject(item: Record<string, unknown>): Project {
+/** A catalog item as a Project (for repositories that read the same item). */
+export function toProject(item: Record<string, unknown>): Project {
   return {
     id: String(item.id),
     network: item.network as NetworkName,

@@ -4,6 +4,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb'
 // tests create it from here.
 export const TTL_ATTRIBUTE = 'expiresAt'
 export const GSI1 = 'gsi1'
+/** Sparse: only pending trades carry its keys. */
+export const GSI2 = 'gsi2'
 
 export function tableDefinition(tableName: string): CreateTableCommandInput {
   return {
@@ -14,6 +16,8 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
       { AttributeName: 'sk', AttributeType: 'S' },
       { AttributeName: 'gsi1pk', AttributeType: 'S' },
       { AttributeName: 'gsi1sk', AttributeType: 'S' },
+      { AttributeName: 'gsi2pk', AttributeType: 'S' },
+      { AttributeName: 'gsi2sk', AttributeType: 'S' },
     ],
     KeySchema: [
       { AttributeName: 'pk', KeyType: 'HASH' },
@@ -25,6 +29,14 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
         KeySchema: [
           { AttributeName: 'gsi1pk', KeyType: 'HASH' },
           { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: GSI2,
+        KeySchema: [
+          { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+          { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
       },

@@ -17,7 +17,7 @@ import {
 import { type DynamoLocal, startDynamoLocal } from './dynamoLocal'
 import { findFreePort } from './findFreePort'
 import { type Offline, startOffline } from './offline'
-import { seedLocalData } from './seedLocalData'
+import { seedLocalData, warmMarketData } from './seedLocalData'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
 
@@ -154,6 +154,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     const env = functionEnv(dynamo.endpoint, deployments)
     Object.assign(process.env, env)
     await seedLocalData(deployments)
+    await warmMarketData()
 
     let apiUrl: string | undefined
     if (options.offline) {

@@ -58,7 +58,7 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
     await waitUntil(
       'serverless offline',
       async () => (await fetch(`${apiUrl}/api/v1/networks`)).status === 200,
-      { timeoutMs: 120_000, child, intervalMs: 250 },
+      { timeoutMs: 240_000, child, intervalMs: 250 },
     )
   } catch (error) {
     await stop()

@@ -1,9 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { importCatalogEntries, parseCatalog } from '../catalog/importCatalog'
 import type { NetworkName } from '../config'
 import { putNetwork } from '../db/network'
-import { upsertProject } from '../db/project'
+import { DatabaseUnavailable } from '../http/errors'
+import { samplePrices } from '../markets/samplePrices'
+import { syncMarkets } from '../markets/syncMarkets'
 import type { CatalogEntry } from '../../schemas/catalog'
 import type { DexDeployment } from './deployDex'
 import { SAMPLE_CATALOG } from './sampleCatalog'
+
+const SEED_ATTEMPTS = 3
 
 /** The demo catalog as catalog entries, with the addresses of this devnet's own deployments. */
 export function sampleCatalogEntries(
@@ -34,14 +40,47 @@ export function sampleCatalogEntries(
   })
 }
 
-/** Seeds the networks and the demo catalog; both writes are upserts, so re-seeding is harmless. */
+/**
+ * Runs `write` again while a just-started DynamoDB Local misses the 1 s request timeout, as it can
+ * on a busy machine. Only for idempotent writes (upserts, samples of the present).
+ */
+async function whileWarmingUp<Result>(write: () => Promise<Result>): Promise<Result> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write()
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable) || attempt >= SEED_ATTEMPTS) throw error
+      await sleep(1000)
+    }
+  }
+}
+
+/**
+ * Seeds the networks and imports the demo catalog as `npm run catalog:import` would (projects and
+ * their price-history markers); both are upserts, so re-seeding is harmless.
+ */
 export async function seedLocalData(
   deployments: Record<NetworkName, DexDeployment>,
 ): Promise<void> {
-  await Promise.all(
-    Object.values(deployments).map((deployment) =>
-      putNetwork(deployment.network, deployment.chainId),
-    ),
-  )
-  await Promise.all(sampleCatalogEntries(deployments).map((entry) => upsertProject(entry)))
+  // Through the catalog file's own validation, so the demo catalog is held to the same rules.
+  const catalog = parseCatalog(JSON.stringify({ projects: sampleCatalogEntries(deployments) }))
+  await whileWarmingUp(async () => {
+    await Promise.all(
+      Object.values(deployments).map((deployment) =>
+        putNetwork(deployment.network, deployment.chainId),
+      ),
+    )
+    await importCatalogEntries(catalog)
+  })
+}
+
+/**
+ * Runs the price sampler and the market sync once, so a fresh stack has a first history point
+ * and project metrics before the schedules (every 5 and 10 minutes) first fire.
+ */
+export async function warmMarketData(): Promise<{ sampled: number; failed: number }> {
+  // A persisted table may hold projects the devnets cannot price; those are only counted.
+  const run = await whileWarmingUp(() => samplePrices())
+  await whileWarmingUp(() => syncMarkets())
+  return { sampled: run.sampled.length, failed: run.failed.length }
 }

@@ -7,9 +7,11 @@ import { logger } from '../../lib/logger'
 import { bundleAll } from './bundleSizes'
 import { loadTimeMs } from './coldStart'
 import { declaredFunctions } from './functions'
+import { measureMarkets } from './markets'
 import { measureRequests } from './requests'
 import { kb, median, ms } from './stats'
 import { measureStartup } from './startup'
+import { measureTrading } from './trading'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30)
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
@@ -28,7 +30,14 @@ async function main(): Promise<void> {
   console.log('measuring requests in-process...')
   const stack = await startLocalStack({ ports: 'free' })
   logger.setLogLevel('SILENT')
-  const requests = await measureRequests(RUNS).finally(() => stack.stop())
+  const requests = await measureRequests(RUNS)
+  console.log('measuring quotes and swaps...')
+  const trading = await measureTrading(RUNS, stack.deployments).catch(async (error: unknown) => {
+    await stack.stop()
+    throw error
+  })
+  console.log('measuring price history and the sampler...')
+  const markets = await measureMarkets(RUNS).finally(() => stack.stop())
 
   const http = coldStarts.filter((report) => functions.find((fn) => fn.name === report.name)?.http)
   const lines = [
@@ -71,6 +80,35 @@ async function main(): Promise<void> {
     ...requests.map(
       (figure) =>
         `| ${figure.route} | ${ms(figure.p50)} | ${ms(figure.p99)} | ${figure.runs} | ${figure.dynamoCalls.toFixed(1)} |`,
+    ),
+    '',
+    '## Price history on a year of data',
+    '',
+    `A year of 5-minute samples (${markets.fold.samples}) folded into ${markets.fold.buckets} ` +
+      `live buckets in ${ms(markets.fold.ms)}; then each history route warm, in-process.`,
+    '',
+    '| route | p50 | p99 | runs | DynamoDB calls per request | items read per call | points |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...markets.history.map(
+      (figure) =>
+        `| ${figure.route} | ${ms(figure.p50)} | ${ms(figure.p99)} | ${figure.runs} | ` +
+        `${figure.dynamoCalls.toFixed(1)} | ${figure.itemsPerCall.toFixed(1)} | ${figure.points} |`,
+    ),
+    '',
+    `Price sampler over the demo catalog (${markets.sampler.projects} projects, both devnets): ` +
+      `${ms(markets.sampler.msPerRun)} per run, ${ms(markets.sampler.msPerProject)} per project.`,
+    '',
+    '## Quotes and swaps on the ethereum devnet',
+    '',
+    'Warm, in-process. JSON-RPC calls per request, and the HTTP round trips carrying them (viem ' +
+      'batches calls issued together). The swap signs USDC→LINK; the first one also approves.',
+    '',
+    '| route | p50 | p99 | runs | RPC calls | round trips | calls |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...trading.map(
+      (figure) =>
+        `| ${figure.route} | ${ms(figure.p50)} | ${ms(figure.p99)} | ${figure.runs} | ` +
+        `${figure.rpcCalls} | ${figure.rpcRoundTrips} | ${figure.methods} |`,
     ),
     '',
   ]

@@ -1,0 +1,23 @@
+import { formatEther, getAddress } from 'viem'
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { readWalletBalances } from '../../lib/markets/readWalletBalances'
+import { type WalletBalancesResult, walletBalancesResultSchema } from '../../schemas/networks'
+
+export async function getWalletBalances(principal: Principal): Promise<WalletBalancesResult> {
+  const balances = await readWalletBalances(getAddress(principal.subject))
+  return {
+    // Whole coins: every native coin here has 18 decimals.
+    networksBalance: balances.map(({ network, balance }) => ({
+      network,
+      balance: Number(formatEther(balance)),
+    })),
+  }
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  result: walletBalancesResultSchema,
+  run: ({ principal }) => getWalletBalances(principal),
+})

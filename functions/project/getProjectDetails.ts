@@ -1,0 +1,25 @@
+import { getProjectMarket } from '../../lib/db/marketStats'
+import { accountGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import { NotFound } from '../../lib/http/errors'
+import { describeProject } from '../../lib/markets/describeProject'
+import {
+  type ProjectIdParams,
+  type ProjectResult,
+  projectIdParamsSchema,
+  projectResultSchema,
+} from '../../schemas/project'
+
+/** One GetItem: the market-sync and sampler jobs keep the metrics on the project's item. */
+export async function getProjectDetails({ projectId }: ProjectIdParams): Promise<ProjectResult> {
+  const projectMarket = await getProjectMarket(projectId)
+  if (!projectMarket) throw new NotFound('no project with this id')
+  return { project: describeProject(projectMarket) }
+}
+
+export const handler = defineHandler({
+  auth: accountGuard,
+  params: projectIdParamsSchema,
+  result: projectResultSchema,
+  run: ({ params }) => getProjectDetails(params),
+})

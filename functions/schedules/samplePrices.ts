@@ -1,0 +1,18 @@
+import type { ScheduledEvent } from 'aws-lambda'
+import { logger } from '../../lib/logger'
+import { samplePrices } from '../../lib/markets/samplePrices'
+
+/** Every 5 minutes: one USD price sample per project, folded into the history buckets. */
+export async function runPriceSampler(clock?: () => Date) {
+  const run = await samplePrices({ clock })
+  logger.info('prices sampled', {
+    at: run.at.toISOString(),
+    sampled: run.sampled.length,
+    durationMs: run.durationMs,
+  })
+  // A failing project is logged by id and safe reason, and does not fail the run.
+  for (const failure of run.failed) logger.warn('price sample failed', failure)
+  return { sampled: run.sampled.length, failed: run.failed.length }
+}
+
+export const handler = (_event: ScheduledEvent) => runPriceSampler()

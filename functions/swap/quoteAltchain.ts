@@ -1,0 +1,15 @@
+import { defineHandler } from '../../lib/http/defineHandler'
+import { quoteSwap } from '../../lib/swap/quoteSwap'
+import { altchainQuoteResultSchema, type QuoteQuery, quoteQuerySchema } from '../../schemas/swap'
+
+export async function quoteAltchain(query: QuoteQuery) {
+  return quoteSwap({ network: 'altchain', ...query })
+}
+
+export const handler = defineHandler({
+  auth: 'none',
+  query: quoteQuerySchema,
+  // The altchain quote carries no calldata: the result schema strips it.
+  result: altchainQuoteResultSchema,
+  run: ({ query }) => quoteAltchain(query),
+})

@@ -1,0 +1,14 @@
+import { defineHandler } from '../../lib/http/defineHandler'
+import { quoteSwap } from '../../lib/swap/quoteSwap'
+import { ethereumQuoteResultSchema, type QuoteQuery, quoteQuerySchema } from '../../schemas/swap'
+
+export async function quoteEthereum(query: QuoteQuery) {
+  return quoteSwap({ network: 'ethereum', ...query })
+}
+
+export const handler = defineHandler({
+  auth: 'none',
+  query: quoteQuerySchema,
+  result: ethereumQuoteResultSchema,
+  run: ({ query }) => quoteEthereum(query),
+})

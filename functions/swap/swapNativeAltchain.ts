@@ -1,0 +1,26 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import { type SwapBody, type SignedInput, signedSwap } from '../../lib/swap/signedRequest'
+import { keyParamsSchema, nativeSwapBodySchema, txResultSchema } from '../../schemas/swap'
+
+export async function swapNativeAltchain(input: SignedInput<SwapBody>) {
+  return signedSwap({
+    network: 'altchain',
+    route: 'POST /api/v1/swap/native/altchain/{key}',
+    ...input,
+  })
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  params: keyParamsSchema,
+  body: nativeSwapBodySchema,
+  result: txResultSchema,
+  run: ({ params, body, principal, headers }) =>
+    swapNativeAltchain({
+      key: params.key,
+      wallet: principal.subject,
+      idempotencyKey: headers['idempotency-key'],
+      body,
+    }),
+})

@@ -1,0 +1,26 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import { type SwapBody, type SignedInput, signedSwap } from '../../lib/swap/signedRequest'
+import { keyParamsSchema, tokenSwapBodySchema, txResultSchema } from '../../schemas/swap'
+
+export async function swapTokensAltchain(input: SignedInput<SwapBody>) {
+  return signedSwap({
+    network: 'altchain',
+    route: 'POST /api/v1/swap/tokens/altchain/{key}',
+    ...input,
+  })
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  params: keyParamsSchema,
+  body: tokenSwapBodySchema,
+  result: txResultSchema,
+  run: ({ params, body, principal, headers }) =>
+    swapTokensAltchain({
+      key: params.key,
+      wallet: principal.subject,
+      idempotencyKey: headers['idempotency-key'],
+      body,
+    }),
+})

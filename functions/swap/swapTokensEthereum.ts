@@ -1,0 +1,27 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import { type SwapBody, type SignedInput, signedSwap } from '../../lib/swap/signedRequest'
+import { keyParamsSchema, swapBodySchema, txResultSchema } from '../../schemas/swap'
+
+// Token to token, or the native coin on either side: ethereum has no separate native route.
+export async function swapTokensEthereum(input: SignedInput<SwapBody>) {
+  return signedSwap({
+    network: 'ethereum',
+    route: 'POST /api/v1/swap/tokens/ethereum/{key}',
+    ...input,
+  })
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  params: keyParamsSchema,
+  body: swapBodySchema,
+  result: txResultSchema,
+  run: ({ params, body, principal, headers }) =>
+    swapTokensEthereum({
+      key: params.key,
+      wallet: principal.subject,
+      idempotencyKey: headers['idempotency-key'],
+      body,
+    }),
+})

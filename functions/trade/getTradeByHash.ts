@@ -1,0 +1,17 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { lookupTrade } from '../../lib/trades/lookupTrade'
+import { toTradeRecord } from '../../lib/trades/toTradeRecord'
+import { type TradeHashParams, tradeHashParamsSchema, tradeRecordSchema } from '../../schemas/trade'
+
+export async function getTradeByHash({ hash }: TradeHashParams, principal: Principal) {
+  return toTradeRecord(await lookupTrade(principal.subject, { hash }))
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  params: tradeHashParamsSchema,
+  result: tradeRecordSchema,
+  run: ({ params, principal }) => getTradeByHash(params, principal),
+})

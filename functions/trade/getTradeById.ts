@@ -1,0 +1,17 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { lookupTrade } from '../../lib/trades/lookupTrade'
+import { toTradeRecord } from '../../lib/trades/toTradeRecord'
+import { type TradeIdParams, tradeIdParamsSchema, tradeRecordSchema } from '../../schemas/trade'
+
+export async function getTradeById({ tradeId }: TradeIdParams, principal: Principal) {
+  return toTradeRecord(await lookupTrade(principal.subject, { id: tradeId }))
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  params: tradeIdParamsSchema,
+  result: tradeRecordSchema,
+  run: ({ params, principal }) => getTradeById(params, principal),
+})

@@ -1,0 +1,31 @@
+import { listTrades as listWalletTrades } from '../../lib/db/trade'
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { toTradeListItem } from '../../lib/trades/toTradeRecord'
+import {
+  type ListTradesQuery,
+  listTradesQuerySchema,
+  listTradesResultSchema,
+} from '../../schemas/trade'
+
+// `sort` has one value, createdAt, which is the order of the trades' keys.
+export async function listTrades(
+  { limit, offset, direction }: ListTradesQuery,
+  principal: Principal,
+) {
+  const { count, trades } = await listWalletTrades({
+    wallet: principal.subject,
+    limit,
+    offset,
+    direction,
+  })
+  return { count, trades: trades.map(toTradeListItem) }
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  query: listTradesQuerySchema,
+  result: listTradesResultSchema,
+  run: ({ query, principal }) => listTrades(query, principal),
+})

@@ -1,0 +1,26 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import { type TransferBody, type SignedInput, signedTransfer } from '../../lib/swap/signedRequest'
+import { keyParamsSchema, transferBodySchema, txResultSchema } from '../../schemas/swap'
+
+export async function transferEthereum(input: SignedInput<TransferBody>) {
+  return signedTransfer({
+    network: 'ethereum',
+    route: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+    ...input,
+  })
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  params: keyParamsSchema,
+  body: transferBodySchema,
+  result: txResultSchema,
+  run: ({ params, body, principal, headers }) =>
+    transferEthereum({
+      key: params.key,
+      wallet: principal.subject,
+      idempotencyKey: headers['idempotency-key'],
+      body,
+    }),
+})

@@ -1,0 +1,26 @@
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import type { Principal } from '../../lib/http/types'
+import { listWatchlist as readWatchlist } from '../../lib/markets/listWatchlist'
+import { usdToNumber } from '../../lib/markets/usdAmount'
+import { type WatchlistResult, watchlistResultSchema } from '../../schemas/watchlist'
+
+export async function listWatchlist(principal: Principal): Promise<WatchlistResult> {
+  const entries = await readWatchlist(principal.subject)
+  return {
+    watchlist: entries.map((entry) => ({
+      id: entry.id,
+      symbol: entry.symbol,
+      name: entry.name,
+      price: usdToNumber(entry.priceE18),
+      price_change_daily: entry.priceChangeDaily,
+      price_change_daily_positive: entry.priceChangeDaily > 0,
+    })),
+  }
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  result: watchlistResultSchema,
+  run: ({ principal }) => listWatchlist(principal),
+})

@@ -1,0 +1,127 @@
+import {
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { db, tableName } from './client'
+import { projectKey, WATCH_PREFIX, walletKey, watchKey } from './keys'
+
+// A watch is an item in the wallet's partition; the project's `watchLists` counter moves in the
+// same transaction as the item, so the count stays exact whatever runs concurrently.
+
+type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>
+
+const MAX_ATTEMPTS = 8
+const BACKOFF_MS = 25
+
+/**
+ * Runs a transaction, retrying when it lost a race with another transaction on the same items
+ * (TransactionConflict). Returns undefined on success, or each item's cancellation code.
+ */
+async function transact(items: TransactItems): Promise<string[] | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }))
+      return undefined
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'TransactionCanceledException')) throw error
+      const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> })
+        .CancellationReasons
+      const codes = (reasons ?? []).map((reason) => reason.Code ?? 'None')
+      if (!codes.includes('TransactionConflict') || attempt >= MAX_ATTEMPTS) return codes
+      // Jittered exponential backoff so the contenders do not collide again in step.
+      await sleep(BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random()))
+    }
+  }
+}
+
+const failed = (codes: string[], index: number) => codes[index] === 'ConditionalCheckFailed'
+
+export type WatchOutcome = 'added' | 'alreadyWatching' | 'unknownProject'
+
+/** Puts the watch (if absent) and adds one to the project's count, in one transaction. */
+export async function watchProject(
+  wallet: string,
+  projectId: string,
+  now = new Date(),
+): Promise<WatchOutcome> {
+  const codes = await transact([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: projectKey(projectId),
+        UpdateExpression: 'ADD watchLists :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...watchKey(wallet, projectId),
+          type: 'Watch',
+          projectId,
+          addedAt: now.toISOString(),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ])
+  if (!codes) return 'added'
+  if (failed(codes, 0)) return 'unknownProject'
+  if (failed(codes, 1)) return 'alreadyWatching'
+  throw new Error(`watch transaction cancelled: ${codes.join(', ')}`)
+}
+
+export type UnwatchOutcome = 'removed' | 'notWatching' | 'unknownProject'
+
+/** Deletes the watch (if present) and takes one from the project's count, in one transaction. */
+export async function unwatchProject(wallet: string, projectId: string): Promise<UnwatchOutcome> {
+  const codes = await transact([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: projectKey(projectId),
+        UpdateExpression: 'ADD watchLists :minusOne',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      },
+    },
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: watchKey(wallet, projectId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  ])
+  if (!codes) return 'removed'
+  if (failed(codes, 0)) return 'unknownProject'
+  if (failed(codes, 1)) return 'notWatching'
+  throw new Error(`unwatch transaction cancelled: ${codes.join(', ')}`)
+}
+
+/** The ids of the projects a wallet watches, oldest watch first: one Query (paged past 1 MB). */
+export async function listWatchedProjectIds(wallet: string): Promise<string[]> {
+  const watches: Array<{ projectId: string; addedAt: string }> = []
+  let startKey: Record<string, unknown> | undefined
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': walletKey(wallet).pk, ':prefix': WATCH_PREFIX },
+        ExclusiveStartKey: startKey,
+      }),
+    )
+    for (const item of page.Items ?? []) {
+      watches.push({ projectId: String(item.projectId), addedAt: String(item.addedAt) })
+    }
+    startKey = page.LastEvaluatedKey
+  } while (startKey)
+  return watches
+    .sort((a, b) => a.addedAt.localeCompare(b.addedAt) || a.projectId.localeCompare(b.projectId))
+    .map(({ projectId }) => projectId)
+}

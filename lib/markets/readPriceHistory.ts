@@ -1,0 +1,27 @@
+import { queryPriceWindow } from '../db/priceBucket'
+import { NotFound } from '../http/errors'
+import { type PriceGrain, windowStart } from './priceBuckets'
+
+export interface PricePoint {
+  /** The bucket's start. */
+  start: Date
+  /** The average of the bucket's samples, USD per whole token with 18 decimals. */
+  averageE18: bigint
+}
+
+/**
+ * The window of `grain` that ends with the bucket holding `now` (24 hours, 30 days or 12 months),
+ * oldest first, buckets without samples left out: one DynamoDB Query, which also tells an unknown
+ * project (404) from one without samples yet.
+ */
+export async function readPriceHistory(
+  projectId: string,
+  grain: PriceGrain,
+  now = new Date(),
+): Promise<PricePoint[]> {
+  const { known, buckets } = await queryPriceWindow(projectId, grain, windowStart(grain, now))
+  if (!known) throw new NotFound('no project with this id')
+  return buckets
+    .filter((bucket) => bucket.count > 0)
+    .map((bucket) => ({ start: bucket.start, averageE18: bucket.sumE18 / BigInt(bucket.count) }))
+}

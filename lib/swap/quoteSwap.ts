@@ -1,0 +1,93 @@
+import {
+  type Address,
+  formatUnits,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  parseUnits,
+  toHex,
+} from 'viem'
+import { bestAmountOut } from '../chain/bestAmountOut'
+import { onChain } from '../chain/chainError'
+import { publicClient } from '../chain/clients'
+import { loadChainConfig, type NetworkName } from '../config'
+import { Unprocessable } from '../http/errors'
+import { routerToken } from './nativeCoin'
+import { DEFAULT_DEADLINE_SECONDS, minimumOut, routerCall } from './routerCall'
+
+export interface SwapSides {
+  network: NetworkName
+  /** Decimal string in whole units of token0. */
+  amount: string
+  address0: Address
+  decimals0: number
+  address1: Address
+  decimals1: number
+}
+
+export interface QuoteSwapParameters extends SwapSides {
+  slippageBps: number
+  /** Receives the output in the returned calldata. */
+  recipient: Address
+  deadlineSeconds?: number
+  now?: Date
+}
+
+export interface SwapQuote {
+  /** Amount out in whole units of token1. */
+  quote: number
+  amount: number
+  decimal: number
+  amountOutMin: Hex
+  path: Address[]
+  gasPriceWei: number
+  calldata: Hex
+  value: Hex
+}
+
+/** The router's tokens for the two sides; the coin and its wrapped token are one asset. */
+export function routerTokens(network: NetworkName, address0: Address, address1: Address) {
+  const { wrappedNative } = loadChainConfig(network)
+  const tokenIn = routerToken(address0, wrappedNative)
+  const tokenOut = routerToken(address1, wrappedNative)
+  if (isAddressEqual(tokenIn, tokenOut)) {
+    throw new Unprocessable('the native coin and its wrapped token are one asset: nothing to swap')
+  }
+  return { tokenIn, tokenOut }
+}
+
+/**
+ * The exact quote: the router's getAmountsOut on the direct and the wrapped-native paths and the
+ * node's gas price, three RPC calls issued together. The calldata swaps to `recipient`.
+ */
+export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
+  const { network, address0, address1, decimals0, decimals1, slippageBps, recipient } = parameters
+  const amountIn = parseUnits(parameters.amount, decimals0)
+  const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
+  const client = publicClient(network)
+  const [{ amountOut, path }, gasPrice] = await Promise.all([
+    bestAmountOut({ network, amountIn, tokenIn, tokenOut }),
+    onChain(network, () => client.getGasPrice()),
+  ])
+  const amountOutMin = minimumOut(amountOut, slippageBps)
+  const now = BigInt(Math.floor((parameters.now ?? new Date()).getTime() / 1000))
+  const call = routerCall({
+    address0,
+    address1,
+    amountIn,
+    amountOutMin,
+    path,
+    recipient,
+    deadline: now + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
+  })
+  return {
+    quote: Number(formatUnits(amountOut, decimals1)),
+    amount: Number(formatUnits(amountIn, decimals0)),
+    decimal: decimals1,
+    amountOutMin: toHex(amountOutMin),
+    path: path.map((address) => getAddress(address)),
+    gasPriceWei: Number(gasPrice),
+    calldata: call.data,
+    value: toHex(call.value),
+  }
+}

@@ -1,0 +1,19 @@
+import { isAddressEqual } from 'viem'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { UNAUTHORIZED, Unauthorized } from '../http/errors'
+import { parsePrivateKey } from '../wallet/privateKey'
+
+/**
+ * The signer of `key` (a `{key}` path segment), held in memory for this request only. It must
+ * control `wallet`, the access token's subject: 401004 otherwise. Errors never quote the key.
+ */
+export function signerFor(key: string, wallet: string): PrivateKeyAccount {
+  const account = privateKeyToAccount(parsePrivateKey(key))
+  if (!isAddressEqual(account.address, wallet as `0x${string}`)) {
+    throw new Unauthorized(
+      UNAUTHORIZED.credentialsRejected,
+      'the key does not control the signed-in wallet',
+    )
+  }
+  return account
+}

@@ -1,0 +1,95 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  formatUnits,
+  type Hash,
+  parseUnits,
+} from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import type { NetworkName } from '../config'
+import { BadRequest, Unprocessable } from '../http/errors'
+import { estimateGasLimit } from './gasLimit'
+import { isNative, NATIVE_COIN } from './nativeCoin'
+import { assertDecimals, readHolding } from './readHolding'
+import { recordSent } from './recordSent'
+import { readSendContext } from './sendContext'
+import { sendSigned } from './sendSigned'
+
+export interface TransferTokensParameters {
+  network: NetworkName
+  account: PrivateKeyAccount
+  to: Address
+  /** Decimal string in whole units of the token. */
+  amount: string
+  /** Absent or the native sentinel: the native coin. */
+  token?: Address
+  /** Checked against the contract when given, read from it otherwise. */
+  decimals?: number
+}
+
+/**
+ * Sends `amount` to `to`: the token's ERC-20 `transfer`, or a plain value transfer for the
+ * native coin. One batch of reads (block, nonce, tip, balance, decimals), the estimate, the send.
+ */
+export async function transferTokens(
+  parameters: TransferTokensParameters,
+): Promise<{ txId: Hash }> {
+  const { network, account, to } = parameters
+  const token = parameters.token ?? NATIVE_COIN
+  const [context, holding] = await Promise.all([
+    readSendContext(network, account.address),
+    readHolding({ network, owner: account.address, token }),
+  ])
+  if (parameters.decimals !== undefined) {
+    assertDecimals('decimals', parameters.decimals, holding.decimals)
+  }
+  if ((parameters.amount.split('.')[1] ?? '').length > holding.decimals) {
+    throw new BadRequest('the request is not valid', [
+      {
+        path: 'body.amount',
+        message: `has more fraction digits than the token's ${holding.decimals}`,
+      },
+    ])
+  }
+  const amount = parseUnits(parameters.amount, holding.decimals)
+  if (holding.balance < amount) {
+    throw new Unprocessable(
+      `insufficient balance: the wallet holds ${formatUnits(holding.balance, holding.decimals)} of ${token} on ${network}, the transfer needs ${parameters.amount}`,
+    )
+  }
+  const native = isNative(token)
+  const transaction = native
+    ? { to, value: amount }
+    : {
+        to: token,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+      }
+  const action = 'transfer'
+  const fees = {
+    maxFeePerGas: context.maxFeePerGas,
+    maxPriorityFeePerGas: context.maxPriorityFeePerGas,
+  }
+  const gas = await estimateGasLimit({ network, action, from: account.address, ...transaction })
+  const hash = await sendSigned({
+    network,
+    action,
+    account,
+    nonce: context.nonce,
+    fees,
+    gas,
+    ...transaction,
+  })
+  await recordSent({
+    hash,
+    type: 'transfer',
+    network,
+    wallet: account.address,
+    from: account.address,
+    to,
+    amount: formatUnits(amount, holding.decimals),
+    token,
+    isNativeTransfer: native,
+  })
+  return { txId: hash }
+}

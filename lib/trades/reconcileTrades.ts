@@ -1,0 +1,54 @@
+import { NETWORK_NAMES, type NetworkName } from '../config'
+import { listPendingTrades } from '../db/trade'
+import { settleIfMined } from './settleIfMined'
+
+export interface ReconcileTradesParameters {
+  networks?: readonly NetworkName[]
+  /** Pending trades checked per network and run; the newest first. */
+  maxPerNetwork?: number
+}
+
+export interface NetworkReconciliation {
+  network: NetworkName
+  checked: number
+  settled: number
+}
+
+const PAGE_SIZE = 100
+
+async function reconcileNetwork(
+  network: NetworkName,
+  maxPerNetwork: number,
+): Promise<NetworkReconciliation> {
+  let checked = 0
+  let settled = 0
+  let cursor: Record<string, unknown> | undefined
+  do {
+    const page = await listPendingTrades(network, {
+      limit: Math.min(PAGE_SIZE, maxPerNetwork - checked),
+      cursor,
+    })
+    // One receipt request per trade; the batched transport sends a page in one HTTP request.
+    const trades = await Promise.all(page.trades.map(settleIfMined))
+    checked += trades.length
+    settled += trades.filter((trade) => trade.status !== 'pending').length
+    cursor = page.cursor
+  } while (cursor && checked < maxPerNetwork)
+  return { network, checked, settled }
+}
+
+/**
+ * Moves pending trades whose receipts are known to `successful` or `failed`, network by network;
+ * a failing node stops only its own network, and the run then fails with its error.
+ */
+export async function reconcileTrades({
+  networks = NETWORK_NAMES,
+  maxPerNetwork = 1000,
+}: ReconcileTradesParameters = {}): Promise<NetworkReconciliation[]> {
+  const results = await Promise.allSettled(
+    networks.map((network) => reconcileNetwork(network, maxPerNetwork)),
+  )
+  const failure = results.find((result) => result.status === 'rejected')
+  if (failure) throw failure.reason
+  return results.map((result) => (result as PromiseFulfilledResult<NetworkReconciliation>).value)
+}

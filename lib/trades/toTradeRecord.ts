@@ -1,0 +1,28 @@
+import type { Trade } from '../db/trade'
+import { formatTimestamp } from '../time/formatTimestamp'
+
+/**
+ * The interface's full Trade record. `gasUsed` and `blockNumber` are 0 until the receipt is
+ * known (the interface types them as numbers); `status` says which.
+ */
+export function toTradeRecord(trade: Trade) {
+  return {
+    id: trade.id,
+    hash: trade.hash,
+    type: trade.type,
+    network: trade.network,
+    status: trade.status,
+    amount: Number(trade.amount),
+    gasUsed: Number(trade.gasUsed ?? 0n),
+    blockNumber: Number(trade.blockNumber ?? 0n),
+    isNativeTransfer: trade.isNativeTransfer,
+    from: trade.from,
+    to: trade.to,
+    createdAt: formatTimestamp(trade.createdAt),
+  }
+}
+
+/** The trades list item. */
+export function toTradeListItem(trade: Trade) {
+  return { id: trade.id, type: trade.type, status: trade.status, amount: Number(trade.amount) }
+}

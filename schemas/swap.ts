@@ -1,0 +1,229 @@
+import { getAddress, isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
+import * as z from 'zod'
+import { isNative, NATIVE_COIN } from '../lib/swap/nativeCoin'
+import { DEFAULT_DEADLINE_SECONDS } from '../lib/swap/routerCall'
+import { networkNameSchema } from './networks'
+
+// Shapes of the token list, quotes, swaps and transfers (DECISIONS §4). Amounts arrive as decimal
+// strings and become bigint base units with parseUnits: no floating point on the way in.
+
+const MAX_DECIMALS = 36
+export const DEFAULT_SLIPPAGE_BPS = 50
+export const MAX_SLIPPAGE_BPS = 5000
+
+/** Any-case 0x address, returned checksummed; the native sentinel is an address too. */
+const addressSchema = z
+  .string()
+  .refine((value) => isAddress(value, { strict: false }), 'must be a 0x-prefixed 20-byte address')
+  .transform((value) => getAddress(value))
+
+/** Digits only: `1e5`, `-1`, `1.0` and ` 1` are refused rather than coerced. */
+function integerString(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,16}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+}
+
+const DECIMAL_AMOUNT = /^\d{1,78}(\.\d{1,36})?$/
+const amountSchema = z.string().regex(DECIMAL_AMOUNT, 'must be a decimal string such as "1.5"')
+
+// zod runs an object's checks even when one of its fields failed: a check of several fields
+// looks at them only once each is valid (their own issues are already reported).
+const isAmount = (value: unknown): value is string =>
+  typeof value === 'string' && DECIMAL_AMOUNT.test(value)
+const isDecimals = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_DECIMALS
+const isAnAddress = (value: unknown): value is `0x${string}` =>
+  typeof value === 'string' && isAddress(value, { strict: false })
+
+const decimalsNumber = z.number().int().min(0).max(MAX_DECIMALS)
+
+interface SwapSides {
+  amount: string
+  address0: `0x${string}`
+  decimals0: number
+  address1: `0x${string}`
+  decimals1: number
+}
+
+type Refinement = z.core.$RefinementCtx<SwapSides>
+
+/** Checks that need both sides: exact amount, distinct tokens, the native coin's 18 decimals. */
+function checkSides(sides: SwapSides, context: Refinement): void {
+  const { amount, address0, address1, decimals0, decimals1 } = sides
+  if (!isAmount(amount) || !isDecimals(decimals0) || !isDecimals(decimals1)) return
+  if (!isAnAddress(address0) || !isAnAddress(address1)) return
+  const issue = (path: string, message: string) =>
+    context.addIssue({ code: 'custom', path: [path], message })
+  const fraction = sides.amount.split('.')[1] ?? ''
+  if (fraction.length > sides.decimals0) {
+    issue('amount', `has more fraction digits than decimals0 (${sides.decimals0})`)
+  } else if (/^[0.]+$/.test(sides.amount)) {
+    issue('amount', 'must be greater than zero')
+  } else if (parseUnits(sides.amount, sides.decimals0) > maxUint256) {
+    issue('amount', 'is too large')
+  }
+  if (isAddressEqual(sides.address0, sides.address1)) {
+    issue('address1', 'must differ from address0')
+  }
+  for (const side of ['0', '1'] as const) {
+    if (isNative(sides[`address${side}`]) && sides[`decimals${side}`] !== 18) {
+      issue(`decimals${side}`, 'the native coin has 18 decimals')
+    }
+  }
+}
+
+// The token list (GET /v1/swap/tokens).
+
+export const TOKEN_SORT_FIELDS = ['network', 'name', 'symbol', 'decimals', 'createdAt'] as const
+
+export const listTokensQuerySchema = z.object({
+  sort: z.enum(TOKEN_SORT_FIELDS).default('network'),
+  direction: z
+    .string()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.enum(['ASC', 'DESC'], 'must be ASC or DESC'))
+    .default('DESC'),
+  limit: integerString(1, 100).default(10),
+  offset: integerString(0, Number.MAX_SAFE_INTEGER).default(0),
+})
+export type ListTokensQuery = z.infer<typeof listTokensQuerySchema>
+
+export const swapTokenSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  address: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int(),
+  network: networkNameSchema,
+})
+
+export const listTokensResultSchema = z.object({ tokens: z.array(swapTokenSchema) })
+export type ListTokensResult = z.infer<typeof listTokensResultSchema>
+
+// Quotes (GET /v1/swap/quote/{network}): every field arrives as a string.
+
+export const quoteQuerySchema = z
+  .object({
+    amount: amountSchema,
+    address0: addressSchema,
+    decimals0: integerString(0, MAX_DECIMALS),
+    address1: addressSchema,
+    decimals1: integerString(0, MAX_DECIMALS),
+    slippageBps: integerString(0, MAX_SLIPPAGE_BPS).default(DEFAULT_SLIPPAGE_BPS),
+    recipient: addressSchema.default(zeroAddress),
+  })
+  .superRefine(checkSides)
+export type QuoteQuery = z.infer<typeof quoteQuerySchema>
+
+const hexSchema = z.string().regex(/^0x[0-9a-f]*$/)
+
+export const altchainQuoteResultSchema = z.object({
+  quote: z.number(),
+  amount: z.number(),
+  decimal: z.number().int(),
+  amountOutMin: hexSchema,
+  path: z.array(z.string()),
+  gasPriceWei: z.number(),
+})
+
+/** The interface's ethereum quote, plus `amountOutMin` (DECISIONS §4 lists it for every quote). */
+export const ethereumQuoteResultSchema = z.object({
+  quote: z.number(),
+  amount: z.number(),
+  decimal: z.number().int(),
+  amountOutMin: hexSchema,
+  calldata: hexSchema,
+  path: z.array(z.string()),
+  value: hexSchema,
+  gasPriceWei: z.number(),
+})
+
+// Executing routes (POST /v1/swap/..., /v1/transfer/...).
+
+/** `{key}`: taken as is; lib/swap/signer.ts validates it, and no message ever quotes it. */
+export const keyParamsSchema = z.strictObject({ key: z.string() })
+export type KeyParams = z.infer<typeof keyParamsSchema>
+
+/** Bodies never carry the key, but a client may misplace it: unknown fields are not named. */
+function onlyFields(fields: string) {
+  return (issue: { code?: string }) =>
+    issue.code === 'unrecognized_keys' ? `the body takes only ${fields}` : undefined
+}
+
+const SWAP_FIELDS = 'amount, address0, decimals0, address1, decimals1, slippageBps, deadlineSeconds'
+
+const swapBodyObject = z.strictObject(
+  {
+    amount: amountSchema,
+    address0: addressSchema,
+    decimals0: decimalsNumber,
+    address1: addressSchema,
+    decimals1: decimalsNumber,
+    slippageBps: z.number().int().min(0).max(MAX_SLIPPAGE_BPS).default(DEFAULT_SLIPPAGE_BPS),
+    deadlineSeconds: z.number().int().min(60).max(3600).default(DEFAULT_DEADLINE_SECONDS),
+  },
+  { error: onlyFields(SWAP_FIELDS) },
+)
+
+/** Either side may be the native coin (the ethereum route has no separate native route). */
+export const swapBodySchema = swapBodyObject.superRefine(checkSides)
+export type SwapBody = z.infer<typeof swapBodySchema>
+
+/** Token to token only. */
+export const tokenSwapBodySchema = swapBodySchema.superRefine((body, context) => {
+  if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
+  if (isNative(body.address0) || isNative(body.address1)) {
+    context.addIssue({
+      code: 'custom',
+      path: [isNative(body.address0) ? 'address0' : 'address1'],
+      message: 'this route swaps tokens; use /v1/swap/native/altchain for the native coin',
+    })
+  }
+})
+
+/** Exactly one side is the native coin. */
+export const nativeSwapBodySchema = swapBodySchema.superRefine((body, context) => {
+  if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
+  if (!isNative(body.address0) && !isNative(body.address1)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['address0'],
+      message: `one side must be the native coin (${NATIVE_COIN})`,
+    })
+  }
+})
+
+export const transferBodySchema = z
+  .strictObject(
+    {
+      to: addressSchema.refine((to) => to !== zeroAddress, 'sending to the zero address burns'),
+      amount: amountSchema,
+      token: addressSchema.optional(),
+      decimals: decimalsNumber.optional(),
+    },
+    { error: onlyFields('to, amount, token, decimals') },
+  )
+  .superRefine((body, context) => {
+    if (!isAmount(body.amount) || (body.token !== undefined && !isAnAddress(body.token))) return
+    if (body.decimals !== undefined && !isDecimals(body.decimals)) return
+    const native = body.token === undefined || isNative(body.token)
+    const decimals = body.decimals ?? (native ? 18 : MAX_DECIMALS)
+    const issue = (path: string, message: string) =>
+      context.addIssue({ code: 'custom', path: [path], message })
+    if (native && body.decimals !== undefined && body.decimals !== 18) {
+      issue('decimals', 'the native coin has 18 decimals')
+    } else if ((body.amount.split('.')[1] ?? '').length > decimals) {
+      issue('amount', `has more fraction digits than decimals (${decimals})`)
+    } else if (/^[0.]+$/.test(body.amount)) {
+      issue('amount', 'must be greater than zero')
+    } else if (parseUnits(body.amount, decimals) > maxUint256) {
+      issue('amount', 'is too large')
+    }
+  })
+export type TransferBody = z.infer<typeof transferBodySchema>
+
+export const txResultSchema = z.object({ txId: z.string().regex(/^0x[0-9a-f]{64}$/) })
+export type TxResult = z.infer<typeof txResultSchema>

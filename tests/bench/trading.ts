@@ -1,0 +1,194 @@
+import {
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  parseUnits,
+  publicActions,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { LocalStack } from '../../lib/local/localStack'
+import { httpEvent, invoke } from '../support/httpEvent'
+import { timeMany } from './stats'
+
+type Handler = Parameters<typeof invoke>[0]
+
+export interface TradingFigure {
+  route: string
+  p50: number
+  p99: number
+  runs: number
+  /** JSON-RPC calls per request, and the HTTP round trips that carried them (viem batches). */
+  rpcCalls: number
+  rpcRoundTrips: number
+  methods: string
+}
+
+// Handlers are imported only after the local stack has put its settings in process.env.
+async function load<Module>(path: string): Promise<Module> {
+  return (await import(path)) as Module
+}
+
+const buyAbi = parseAbi([
+  'function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+])
+
+/** Counts the JSON-RPC calls viem sends to the devnets (it batches calls made together). */
+function countRpc(rpcUrls: string[]) {
+  const original = globalThis.fetch
+  let calls: string[] = []
+  let roundTrips = 0
+  globalThis.fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input)
+    if (rpcUrls.some((rpcUrl) => url.startsWith(rpcUrl)) && typeof init?.body === 'string') {
+      const body = JSON.parse(init.body) as { method: string } | Array<{ method: string }>
+      roundTrips += 1
+      calls.push(...(Array.isArray(body) ? body : [body]).map((call) => call.method))
+    }
+    return original(input, init)
+  }
+  return {
+    take() {
+      const taken = { calls, roundTrips }
+      calls = []
+      roundTrips = 0
+      return taken
+    },
+    restore: () => {
+      globalThis.fetch = original
+    },
+  }
+}
+
+/**
+ * Warm, in-process timings of an ethereum quote (LINK→WBTC, both paths asked) and of a token
+ * swap (USDC→LINK with the allowance already given; and once with the first-time approval), with
+ * the JSON-RPC calls each makes. The swapping account is funded on the devnet first.
+ */
+export async function measureTrading(
+  runs: number,
+  deployments: LocalStack['deployments'],
+): Promise<TradingFigure[]> {
+  const dex = deployments.ethereum
+  const link = dex.tokens.find((token) => token.symbol === 'LINK')?.address ?? '0x'
+  const wbtc = dex.tokens.find((token) => token.symbol === 'WBTC')?.address ?? '0x'
+  const rpc = countRpc([deployments.ethereum.rpcUrl, deployments.altchain.rpcUrl])
+  try {
+    const route = async (file: string) =>
+      (await load<{ handler: Handler }>(`../../functions/${file}`)).handler
+    const [quoteEthereum, swapTokensEthereum, getNonce, loginWallet] = await Promise.all([
+      route('swap/quoteEthereum'),
+      route('swap/swapTokensEthereum'),
+      route('auth/getNonce'),
+      route('auth/loginWallet'),
+    ])
+
+    // A funded, signed-in account holding USDC with the router approved once.
+    const privateKey = generatePrivateKey()
+    const account = privateKeyToAccount(privateKey)
+    const chain = defineChain({
+      id: dex.chainId,
+      name: 'ethereum',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [dex.rpcUrl] } },
+    })
+    const transport = http(dex.rpcUrl)
+    const client = createTestClient({ mode: 'anvil', chain, transport }).extend(publicActions)
+    const wallet = createWalletClient({ account, chain, transport })
+    await client.setBalance({ address: account.address, value: parseEther('1000000') })
+    const usdcNeeded = parseUnits(String(10 * (runs + 2)), 6)
+    await client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: dex.router,
+        abi: buyAbi,
+        functionName: 'swapETHForExactTokens',
+        args: [usdcNeeded, [dex.wrappedNative, dex.usdStablecoin], account.address, maxUint256],
+        value: parseEther('1000'),
+        gas: 500_000n,
+      }),
+    })
+    const nonce = await invoke(
+      getNonce,
+      httpEvent({
+        routeKey: 'GET /api/v1/auth/nonce/{address}',
+        pathParameters: { address: account.address },
+      }),
+    )
+    const { message } = nonce.body.result as { message: string }
+    const login = await invoke(
+      loginWallet,
+      httpEvent({
+        routeKey: 'POST /api/v1/auth/login',
+        body: { address: account.address, signature: await account.signMessage({ message }) },
+      }),
+    )
+    const { access } = login.body.result as { access: string }
+    const swapEvent = () =>
+      httpEvent({
+        routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+        pathParameters: { key: privateKey },
+        headers: { authorization: `Bearer ${access}` },
+        body: {
+          amount: '10',
+          address0: dex.usdStablecoin,
+          decimals0: 6,
+          address1: link,
+          decimals1: 18,
+        },
+      })
+    const quoteEvent = () =>
+      httpEvent({
+        routeKey: 'GET /api/v1/swap/quote/ethereum',
+        queryStringParameters: {
+          amount: '250',
+          address0: link,
+          decimals0: '18',
+          address1: wbtc,
+          decimals1: '8',
+        },
+      })
+    const figures: TradingFigure[] = []
+    const measure = async (name: string, times: number, run: () => Promise<{ status: number }>) => {
+      rpc.take()
+      let perRun = { calls: [] as string[], roundTrips: 0 }
+      const timing = await timeMany(times, async () => {
+        const response = await run()
+        if (response.status !== 200) throw new Error(`${name} answered ${response.status}`)
+        perRun = rpc.take()
+      })
+      const counts = new Map<string, number>()
+      for (const method of perRun.calls) counts.set(method, (counts.get(method) ?? 0) + 1)
+      figures.push({
+        route: name,
+        ...timing,
+        rpcCalls: perRun.calls.length,
+        rpcRoundTrips: perRun.roundTrips,
+        methods: [...counts].map(([method, count]) => `${method} ×${count}`).join(', '),
+      })
+    }
+
+    await invoke(quoteEthereum, quoteEvent())
+    await measure('GET /v1/swap/quote/ethereum', runs, () => invoke(quoteEthereum, quoteEvent()))
+    await measure('POST /v1/swap/tokens/ethereum (first, with approval)', 1, () =>
+      invoke(swapTokensEthereum, swapEvent()),
+    )
+    await client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: dex.usdStablecoin,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [dex.router, maxUint256],
+      }),
+    })
+    await measure('POST /v1/swap/tokens/ethereum (allowance given)', runs, () =>
+      invoke(swapTokensEthereum, swapEvent()),
+    )
+    return figures
+  } finally {
+    rpc.restore()
+  }
+}

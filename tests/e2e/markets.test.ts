@@ -1,0 +1,164 @@
+import { createTestClient, http, parseEther } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { projectId } from '../../lib/db/project'
+import { listNetworksResultSchema } from '../../schemas/networks'
+import { projectResultSchema } from '../../schemas/project'
+
+const api = `${inject('apiUrl')}/api/v1`
+
+async function call(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const response = await fetch(`${api}${path}`, {
+    method,
+    headers: {
+      accept: '*/*',
+      ...(options.token && { authorization: `Bearer ${options.token}` }),
+      ...(options.body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
+  const body = (await response.json()) as {
+    ok: boolean
+    result?: Record<string, unknown>
+    error?: { code: number }
+  }
+  return { status: response.status, body }
+}
+
+async function walletToken(privateKey = generatePrivateKey()) {
+  const account = privateKeyToAccount(privateKey)
+  const nonce = await call('GET', `/auth/nonce/${account.address}`)
+  const message = String(nonce.body.result?.message)
+  const login = await call('POST', '/auth/login', {
+    body: { address: account.address, signature: await account.signMessage({ message }) },
+  })
+  return { address: account.address, access: String(login.body.result?.access) }
+}
+
+async function accountToken() {
+  const credentials = {
+    username: `e2e_${crypto.randomUUID().slice(0, 8)}`,
+    password: 'e2e-password',
+  }
+  await call('POST', '/account/register', { body: credentials })
+  const login = await call('POST', '/account/login', { body: credentials })
+  return String((login.body.result?.token as { access: string }).access)
+}
+
+// The demo catalog's LINK on the ethereum devnet: priced and synced once when the stack started.
+const deployment = inject('deployments').ethereum
+const link = deployment.tokens.find((token) => token.symbol === 'LINK')
+const demoProject = projectId('ethereum', String(link?.address))
+
+describe('markets over HTTP (serverless offline)', () => {
+  let wallet: { address: `0x${string}`; access: string }
+  beforeAll(async () => {
+    wallet = await walletToken()
+  })
+
+  it('attaches networks to a wallet and shows its balance on each', async () => {
+    const { networks } = listNetworksResultSchema.parse(
+      (await call('GET', '/networks')).body.result,
+    )
+    await createTestClient({ mode: 'anvil', transport: http(deployment.rpcUrl) }).setBalance({
+      address: wallet.address,
+      value: parseEther('1.25'),
+    })
+
+    const attached = await call('POST', '/networks/wallet', {
+      token: wallet.access,
+      body: { networkIds: networks.map(({ id }) => id) },
+    })
+    const unknown = await call('POST', '/networks/wallet', {
+      token: wallet.access,
+      body: { networkIds: [crypto.randomUUID()] },
+    })
+    const balances = await call('GET', '/networks/wallet/balance', { token: wallet.access })
+
+    expect(attached).toEqual({ status: 200, body: { ok: true, result: {} } })
+    expect(unknown).toMatchObject({ status: 404, body: { ok: false, error: { code: 404 } } })
+    expect(balances).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        result: {
+          networksBalance: [
+            { network: 'altchain', balance: 0 },
+            { network: 'ethereum', balance: 1.25 },
+          ],
+        },
+      },
+    })
+  })
+
+  it('adds a project to the watchlist, lists it with its price, and removes it', async () => {
+    const added = await call('POST', `/watchlist/${demoProject}`, { token: wallet.access })
+    const listed = await call('GET', '/watchlist/projects', { token: wallet.access })
+    const removed = await call('DELETE', `/watchlist/${demoProject}`, { token: wallet.access })
+    const after = await call('GET', '/watchlist/projects', { token: wallet.access })
+
+    expect(added).toEqual({ status: 200, body: { ok: true, result: {} } })
+    expect(listed.body.result).toEqual({
+      watchlist: [
+        {
+          id: demoProject,
+          symbol: 'LINK',
+          name: 'Demo Chainlink',
+          price: expect.closeTo(15.5, 0),
+          price_change_daily: expect.any(Number),
+          price_change_daily_positive: expect.any(Boolean),
+        },
+      ],
+    })
+    expect(removed.status).toBe(200)
+    expect(after.body.result).toEqual({ watchlist: [] })
+  })
+
+  it('serves the three price histories publicly', async () => {
+    for (const [window, key] of [
+      ['daily', 'hour'],
+      ['monthly', 'day'],
+      ['yearly', 'month'],
+    ] as const) {
+      const response = await call('GET', `/price/history/${window}/${demoProject}`)
+
+      expect(response.status).toBe(200)
+      const history = response.body.result?.history as Array<Record<string, unknown>>
+      expect(history.length).toBeGreaterThanOrEqual(1)
+      expect(history.at(-1)).toEqual({
+        avgPrice: expect.closeTo(15.5, 0),
+        [key]: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:00:00\.000000 \+00:00$/),
+      })
+    }
+    const unknown = await call('GET', `/price/history/daily/${crypto.randomUUID()}`)
+    expect(unknown).toMatchObject({ status: 404, body: { ok: false, error: { code: 404 } } })
+  })
+
+  it('shows project details to an account, and refuses a wallet token', async () => {
+    const access = await accountToken()
+
+    const response = await call('GET', `/project/${demoProject}`, { token: access })
+    const withWallet = await call('GET', `/project/${demoProject}`, { token: wallet.access })
+    const watchlistWithAccount = await call('GET', '/watchlist/projects', { token: access })
+
+    expect(response.status).toBe(200)
+    const { project } = projectResultSchema.parse(response.body.result)
+    expect(project).toMatchObject({
+      id: demoProject,
+      symbol: 'LINK',
+      network: 'ethereum',
+      price: expect.closeTo(15.5, 0),
+      total_supply: 600_000_000,
+      circulating_supply: 600_000_000,
+      market_pairs: 2,
+    })
+    expect(project.market_rank).toBeGreaterThanOrEqual(1)
+    expect(project.market_cap).toBeCloseTo(project.price * 600_000_000, 0)
+    expect(withWallet).toMatchObject({ status: 401, body: { error: { code: 401002 } } })
+    expect(watchlistWithAccount).toMatchObject({ status: 401, body: { error: { code: 401002 } } })
+  })
+})

@@ -1,0 +1,115 @@
+import { type Hex, parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, inject, it } from 'vitest'
+import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { balanceOf, deployment, devnet, fundedAccount } from '../support/devnetAccounts'
+
+const api = `${inject('apiUrl')}/api/v1`
+
+async function call(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const response = await fetch(`${api}${path}`, {
+    method,
+    headers: {
+      accept: '*/*',
+      ...(options.token && { authorization: `Bearer ${options.token}` }),
+      ...(options.body !== undefined && { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
+  const body = (await response.json()) as {
+    ok: boolean
+    result?: unknown
+    error?: { code: number }
+  }
+  return { status: response.status, body }
+}
+
+async function signIn(privateKey: Hex): Promise<string> {
+  const account = privateKeyToAccount(privateKey)
+  const nonce = await call('GET', `/auth/nonce/${account.address}`)
+  const { message } = nonce.body.result as { message: string }
+  const login = await call('POST', '/auth/login', {
+    body: { address: account.address, signature: await account.signMessage({ message }) },
+  })
+  return (login.body.result as { access: string }).access
+}
+
+describe('a trader over HTTP (serverless offline)', () => {
+  it('lists tokens, quotes a swap, then swaps and gets the quoted amount', async () => {
+    const dex = deployment('ethereum')
+    const account = await fundedAccount('ethereum', { native: parseEther('20') })
+    const token = await signIn(account.privateKey)
+    const link = dex.token('LINK')
+
+    const listed = await call('GET', '/swap/tokens?sort=symbol&direction=asc&limit=100')
+    const query = new URLSearchParams({
+      amount: '1.5',
+      address0: NATIVE_COIN,
+      decimals0: '18',
+      address1: link,
+      decimals1: '18',
+      slippageBps: '0',
+    })
+    const client = devnet('ethereum')
+    const quotedAt = await client.getBlockNumber()
+    const quote = await call('GET', `/swap/quote/ethereum?${query}`)
+    const body = {
+      amount: '1.5',
+      address0: NATIVE_COIN,
+      decimals0: 18,
+      address1: link,
+      decimals1: 18,
+    }
+    const headers = { 'idempotency-key': `e2e-${account.address}` }
+    const swapped = await call('POST', `/swap/tokens/ethereum/${account.privateKey}`, {
+      token,
+      body,
+      headers,
+    })
+    const retried = await call('POST', `/swap/tokens/ethereum/${account.privateKey}`, {
+      token,
+      body,
+      headers,
+    })
+
+    expect(listed.status).toBe(200)
+    expect((listed.body.result as { tokens: Array<{ address: string }> }).tokens).toContainEqual(
+      expect.objectContaining({ address: link, symbol: 'LINK', network: 'ethereum' }),
+    )
+    expect(quote.status).toBe(200)
+    expect(swapped).toEqual({
+      status: 200,
+      body: { ok: true, result: { txId: expect.any(String) } },
+    })
+    expect(retried).toEqual(swapped)
+    const { txId } = swapped.body.result as { txId: Hex }
+    const receipt = await client.getTransactionReceipt({ hash: txId })
+    const received = await balanceOf('ethereum', account.address, link)
+    const { amountOutMin } = quote.body.result as { amountOutMin: Hex }
+    expect(receipt.status).toBe('success')
+    expect(await client.getTransactionCount({ address: account.address })).toBe(1)
+    // Other files trade on this pool too: the quoted amount holds when nobody did in between.
+    if (receipt.blockNumber === quotedAt + 1n) expect(received).toBe(BigInt(amountOutMin))
+    expect(received).toBeGreaterThan((BigInt(amountOutMin) * 99n) / 100n)
+  })
+
+  it('answers 401004 over HTTP for a key that is not the signed-in wallet', async () => {
+    const [owner, other] = await Promise.all([
+      fundedAccount('altchain', {}),
+      fundedAccount('altchain', {}),
+    ])
+    const token = await signIn(owner.privateKey)
+
+    const response = await call('POST', `/transfer/tokens/altchain/${other.privateKey}`, {
+      token,
+      body: { to: owner.address, amount: '1' },
+    })
+
+    expect(response).toMatchObject({ status: 401, body: { ok: false, error: { code: 401004 } } })
+  })
+})

@@ -1,0 +1,115 @@
+import '../../support/env'
+import { randomUUID } from 'node:crypto'
+import { createTestClient, http, parseEther } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { handler as attachWalletNetworks } from '../../../functions/networks/attachWalletNetworks'
+import { handler as getWalletBalances } from '../../../functions/networks/getWalletBalances'
+import { chainOf, publicClient } from '../../../lib/chain/clients'
+import { loadChainConfig } from '../../../lib/config'
+import { networkId } from '../../../lib/db/network'
+import { httpEvent, invoke } from '../../support/httpEvent'
+import { fundedAccount } from '../../support/listedToken'
+import { bearer, walletSession } from '../../support/marketFixtures'
+
+const ETHEREUM = networkId('ethereum')
+const ALTCHAIN = networkId('altchain')
+
+function attach(token: string, body: unknown) {
+  return invoke(
+    attachWalletNetworks,
+    httpEvent({ routeKey: 'POST /api/v1/networks/wallet', headers: bearer(token), body }),
+  )
+}
+
+function balances(token: string) {
+  return invoke(
+    getWalletBalances,
+    httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: bearer(token) }),
+  )
+}
+
+const OK_EMPTY = { status: 200, body: { ok: true, result: {} } }
+
+describe('networks of a wallet', () => {
+  it('shows the native coins a wallet received on each attached network, in whole coins', async () => {
+    const wallet = await walletSession()
+    const sender = await fundedAccount('ethereum', '10')
+    const hash = await sender.wallet.sendTransaction({
+      to: wallet.address,
+      value: parseEther('1.5'),
+    })
+    await publicClient('ethereum').waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    const altchain = loadChainConfig('altchain')
+    await createTestClient({
+      mode: 'anvil',
+      chain: chainOf(altchain),
+      transport: http(altchain.rpcUrl),
+    }).setBalance({ address: wallet.address, value: parseEther('2.25') })
+
+    const attached = await attach(wallet.access, { networkIds: [ETHEREUM, ALTCHAIN] })
+    const response = await balances(wallet.access)
+
+    expect(attached).toEqual(OK_EMPTY)
+    expect(response).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        result: {
+          networksBalance: [
+            { network: 'altchain', balance: 2.25 },
+            { network: 'ethereum', balance: 1.5 },
+          ],
+        },
+      },
+    })
+  })
+
+  it('treats repeated ids and attaching twice as harmless', async () => {
+    const wallet = await walletSession()
+
+    const first = await attach(wallet.access, { networkIds: [ETHEREUM, ETHEREUM] })
+    const second = await attach(wallet.access, { networkIds: [ETHEREUM] })
+    const response = await balances(wallet.access)
+
+    expect([first, second]).toEqual([OK_EMPTY, OK_EMPTY])
+    expect(response.body.result).toEqual({ networksBalance: [{ network: 'ethereum', balance: 0 }] })
+  })
+
+  it('answers 404 naming an unknown network id, and attaches none of the request', async () => {
+    const wallet = await walletSession()
+    const unknown = randomUUID()
+
+    const response = await attach(wallet.access, { networkIds: [ETHEREUM, unknown] })
+
+    expect(response).toEqual({
+      status: 404,
+      body: { ok: false, error: { code: 404, message: `unknown network id: ${unknown}` } },
+    })
+    expect((await balances(wallet.access)).body.result).toEqual({ networksBalance: [] })
+  })
+
+  it('answers 400 for ids that are not UUIDs, or a body of the wrong shape', async () => {
+    const wallet = await walletSession()
+
+    const notUuid = await attach(wallet.access, { networkIds: ['ethereum'] })
+    const notArray = await attach(wallet.access, { networkIds: ETHEREUM })
+
+    expect(notUuid.body.error).toMatchObject({
+      code: 400,
+      details: [{ path: 'body.networkIds.0', message: expect.any(String) }],
+    })
+    expect(notArray.body.error).toMatchObject({
+      code: 400,
+      details: [{ path: 'body.networkIds', message: expect.any(String) }],
+    })
+  })
+
+  it('lists no balances before any network is attached', async () => {
+    const wallet = await walletSession()
+
+    expect(await balances(wallet.access)).toEqual({
+      status: 200,
+      body: { ok: true, result: { networksBalance: [] } },
+    })
+  })
+})

@@ -1,0 +1,358 @@
+import '../../support/env'
+import {
+  type Address,
+  createWalletClient,
+  decodeFunctionData,
+  formatUnits,
+  getAddress,
+  http,
+  maxUint256,
+  parseEther,
+  parseUnits,
+  toHex,
+  zeroAddress,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
+import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
+import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
+import type { NetworkName } from '../../../lib/config'
+import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
+import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
+import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
+import { httpEvent, invoke } from '../../support/httpEvent'
+import { bestOut } from '../../support/pairReserves'
+
+const handlers = { ethereum: quoteEthereum, altchain: quoteAltchain }
+
+interface Quote {
+  quote: number
+  amount: number
+  decimal: number
+  amountOutMin: `0x${string}`
+  path: Address[]
+  gasPriceWei: number
+  calldata?: `0x${string}`
+  value?: `0x${string}`
+}
+
+function quote(network: NetworkName, query: Record<string, string>) {
+  return invoke(
+    handlers[network],
+    httpEvent({ routeKey: `GET /api/v1/swap/quote/${network}`, queryStringParameters: query }),
+  )
+}
+
+/**
+ * A quote and the independent computation over the same state: other test files trade on these
+ * pools, so the pair is taken only when no block was mined while the quote ran.
+ */
+async function quoteWithExpectation(
+  network: NetworkName,
+  query: Record<string, string> & { amount: string; decimals0: string },
+) {
+  const client = devnet(network)
+  const { wrappedNative } = deployment(network)
+  const routerToken = (address: string) =>
+    getAddress(address) === NATIVE_COIN ? wrappedNative : getAddress(address)
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const before = await client.getBlockNumber()
+    const [response, gasPrice] = await Promise.all([quote(network, query), client.getGasPrice()])
+    const after = await client.getBlockNumber()
+    if (before !== after) continue
+    const amountIn = parseUnits(query.amount, Number(query.decimals0))
+    const expected = await bestOut(
+      network,
+      amountIn,
+      routerToken(query.address0 as string),
+      routerToken(query.address1 as string),
+      before,
+    )
+    return { response, expected, gasPrice, amountIn }
+  }
+  throw new Error(`${network} kept mining blocks during the quote`)
+}
+
+const floorSlippage = (amountOut: bigint, bps: number) =>
+  (amountOut * BigInt(10_000 - bps)) / 10_000n
+
+describe('GET /v1/swap/quote/{network}', () => {
+  it.each([
+    { network: 'ethereum', from: 'WBTC', decimals0: 8, to: 'USDC', decimals1: 6, amount: '0.5' },
+    {
+      network: 'ethereum',
+      from: 'USDC',
+      decimals0: 6,
+      to: 'LINK',
+      decimals1: 18,
+      amount: '2500.25',
+    },
+    {
+      network: 'ethereum',
+      from: 'LINK',
+      decimals0: 18,
+      to: 'WBTC',
+      decimals1: 8,
+      amount: '1000.000000000000000001',
+    },
+    {
+      network: 'altchain',
+      from: 'CAKE',
+      decimals0: 18,
+      to: 'BTCB',
+      decimals1: 18,
+      amount: '12345.6789',
+    },
+    {
+      network: 'altchain',
+      from: 'DOGE',
+      decimals0: 8,
+      to: 'USDC',
+      decimals1: 6,
+      amount: '100000.12345678',
+    },
+  ] as const)(
+    'quotes $network $from→$to exactly as the pair reserves give it',
+    async ({ network, from: symbol0, decimals0, to: symbol1, decimals1, amount }) => {
+      const dex = deployment(network)
+      const query = {
+        amount,
+        address0: dex.token(symbol0),
+        decimals0: String(decimals0),
+        address1: dex.token(symbol1).toLowerCase(),
+        decimals1: String(decimals1),
+        slippageBps: '0',
+      }
+
+      const { response, expected, gasPrice } = await quoteWithExpectation(network, query)
+
+      expect(response.status).toBe(200)
+      const result = response.body.result as Quote
+      expect(expected).toBeDefined()
+      expect(result.amountOutMin).toBe(toHex(expected?.amountOut ?? 0n))
+      expect(result.path).toEqual(expected?.path)
+      expect(result.quote).toBe(Number(formatUnits(expected?.amountOut ?? 0n, decimals1)))
+      expect(result).toMatchObject({ amount: Number(amount), decimal: decimals1 })
+      expect(result.gasPriceWei).toBe(Number(gasPrice))
+    },
+  )
+
+  it('takes the path through the wrapped native coin when it pays more, and applies slippage', async () => {
+    // CAKE and BTCB share no pool: only CAKE→WALT→BTCB exists.
+    const dex = deployment('altchain')
+    const query = {
+      amount: '5000',
+      address0: dex.token('CAKE'),
+      decimals0: '18',
+      address1: dex.token('BTCB'),
+      decimals1: '18',
+      slippageBps: '137',
+    }
+
+    const { response, expected } = await quoteWithExpectation('altchain', query)
+
+    const result = response.body.result as Quote
+    expect(result.path).toEqual([dex.token('CAKE'), dex.wrappedNative, dex.token('BTCB')])
+    expect(result.amountOutMin).toBe(toHex(floorSlippage(expected?.amountOut ?? 0n, 137)))
+    expect(result).not.toHaveProperty('calldata')
+    expect(result).not.toHaveProperty('value')
+  })
+
+  it('quotes the native coin through its wrapped token on both networks', async () => {
+    for (const [network, symbol] of [
+      ['ethereum', 'LINK'],
+      ['altchain', 'CAKE'],
+    ] as const) {
+      const dex = deployment(network)
+      const query = {
+        amount: '1.5',
+        address0: NATIVE_COIN.toLowerCase(),
+        decimals0: '18',
+        address1: dex.token(symbol),
+        decimals1: '18',
+      }
+
+      const { response, expected } = await quoteWithExpectation(network, query)
+
+      const result = response.body.result as Quote
+      expect(result.path).toEqual([dex.wrappedNative, dex.token(symbol)])
+      expect(result.amountOutMin).toBe(toHex(floorSlippage(expected?.amountOut ?? 0n, 50)))
+    }
+  })
+
+  it('returns ethereum calldata that performs the quoted swap to the recipient', async () => {
+    const dex = deployment('ethereum')
+    const recipient = privateKeyToAccount(
+      '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+    ).address
+    const cases = [
+      { address0: dex.token('LINK'), address1: dex.token('WBTC'), fn: 'swapExactTokensForTokens' },
+      { address0: NATIVE_COIN, address1: dex.token('WBTC'), fn: 'swapExactETHForTokens' },
+      { address0: dex.token('LINK'), address1: NATIVE_COIN, fn: 'swapExactTokensForETH' },
+    ] as const
+    for (const { address0, address1, fn } of cases) {
+      const query = {
+        amount: '3',
+        address0,
+        decimals0: '18',
+        address1,
+        decimals1: address1 === NATIVE_COIN ? '18' : '8',
+        recipient: recipient.toLowerCase(),
+      }
+      const startedAt = Math.floor(Date.now() / 1000)
+
+      const { response, expected } = await quoteWithExpectation('ethereum', query)
+
+      const result = response.body.result as Quote
+      const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: result.calldata ?? '0x' })
+      const amountOutMin = floorSlippage(expected?.amountOut ?? 0n, 50)
+      const { args } = call
+      const deadline = Number(args[args.length - 1])
+      expect(call.functionName).toBe(fn)
+      // [amountIn,] amountOutMin, path, to, deadline
+      expect(args.slice(-4, -1)).toEqual([amountOutMin, result.path, recipient])
+      if (fn !== 'swapExactETHForTokens') expect(args[0]).toBe(parseEther('3'))
+      expect(deadline - startedAt).toBeGreaterThanOrEqual(20 * 60)
+      expect(deadline - startedAt).toBeLessThanOrEqual(20 * 60 + 5)
+      expect(result.value).toBe(fn === 'swapExactETHForTokens' ? toHex(parseEther('3')) : '0x0')
+    }
+  })
+
+  it('defaults the recipient to the zero address and the slippage to 50 bps', async () => {
+    const dex = deployment('ethereum')
+    const query = {
+      amount: '10',
+      address0: dex.token('USDC'),
+      decimals0: '6',
+      address1: dex.token('UNI'),
+      decimals1: '18',
+    }
+
+    const { response, expected } = await quoteWithExpectation('ethereum', query)
+
+    const result = response.body.result as Quote
+    const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: result.calldata ?? '0x' })
+    expect(call.args[3]).toBe(zeroAddress)
+    expect(call.args[1]).toBe(floorSlippage(expected?.amountOut ?? 0n, 50))
+  })
+
+  describe('without a route', () => {
+    let orphan: Address
+
+    // A token of its own with no pool anywhere.
+    beforeAll(async () => {
+      const { privateKey } = await fundedAccount('ethereum', { native: parseEther('10') })
+      const account = privateKeyToAccount(privateKey)
+      const client = devnet('ethereum')
+      const wallet = createWalletClient({
+        account,
+        chain: client.chain,
+        transport: http(deployment('ethereum').rpcUrl),
+      })
+      const artifact = await loadCatalogTokenArtifact()
+      const hash = await wallet.deployContract({
+        abi: catalogTokenAbi,
+        bytecode: artifact.bytecode,
+        args: ['Orphan', 'ORPH', 18, maxUint256 / 2n, account.address],
+      })
+      const receipt = await client.waitForTransactionReceipt({ hash })
+      orphan = receipt.contractAddress as Address
+    })
+
+    it('answers 422 for a token with no pair, on either path', async () => {
+      const response = await quote('ethereum', {
+        amount: '1',
+        address0: orphan,
+        decimals0: '18',
+        address1: deployment('ethereum').token('USDC'),
+        decimals1: '6',
+      })
+
+      expect(response).toEqual({
+        status: 422,
+        body: { ok: false, error: { code: 422, message: expect.stringMatching(/liquidity/) } },
+      })
+    })
+
+    it('answers 422 between tokens that share neither a pool nor one with the wrapped coin', async () => {
+      const dex = deployment('altchain')
+      const response = await quote('altchain', {
+        amount: '1',
+        address0: dex.token('DOGE'),
+        decimals0: '8',
+        address1: dex.token('BTCB'),
+        decimals1: '18',
+      })
+
+      expect(response.status).toBe(422)
+    })
+
+    it('answers 422 for the native coin against its own wrapped token', async () => {
+      const response = await quote('altchain', {
+        amount: '1',
+        address0: NATIVE_COIN,
+        decimals0: '18',
+        address1: deployment('altchain').wrappedNative,
+        decimals1: '18',
+      })
+
+      expect(response.status).toBe(422)
+      expect(response.body.error?.message).toMatch(/one asset/)
+    })
+  })
+
+  describe('input', () => {
+    const valid = () => ({
+      amount: '1',
+      address0: deployment('ethereum').token('LINK'),
+      decimals0: '18',
+      address1: deployment('ethereum').token('USDC'),
+      decimals1: '6',
+    })
+
+    it.each([
+      ['a short address', { address0: '0x1234' }, 'query.address0'],
+      ['a non-hex address', { address1: `0x${'g'.repeat(40)}` }, 'query.address1'],
+      ['decimals 37', { decimals0: '37' }, 'query.decimals0'],
+      ['decimals -1', { decimals1: '-1' }, 'query.decimals1'],
+      ['an exponent', { amount: '1e5' }, 'query.amount'],
+      ['a negative amount', { amount: '-1' }, 'query.amount'],
+      ['a zero amount', { amount: '0.000' }, 'query.amount'],
+      ['a comma', { amount: '1,5' }, 'query.amount'],
+      ['more fraction digits than decimals0', { amount: '1.5', decimals0: '0' }, 'query.amount'],
+      [
+        'the same token twice',
+        { address1: deployment('ethereum').token('LINK') },
+        'query.address1',
+      ],
+      [
+        'the native coin with 6 decimals',
+        { address0: NATIVE_COIN, decimals0: '6' },
+        'query.decimals0',
+      ],
+      ['slippage above 5000 bps', { slippageBps: '5001' }, 'query.slippageBps'],
+      ['a bad recipient', { recipient: 'me' }, 'query.recipient'],
+    ])('answers 400 for %s', async (_, override, path) => {
+      const response = await quote('ethereum', { ...valid(), ...override })
+
+      expect(response.status).toBe(400)
+      expect(response.body.error).toMatchObject({
+        code: 400,
+        details: expect.arrayContaining([expect.objectContaining({ path })]),
+      })
+    })
+
+    it('answers 400 naming every missing field', async () => {
+      const response = await quote('altchain', {})
+
+      const paths = (response.body.error?.details as Array<{ path: string }>).map((d) => d.path)
+      expect(response.status).toBe(400)
+      expect(paths.sort()).toEqual(
+        ['amount', 'address0', 'decimals0', 'address1', 'decimals1']
+          .map((f) => `query.${f}`)
+          .sort(),
+      )
+    })
+  })
+})

@@ -1,0 +1,147 @@
+import '../../support/env'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { parseEther, toHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { handler } from '../../../functions/trade/getTradeById'
+import { db } from '../../../lib/db/client'
+import { getTrade, recordTrade } from '../../../lib/db/trade'
+import { httpEvent, invoke } from '../../support/httpEvent'
+import {
+  createMockTrade,
+  devnet,
+  fundedAccount,
+  receiptOf,
+  signIn,
+} from '../../support/tradeFixtures'
+
+let owner: Awaited<ReturnType<typeof signIn>>
+
+function getById(tradeId: string, token = owner.access) {
+  return invoke(
+    handler,
+    httpEvent({
+      routeKey: 'GET /api/v1/trade/id/{tradeId}',
+      pathParameters: { tradeId },
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  )
+}
+
+beforeAll(async () => {
+  owner = await signIn()
+})
+
+describe('GET /v1/trade/id/{tradeId}', () => {
+  it('answers the full record of a trade of the wallet, pending with 0 gas and block', async () => {
+    const trade = createMockTrade({
+      hash: toHex(randomBytes(32)),
+      wallet: owner.address,
+      from: owner.address,
+      amount: '0.25',
+    })
+    const createdAt = new Date('2026-03-04T05:06:07.891Z')
+    const { id } = await recordTrade(trade, { now: createdAt })
+
+    const response = await getById(id.toUpperCase())
+
+    expect(response).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        result: {
+          id,
+          hash: trade.hash,
+          type: 'transfer',
+          network: 'ethereum',
+          status: 'pending',
+          amount: 0.25,
+          gasUsed: 0,
+          blockNumber: 0,
+          isNativeTransfer: true,
+          from: owner.address,
+          to: trade.to,
+          createdAt: '2026-03-04 05:06:07.891000 +00:00',
+        },
+      },
+    })
+  })
+
+  it('settles a pending trade on read when its receipt is already there', async () => {
+    const sender = await fundedAccount('ethereum')
+    const client = devnet('ethereum')
+    const hash = await client.sendTransaction({
+      account: sender.account,
+      chain: client.chain,
+      to: owner.address,
+      value: parseEther('0.1'),
+    })
+    const receipt = await receiptOf('ethereum', hash)
+    const { id } = await recordTrade(
+      createMockTrade({ hash, wallet: owner.address, from: sender.address, to: owner.address }),
+    )
+    const send = vi.spyOn(db(), 'send')
+
+    const response = await getById(id)
+
+    // The session, the trade, and the one conditional update that settles it.
+    expect(send).toHaveBeenCalledTimes(3)
+    send.mockRestore()
+    expect(response.body.result).toMatchObject({
+      status: 'successful',
+      gasUsed: Number(receipt.gasUsed),
+      blockNumber: Number(receipt.blockNumber),
+    })
+    expect(await getTrade(owner.address, id)).toMatchObject({
+      status: 'successful',
+      gasUsed: receipt.gasUsed,
+    })
+  })
+
+  it('reads the table twice for a settled trade: the session and the trade', async () => {
+    const { id } = await recordTrade(
+      createMockTrade({
+        hash: toHex(randomBytes(32)),
+        wallet: owner.address,
+        type: 'deposit',
+        logIndex: 0,
+        isNativeTransfer: false,
+        token: privateKeyToAccount(generatePrivateKey()).address,
+        outcome: { status: 'successful', gasUsed: 52_000n, blockNumber: 9n },
+      }),
+    )
+    const send = vi.spyOn(db(), 'send')
+
+    const response = await getById(id)
+
+    expect(response.body.result).toMatchObject({ type: 'deposit', gasUsed: 52_000, blockNumber: 9 })
+    expect(send).toHaveBeenCalledTimes(2)
+    send.mockRestore()
+  })
+
+  it('answers 404 for another wallet’s trade and for an unknown id', async () => {
+    const other = await signIn()
+    const { id } = await recordTrade(
+      createMockTrade({ hash: toHex(randomBytes(32)), wallet: other.address }),
+    )
+
+    const foreign = await getById(id)
+    const unknown = await getById(randomUUID())
+
+    expect(foreign).toEqual({
+      status: 404,
+      body: { ok: false, error: { code: 404, message: expect.any(String) } },
+    })
+    expect(unknown.status).toBe(404)
+    expect((await getById(id, other.access)).status).toBe(200)
+  })
+
+  it('answers 400 for an id that is not a UUID', async () => {
+    const response = await getById('not-a-uuid')
+
+    expect(response.status).toBe(400)
+    expect(response.body.error?.details).toEqual([
+      expect.objectContaining({ path: 'params.tradeId' }),
+    ])
+  })
+})

@@ -1,0 +1,256 @@
+import '../../support/env'
+import { type Address, decodeFunctionData, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
+import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
+import type { NetworkName } from '../../../lib/config'
+import { listTrades } from '../../../lib/db/trade'
+import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
+import {
+  balanceOf,
+  deployment,
+  devnet,
+  fundedAccount,
+  signInWallet,
+} from '../../support/devnetAccounts'
+import { httpEvent, invoke } from '../../support/httpEvent'
+
+const handlers = { ethereum: transferEthereum, altchain: transferAltchain }
+
+function transfer(
+  network: NetworkName,
+  {
+    key,
+    token,
+    body,
+    headers,
+  }: { key: string; token?: string; body: unknown; headers?: Record<string, string> },
+) {
+  return invoke(
+    handlers[network],
+    httpEvent({
+      routeKey: `POST /api/v1/transfer/tokens/${network}/{key}`,
+      pathParameters: { key },
+      headers: { ...(token && { authorization: `Bearer ${token}` }), ...headers },
+      body,
+    }),
+  )
+}
+
+async function caller(network: NetworkName, tokens: Record<string, bigint> = {}) {
+  const account = await fundedAccount(network, { native: parseEther('10'), tokens })
+  return { account, token: await signInWallet(account.privateKey) }
+}
+
+const stranger = () => privateKeyToAccount(generatePrivateKey()).address
+
+async function mined(network: NetworkName, hash: Hex) {
+  const client = devnet(network)
+  const [receipt, transaction] = await Promise.all([
+    client.getTransactionReceipt({ hash }),
+    client.getTransaction({ hash }),
+  ])
+  expect(receipt.status).toBe('success')
+  return { receipt, transaction }
+}
+
+describe('POST /v1/transfer/tokens/{network}/{key}', () => {
+  it('sends the native coin as a plain value transfer when no token is named', async () => {
+    const { account, token } = await caller('altchain')
+    const to = stranger()
+
+    const response = await transfer('altchain', {
+      key: account.privateKey,
+      token,
+      body: { to, amount: '1.25' },
+    })
+
+    expect(response.status).toBe(200)
+    const { txId } = response.body.result as { txId: Hex }
+    const { receipt, transaction } = await mined('altchain', txId)
+    expect(transaction).toMatchObject({
+      to: to.toLowerCase(),
+      value: parseEther('1.25'),
+      input: '0x',
+    })
+    expect(await balanceOf('altchain', to, NATIVE_COIN)).toBe(parseEther('1.25'))
+    expect(await balanceOf('altchain', account.address, NATIVE_COIN)).toBe(
+      parseEther('8.75') - receipt.gasUsed * receipt.effectiveGasPrice,
+    )
+    const { trades } = await listTrades({
+      wallet: account.address,
+      limit: 5,
+      offset: 0,
+      direction: 'ASC',
+    })
+    expect(trades).toEqual([
+      expect.objectContaining({
+        hash: txId,
+        type: 'transfer',
+        status: 'pending',
+        network: 'altchain',
+        from: account.address,
+        to,
+        amount: '1.25',
+        token: NATIVE_COIN,
+        isNativeTransfer: true,
+      }),
+    ])
+  })
+
+  it('sends the native coin when the sentinel is named, with its 18 decimals', async () => {
+    const { account, token } = await caller('ethereum')
+    const to = stranger()
+
+    const response = await transfer('ethereum', {
+      key: account.privateKey,
+      token,
+      body: { to, amount: '0.000000000000000001', token: NATIVE_COIN.toLowerCase(), decimals: 18 },
+    })
+
+    expect(response.status).toBe(200)
+    expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(1n)
+  })
+
+  it("calls the token's transfer, reading the decimals from the contract when not given", async () => {
+    const usdc = deployment('ethereum').usdStablecoin
+    const { account, token } = await caller('ethereum', { USDC: parseUnits('50', 6) })
+    const to = stranger()
+
+    const response = await transfer('ethereum', {
+      key: account.privateKey,
+      token,
+      body: { to, amount: '12.345678', token: usdc },
+    })
+
+    expect(response.status).toBe(200)
+    const { txId } = response.body.result as { txId: Hex }
+    const { transaction } = await mined('ethereum', txId)
+    expect(transaction.to?.toLowerCase()).toBe(usdc.toLowerCase())
+    expect(decodeFunctionData({ abi: erc20Abi, data: transaction.input })).toEqual({
+      functionName: 'transfer',
+      args: [to, 12_345_678n],
+    })
+    expect(await balanceOf('ethereum', to, usdc)).toBe(12_345_678n)
+    expect(await balanceOf('ethereum', account.address, usdc)).toBe(parseUnits('37.654322', 6))
+    const [trade] = (
+      await listTrades({ wallet: account.address, limit: 5, offset: 0, direction: 'ASC' })
+    ).trades
+    expect(trade).toMatchObject({ type: 'transfer', token: usdc, amount: '12.345678' })
+  })
+
+  it('transfers a token with 8 decimals on altchain when the decimals are given', async () => {
+    const doge = deployment('altchain').token('DOGE')
+    const { account, token } = await caller('altchain', { DOGE: parseUnits('1000', 8) })
+    const to = stranger()
+
+    const response = await transfer('altchain', {
+      key: account.privateKey,
+      token,
+      body: { to, amount: '999.99999999', token: doge, decimals: 8 },
+    })
+
+    expect(response.status).toBe(200)
+    expect(await balanceOf('altchain', to, doge)).toBe(99_999_999_999n)
+  })
+
+  it('answers 422, sends and records nothing, when the balance is short', async () => {
+    const usdc = deployment('altchain').usdStablecoin
+    const { account, token } = await caller('altchain', { USDC: parseUnits('1', 6) })
+    const nonce = await devnet('altchain').getTransactionCount({ address: account.address })
+
+    const tokenShort = await transfer('altchain', {
+      key: account.privateKey,
+      token,
+      body: { to: stranger(), amount: '1.000001', token: usdc },
+    })
+    const coinShort = await transfer('altchain', {
+      key: account.privateKey,
+      token,
+      body: { to: stranger(), amount: '10' },
+    })
+
+    expect(tokenShort.status).toBe(422)
+    expect(tokenShort.body.error?.message).toMatch(/insufficient balance/)
+    expect(coinShort.status).toBe(422)
+    expect(coinShort.body.error?.message).toMatch(/native balance does not cover the transfer/)
+    expect(await devnet('altchain').getTransactionCount({ address: account.address })).toBe(nonce)
+    const { count } = await listTrades({
+      wallet: account.address,
+      limit: 5,
+      offset: 0,
+      direction: 'ASC',
+    })
+    expect(count).toBe(0)
+  })
+
+  it.each([
+    ['decimals that are not the token’s', { decimals: 18 }, 'body.decimals'],
+    ['more fraction digits than the token has', { amount: '1.0000001' }, 'body.amount'],
+  ])('answers 400 for %s', async (_, override, path) => {
+    const usdc = deployment('ethereum').usdStablecoin
+    const { account, token } = await caller('ethereum', { USDC: parseUnits('5', 6) })
+
+    const response = await transfer('ethereum', {
+      key: account.privateKey,
+      token,
+      body: { to: stranger(), amount: '1', token: usdc, ...override },
+    })
+
+    expect(response.status).toBe(400)
+    expect(response.body.error?.details).toEqual([{ path, message: expect.any(String) }])
+  })
+
+  it.each([
+    ['the zero address', { to: `0x${'0'.repeat(40)}` }, 'body.to'],
+    ['a bad recipient', { to: '0x12' }, 'body.to'],
+    ['a native amount with 19 fraction digits', { amount: '0.0000000000000000001' }, 'body.amount'],
+    ['native with 6 decimals', { decimals: 6 }, 'body.decimals'],
+    ['a number amount', { amount: 1 }, 'body.amount'],
+    ['a zero amount', { amount: '0' }, 'body.amount'],
+  ])('answers 400 for %s', async (_, override, path) => {
+    const { account, token } = await caller('ethereum')
+
+    const response = await transfer('ethereum', {
+      key: account.privateKey,
+      token,
+      body: { to: stranger(), amount: '1', ...override },
+    })
+
+    expect(response.status).toBe(400)
+    expect(response.body.error?.details).toEqual([{ path, message: expect.any(String) }])
+  })
+
+  it('answers 401004 for the key of another wallet, 401001 without a token', async () => {
+    const { token } = await caller('altchain')
+    const other = generatePrivateKey()
+
+    const foreign = await transfer('altchain', {
+      key: other,
+      token,
+      body: { to: stranger(), amount: '1' },
+    })
+    const anonymous = await transfer('altchain', {
+      key: other,
+      body: { to: stranger(), amount: '1' },
+    })
+
+    expect(foreign.body.error?.code).toBe(401004)
+    expect(anonymous.body.error?.code).toBe(401001)
+  })
+
+  it('sends once for a repeated Idempotency-Key', async () => {
+    const { account, token } = await caller('ethereum')
+    const to: Address = stranger()
+    const headers = { 'idempotency-key': 'rent-2026-11' }
+    const body = { to, amount: '0.1' }
+
+    const first = await transfer('ethereum', { key: account.privateKey, token, body, headers })
+    const retry = await transfer('ethereum', { key: account.privateKey, token, body, headers })
+
+    expect(first.status).toBe(200)
+    expect(retry).toEqual(first)
+    expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(parseEther('0.1'))
+  })
+})

@@ -1,0 +1,61 @@
+import '../../support/env'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { publicClient } from '../../../lib/chain/clients'
+import { findBlockAtTime } from '../../../lib/chain/findBlockAtTime'
+import { findDeploymentBlock } from '../../../lib/chain/findDeploymentBlock'
+import { findPairs } from '../../../lib/chain/findPairs'
+import { loadChainConfig } from '../../../lib/config'
+import { deployListedToken, type ListedToken } from '../../support/listedToken'
+import { randomAddress } from '../../support/marketFixtures'
+
+const client = () => publicClient('ethereum')
+
+describe('chain reads of the market sync', () => {
+  let token: ListedToken
+  beforeAll(async () => {
+    token = await deployListedToken({ nativePool: { tokens: 1_000n, ether: '1' } })
+  })
+
+  it('finds the block that deployed a contract, by bisection on its code', async () => {
+    const latestBlock = await client().getBlockNumber()
+
+    const found = await findDeploymentBlock(client(), { address: token.address, latestBlock })
+    const none = await findDeploymentBlock(client(), { address: randomAddress(), latestBlock })
+
+    expect(found).toBe(token.deployBlock)
+    expect(none).toBeUndefined()
+  })
+
+  it('finds the first block at or after a time', async () => {
+    const block = await client().getBlock({ blockNumber: token.deployBlock })
+
+    const found = await findBlockAtTime(client(), { timestamp: block.timestamp })
+    const future = await findBlockAtTime(client(), { timestamp: block.timestamp + 10n ** 9n })
+
+    const [foundBlock, previous] = await Promise.all([
+      client().getBlock({ blockNumber: found }),
+      client().getBlock({ blockNumber: found - 1n }),
+    ])
+    expect(found).toBeLessThanOrEqual(token.deployBlock)
+    expect(foundBlock.timestamp).toBe(block.timestamp)
+    expect(previous.timestamp).toBeLessThan(block.timestamp)
+    expect(future).toBe((await client().getBlockNumber()) + 1n)
+  })
+
+  it('finds the pairs the factory holds against the known tokens', async () => {
+    const { factory, wrappedNative, usdStablecoin } = loadChainConfig('ethereum')
+
+    const pairs = await findPairs(client(), {
+      factory,
+      tokens: [token.address],
+      quoteTokens: [wrappedNative, usdStablecoin],
+    })
+
+    expect(pairs).toHaveLength(1)
+    const [first, second] = [token.address, wrappedNative]
+      .map((address) => address.toLowerCase())
+      .sort()
+    const [pair] = pairs
+    expect([pair?.token0.toLowerCase(), pair?.token1.toLowerCase()]).toEqual([first, second])
+  })
+})

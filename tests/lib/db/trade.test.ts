@@ -1,0 +1,97 @@
+import '../../support/env'
+import { randomBytes } from 'node:crypto'
+import { getAddress, toHex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, it } from 'vitest'
+import {
+  findTradeByHash,
+  getTrade,
+  listPendingTrades,
+  listTrades,
+  NATIVE_TOKEN,
+  type NewTrade,
+  recordTrade,
+  settleTrade,
+} from '../../../lib/db/trade'
+
+const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address
+const randomHash = () => toHex(randomBytes(32))
+
+function createMockTrade(overrides: Partial<NewTrade> = {}): NewTrade {
+  const wallet = randomAddress()
+  return {
+    hash: randomHash(),
+    type: 'transfer',
+    network: 'ethereum',
+    wallet,
+    from: wallet,
+    to: randomAddress(),
+    amount: '1.5',
+    token: NATIVE_TOKEN,
+    isNativeTransfer: true,
+    ...overrides,
+  }
+}
+
+describe('recordTrade', () => {
+  it('records a pending trade that getTrade and findTradeByHash return to its wallet only', async () => {
+    const trade = createMockTrade()
+
+    const { id, created } = await recordTrade(trade)
+
+    expect(created).toBe(true)
+    expect(await getTrade(trade.wallet, id)).toEqual({
+      ...trade,
+      id,
+      status: 'pending',
+      wallet: getAddress(trade.wallet),
+      logIndex: undefined,
+      gasUsed: undefined,
+      blockNumber: undefined,
+      createdAt: expect.any(Date),
+    })
+    expect((await findTradeByHash(trade.wallet, trade.hash.toUpperCase()))?.id).toBe(id)
+    expect(await getTrade(randomAddress(), id)).toBeUndefined()
+    expect(await findTradeByHash(randomAddress(), trade.hash)).toBeUndefined()
+  })
+
+  it('records a deposit once per (hash, log index), returning the first id again', async () => {
+    const deposit = createMockTrade({
+      type: 'deposit',
+      isNativeTransfer: false,
+      token: randomAddress(),
+      logIndex: 3,
+      outcome: { status: 'successful', gasUsed: 51_000n, blockNumber: 7n },
+    })
+
+    const results = await Promise.all([recordTrade(deposit), recordTrade(deposit)])
+    const other = await recordTrade({ ...deposit, logIndex: 4 })
+
+    expect(results.map((result) => result.created).sort()).toEqual([false, true])
+    expect(results[0]?.id).toBe(results[1]?.id)
+    expect(other.created).toBe(true)
+    expect(
+      (await listTrades({ wallet: deposit.wallet, limit: 10, offset: 0, direction: 'ASC' })).count,
+    ).toBe(2)
+  })
+})
+
+describe('settleTrade', () => {
+  it('moves a pending trade once and takes it out of the pending index', async () => {
+    const trade = createMockTrade({ network: 'altchain' })
+    const { id } = await recordTrade(trade)
+    const outcome = { status: 'failed', gasUsed: 30_000n, blockNumber: 12n } as const
+
+    const settled = await settleTrade({ wallet: trade.wallet, id }, outcome)
+    const again = await settleTrade(
+      { wallet: trade.wallet, id },
+      { ...outcome, status: 'successful' },
+    )
+
+    expect(settled).toMatchObject({ id, ...outcome })
+    expect(again).toBeUndefined()
+    expect((await getTrade(trade.wallet, id))?.status).toBe('failed')
+    const { trades } = await listPendingTrades('altchain', { limit: 1000 })
+    expect(trades.map((pending) => pending.id)).not.toContain(id)
+  })
+})

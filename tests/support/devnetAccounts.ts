@@ -1,0 +1,161 @@
+import {
+  type Address,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  type Hex,
+  http,
+  isAddressEqual,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  publicActions,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { inject } from 'vitest'
+import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as loginWallet } from '../../functions/auth/loginWallet'
+import type { NetworkName } from '../../lib/config'
+import { httpEvent, invoke } from './httpEvent'
+
+// Fresh devnet accounts for tests that move funds. Each test makes its own account: anvil's
+// `setBalance` gives it the native coin and the account buys tokens on the DEX itself, so no
+// shared account (and no shared nonce) is involved, whatever other test files run alongside.
+
+const fundingRouterAbi = parseAbi([
+  'function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
+])
+
+const clients = new Map<NetworkName, ReturnType<typeof createDevnetClient>>()
+
+function createDevnetClient(network: NetworkName) {
+  const { rpcUrl, chainId } = inject('deployments')[network]
+  const chain = defineChain({
+    id: chainId,
+    name: network,
+    nativeCurrency: { name: 'Native', symbol: 'NATIVE', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+  return createTestClient({
+    mode: 'anvil',
+    chain,
+    transport: http(rpcUrl),
+    pollingInterval: 50,
+  }).extend(publicActions)
+}
+
+/** A test client (anvil and public actions) of a devnet. */
+export function devnet(network: NetworkName) {
+  let client = clients.get(network)
+  if (!client) {
+    client = createDevnetClient(network)
+    clients.set(network, client)
+  }
+  return client
+}
+
+/** The devnet's deployment: router, wrapped native, tokens by symbol, pairs. */
+export function deployment(network: NetworkName) {
+  const deployed = inject('deployments')[network]
+  const token = (symbol: string): Address => {
+    if (symbol === 'USDC') return deployed.usdStablecoin
+    const found = deployed.tokens.find((candidate) => candidate.symbol === symbol)
+    if (!found) throw new Error(`no ${symbol} on ${network}`)
+    return found.address
+  }
+  const hasPair = (a: Address, b: Address) =>
+    deployed.pairs.some(
+      (pair) =>
+        (isAddressEqual(pair.token0, a) && isAddressEqual(pair.token1, b)) ||
+        (isAddressEqual(pair.token0, b) && isAddressEqual(pair.token1, a)),
+    )
+  return { ...deployed, token, hasPair }
+}
+
+export interface FundedAccount {
+  privateKey: Hex
+  address: Address
+}
+
+/**
+ * A new account holding `native` wei and, for each entry of `tokens`, exactly that many base
+ * units, bought from the devnet's pools (through USDC when the token has no native pair).
+ */
+export async function fundedAccount(
+  network: NetworkName,
+  {
+    native = parseEther('1000'),
+    tokens = {},
+  }: { native?: bigint; tokens?: Record<string, bigint> },
+): Promise<FundedAccount> {
+  const privateKey = generatePrivateKey()
+  const account = privateKeyToAccount(privateKey)
+  const client = devnet(network)
+  const dex = deployment(network)
+  await client.setBalance({ address: account.address, value: native + parseEther('1000000') })
+  const wallet = createWalletClient({ account, chain: client.chain, transport: http(dex.rpcUrl) })
+  for (const [symbol, amount] of Object.entries(tokens)) {
+    const token = dex.token(symbol)
+    const path = dex.hasPair(dex.wrappedNative, token)
+      ? [dex.wrappedNative, token]
+      : [dex.wrappedNative, dex.usdStablecoin, token]
+    const hash = await wallet.writeContract({
+      address: dex.router,
+      abi: fundingRouterAbi,
+      functionName: 'swapETHForExactTokens',
+      args: [amount, path, account.address, maxUint256],
+      // The router refunds what the exact output did not need.
+      value: parseEther('100000'),
+      // Not the bare estimate: the swap costs more when the block time moves before inclusion.
+      gas: 500_000n,
+    })
+    const receipt = await client.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw new Error(`buying ${symbol} reverted`)
+  }
+  // What is left of the buying budget goes: the account holds `native` exactly.
+  await client.setBalance({ address: account.address, value: native })
+  return { privateKey, address: account.address }
+}
+
+/** An ERC-20 balance, or the native balance for the sentinel. */
+export async function balanceOf(
+  network: NetworkName,
+  owner: Address,
+  token: Address,
+  blockNumber?: bigint,
+): Promise<bigint> {
+  const client = devnet(network)
+  if (isAddressEqual(token, '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE')) {
+    return client.getBalance({ address: owner, blockNumber })
+  }
+  return client.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+    blockNumber,
+  })
+}
+
+/** Signs a wallet in through the real handlers; returns its access token. */
+export async function signInWallet(privateKey: Hex): Promise<string> {
+  const account = privateKeyToAccount(privateKey)
+  const nonce = await invoke(
+    getNonce,
+    httpEvent({
+      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      pathParameters: { address: account.address },
+    }),
+  )
+  const { message } = nonce.body.result as { message: string }
+  const login = await invoke(
+    loginWallet,
+    httpEvent({
+      routeKey: 'POST /api/v1/auth/login',
+      body: { address: account.address, signature: await account.signMessage({ message }) },
+    }),
+  )
+  const { access } = login.body.result as { access: string }
+  return access
+}

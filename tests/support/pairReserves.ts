@@ -1,0 +1,86 @@
+import { type Address, isAddressEqual, parseAbi, zeroAddress } from 'viem'
+import type { NetworkName } from '../../lib/config'
+import { deployment, devnet } from './devnetAccounts'
+
+// An independent check of the service's quotes: reserves read straight from the pair contracts
+// and Uniswap V2's constant-product formula with its 0.3% fee, hop by hop.
+
+const factoryAbi = parseAbi(['function getPair(address, address) view returns (address)'])
+const pairAbi = parseAbi([
+  'function token0() view returns (address)',
+  'function getReserves() view returns (uint112, uint112, uint32)',
+])
+
+/** amountOut = in·997·rOut / (rIn·1000 + in·997), as UniswapV2Library.getAmountOut. */
+export function constantProductOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigint) {
+  const inWithFee = amountIn * 997n
+  return (inWithFee * reserveOut) / (reserveIn * 1000n + inWithFee)
+}
+
+/** The reserves of the pair of `tokenIn` and `tokenOut`, ordered (in, out); undefined if none. */
+export async function reservesOf(
+  network: NetworkName,
+  tokenIn: Address,
+  tokenOut: Address,
+  blockNumber?: bigint,
+): Promise<[bigint, bigint] | undefined> {
+  const client = devnet(network)
+  const pair = await client.readContract({
+    address: deployment(network).factory,
+    abi: factoryAbi,
+    functionName: 'getPair',
+    args: [tokenIn, tokenOut],
+    blockNumber,
+  })
+  if (isAddressEqual(pair, zeroAddress)) return undefined
+  const [token0, [reserve0, reserve1]] = await Promise.all([
+    client.readContract({ address: pair, abi: pairAbi, functionName: 'token0', blockNumber }),
+    client.readContract({ address: pair, abi: pairAbi, functionName: 'getReserves', blockNumber }),
+  ])
+  if (reserve0 === 0n || reserve1 === 0n) return undefined
+  return isAddressEqual(token0, tokenIn) ? [reserve0, reserve1] : [reserve1, reserve0]
+}
+
+/** The output of `amountIn` along `path` at `blockNumber`; undefined when a hop has no pair. */
+export async function amountOutAlong(
+  network: NetworkName,
+  amountIn: bigint,
+  path: readonly Address[],
+  blockNumber?: bigint,
+): Promise<bigint | undefined> {
+  let amount = amountIn
+  for (let hop = 0; hop + 1 < path.length; hop += 1) {
+    const reserves = await reservesOf(
+      network,
+      path[hop] as Address,
+      path[hop + 1] as Address,
+      blockNumber,
+    )
+    if (!reserves) return undefined
+    amount = constantProductOut(amount, reserves[0], reserves[1])
+  }
+  return amount
+}
+
+/** The best of the direct path and the path through the wrapped native coin, at a block. */
+export async function bestOut(
+  network: NetworkName,
+  amountIn: bigint,
+  tokenIn: Address,
+  tokenOut: Address,
+  blockNumber?: bigint,
+): Promise<{ amountOut: bigint; path: Address[] } | undefined> {
+  const { wrappedNative } = deployment(network)
+  const paths: Address[][] = [[tokenIn, tokenOut]]
+  if (!isAddressEqual(tokenIn, wrappedNative) && !isAddressEqual(tokenOut, wrappedNative)) {
+    paths.push([tokenIn, wrappedNative, tokenOut])
+  }
+  let best: { amountOut: bigint; path: Address[] } | undefined
+  for (const path of paths) {
+    const amountOut = await amountOutAlong(network, amountIn, path, blockNumber)
+    if (amountOut !== undefined && amountOut > 0n && (!best || amountOut > best.amountOut)) {
+      best = { amountOut, path }
+    }
+  }
+  return best
+}

@@ -1,0 +1,126 @@
+import {
+  type Address,
+  createTestClient,
+  defineChain,
+  erc20Abi,
+  type Hash,
+  type Hex,
+  http,
+  parseEther,
+  publicActions,
+  walletActions,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { inject } from 'vitest'
+import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as loginWallet } from '../../functions/auth/loginWallet'
+import type { NetworkName } from '../../lib/config'
+import { NATIVE_TOKEN, type NewTrade } from '../../lib/db/trade'
+import { httpEvent, invoke } from './httpEvent'
+
+// Real transactions on the devnets for the trade tests. Fresh accounts get the native coin from
+// anvil's setBalance and tokens from the deployer (anvil account 0), impersonated: anvil then
+// picks the deployer's nonces itself, so other test files sending from it cannot collide with us.
+
+const clients = new Map<NetworkName, ReturnType<typeof createDevnetClient>>()
+
+function createDevnetClient(network: NetworkName) {
+  const { rpcUrl, chainId } = inject('deployments')[network]
+  const chain = defineChain({
+    id: chainId,
+    name: network,
+    nativeCurrency: { name: 'Native', symbol: 'NATIVE', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  })
+  return createTestClient({ mode: 'anvil', chain, transport: http(rpcUrl), pollingInterval: 50 })
+    .extend(publicActions)
+    .extend(walletActions)
+}
+
+/** An anvil test client of a devnet, with public and wallet actions. */
+export function devnet(network: NetworkName) {
+  let client = clients.get(network)
+  if (!client) {
+    client = createDevnetClient(network)
+    clients.set(network, client)
+  }
+  return client
+}
+
+/** The first demo catalog token of a devnet: an 18-or-other-decimals OpenZeppelin ERC-20. */
+export function demoToken(network: NetworkName): { address: Address; decimals: number } {
+  const [token] = inject('deployments')[network].tokens
+  if (!token) throw new Error(`no demo token on ${network}`)
+  return { address: token.address, decimals: token.decimals }
+}
+
+/** A new account with `native` wei of the network's coin. */
+export async function fundedAccount(network: NetworkName, native = parseEther('100')) {
+  const privateKey: Hex = generatePrivateKey()
+  const account = privateKeyToAccount(privateKey)
+  await devnet(network).setBalance({ address: account.address, value: native })
+  return { privateKey, account, address: account.address }
+}
+
+/** Sends `amount` base units of `token` from the deployer to `to`; waits until mined. */
+export async function giveTokens(
+  network: NetworkName,
+  { token, to, amount }: { token: Address; to: Address; amount: bigint },
+): Promise<void> {
+  const client = devnet(network)
+  const { deployer } = inject('deployments')[network]
+  await client.impersonateAccount({ address: deployer })
+  const hash = await client.writeContract({
+    account: deployer,
+    chain: client.chain,
+    address: token,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [to, amount],
+  })
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  if (receipt.status !== 'success') throw new Error('funding transfer reverted')
+}
+
+/** Waits for a transaction's receipt on a devnet. */
+export function receiptOf(network: NetworkName, hash: Hash) {
+  return devnet(network).waitForTransactionReceipt({ hash })
+}
+
+/** A trade to record for a transaction, native unless overridden. */
+export function createMockTrade(overrides: Partial<NewTrade> & Pick<NewTrade, 'hash'>): NewTrade {
+  const wallet = privateKeyToAccount(generatePrivateKey()).address
+  return {
+    type: 'transfer',
+    network: 'ethereum',
+    wallet,
+    from: wallet,
+    to: privateKeyToAccount(generatePrivateKey()).address,
+    amount: '1',
+    token: NATIVE_TOKEN,
+    isNativeTransfer: true,
+    ...overrides,
+  }
+}
+
+/** Signs a fresh (or the given) wallet in through the real handlers. */
+export async function signIn(privateKey: Hex = generatePrivateKey()) {
+  const account = privateKeyToAccount(privateKey)
+  const nonce = await invoke(
+    getNonce,
+    httpEvent({
+      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      pathParameters: { address: account.address },
+    }),
+  )
+  const { message } = nonce.body.result as { message: string }
+  const login = await invoke(
+    loginWallet,
+    httpEvent({
+      routeKey: 'POST /api/v1/auth/login',
+      body: { address: account.address, signature: await account.signMessage({ message }) },
+    }),
+  )
+  const { access } = login.body.result as { access: string }
+  return { account, address: account.address, access }
+}
