@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer, Socket } from 'node:net'
@@ -130,23 +130,18 @@ export async function startAnvil({
 export function resolveAnvilBinary(): string {
   const binary = process.platform === 'win32' ? 'anvil.exe' : 'anvil'
   const arch = PACKAGE_ARCH[process.platform]?.[process.arch]
-  if (arch !== undefined) {
-    const packageName = `@foundry-rs/anvil-${process.platform}-${arch}`
-    try {
-      const candidate = join(dirname(require.resolve(`${packageName}/package.json`)), 'bin', binary)
-      if (existsSync(candidate)) return candidate
-    } catch {
-      // optional dependency not installed: fall back to the wrapper's postinstall download
-    }
+  const packageName = `@foundry-rs/anvil-${process.platform}-${arch ?? process.arch}`
+  try {
+    const candidate = join(dirname(require.resolve(`${packageName}/package.json`)), 'bin', binary)
+    if (existsSync(candidate)) return candidate
+  } catch {
+    // Only linux-amd64 is pinned in package.json (the registry we install from has no other).
   }
-  const fallback = join(
-    dirname(require.resolve('@foundry-rs/anvil/package.json')),
-    '..',
-    'dist',
-    binary,
+  // An anvil of foundry's own on the PATH serves as well.
+  if (spawnSync(binary, ['--version']).status === 0) return binary
+  throw new AnvilStartError(
+    `no anvil for ${process.platform}-${process.arch}: run \`npm install --no-save ${packageName}@1.7.1\` or put foundry's anvil on the PATH`,
   )
-  if (existsSync(fallback)) return fallback
-  throw new AnvilStartError(`no anvil binary for ${process.platform}-${process.arch}`)
 }
 
 async function waitForChainId(
