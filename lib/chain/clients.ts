@@ -22,6 +22,8 @@ export function chainOf(config: ChainConfig): Chain {
 export function createChainClient(config: ChainConfig): PublicClient {
   return createPublicClient({
     chain: chainOf(config),
+    // A warm container must not answer from a block number cached seconds ago.
+    cacheTime: 0,
     transport: http(config.rpcUrl, {
       timeout: RPC_TIMEOUT_MS,
       retryCount: RPC_RETRY_COUNT,

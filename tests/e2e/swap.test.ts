@@ -56,7 +56,7 @@ describe('a trader over HTTP (serverless offline)', () => {
       slippageBps: '0',
     })
     const client = devnet('ethereum')
-    const quotedAt = await client.getBlockNumber()
+    const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
     const quote = await call('GET', `/swap/quote/ethereum?${query}`)
     const body = {
       amount: '1.5',

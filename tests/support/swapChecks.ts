@@ -31,7 +31,7 @@ export async function quoteFor(network: NetworkName, request: SwapRequest): Prom
   const handler = network === 'ethereum' ? quoteEthereum : quoteAltchain
   const client = devnet(network)
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    const blockNumber = await client.getBlockNumber()
+    const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
     const response = await invoke(
       handler,
       httpEvent({
@@ -47,7 +47,7 @@ export async function quoteFor(network: NetworkName, request: SwapRequest): Prom
       }),
     )
     expect(response.status).toBe(200)
-    if ((await client.getBlockNumber()) !== blockNumber) continue
+    if ((await client.getBlockNumber({ cacheTime: 0 })) !== blockNumber) continue
     const result = response.body.result as { amountOutMin: `0x${string}`; path: Address[] }
     return { amountOut: BigInt(result.amountOutMin), path: result.path, blockNumber }
   }

@@ -57,9 +57,9 @@ async function quoteWithExpectation(
   const routerToken = (address: string) =>
     getAddress(address) === NATIVE_COIN ? wrappedNative : getAddress(address)
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    const before = await client.getBlockNumber()
+    const before = await client.getBlockNumber({ cacheTime: 0 })
     const [response, gasPrice] = await Promise.all([quote(network, query), client.getGasPrice()])
-    const after = await client.getBlockNumber()
+    const after = await client.getBlockNumber({ cacheTime: 0 })
     if (before !== after) continue
     const amountIn = parseUnits(query.amount, Number(query.decimals0))
     const expected = await bestOut(

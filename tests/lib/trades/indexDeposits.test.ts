@@ -136,7 +136,7 @@ describe('indexDeposits', () => {
 
   it('scans at most maxBlocks blocks from the cursor per run', async () => {
     const network = 'ethereum'
-    const head = await devnet(network).getBlockNumber()
+    const head = await devnet(network).getBlockNumber({ cacheTime: 0 })
 
     await setDepositCursor(network, head - 5n)
     const [run] = await indexDeposits({ networks: [network], maxBlocks: 3 })
