@@ -9,12 +9,20 @@ interface ServerlessEsbuildOptions extends BuildOptions {
   keepOutputDirectory?: boolean
 }
 
-function esbuildOptions(): ServerlessEsbuildOptions {
+/** The part of the serverless instance read here: which command is running. */
+interface ServerlessInstance {
+  processedInput?: { commands?: string[] }
+}
+
+function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptions {
+  // `serverless offline` (npm start, the tests) bundles every function at start: unminified and
+  // without source maps that takes about two thirds of the time, and the code reads as written.
+  const offline = serverless?.processedInput?.commands?.includes('offline') ?? false
   return {
     bundle: true,
-    minify: true,
+    minify: !offline,
     treeShaking: true,
-    sourcemap: true,
+    sourcemap: !offline,
     sourcesContent: false,
     metafile: false,
     platform: 'node',
