@@ -4,36 +4,13 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { projectId } from '../../lib/db/project'
 import { listNetworksResultSchema } from '../../schemas/networks'
 import { projectResultSchema } from '../../schemas/project'
-
-const api = `${inject('apiUrl')}/api/v1`
-
-async function call(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown } = {},
-) {
-  const response = await fetch(`${api}${path}`, {
-    method,
-    headers: {
-      accept: '*/*',
-      ...(options.token && { authorization: `Bearer ${options.token}` }),
-      ...(options.body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const body = (await response.json()) as {
-    ok: boolean
-    result?: Record<string, unknown>
-    error?: { code: number }
-  }
-  return { status: response.status, body }
-}
+import { apiCall } from '../support/apiCall'
 
 async function walletToken(privateKey = generatePrivateKey()) {
   const account = privateKeyToAccount(privateKey)
-  const nonce = await call('GET', `/auth/nonce/${account.address}`)
+  const nonce = await apiCall('GET', `/auth/nonce/${account.address}`)
   const message = String(nonce.body.result?.message)
-  const login = await call('POST', '/auth/login', {
+  const login = await apiCall('POST', '/auth/login', {
     body: { address: account.address, signature: await account.signMessage({ message }) },
   })
   return { address: account.address, access: String(login.body.result?.access) }
@@ -44,8 +21,8 @@ async function accountToken() {
     username: `e2e_${crypto.randomUUID().slice(0, 8)}`,
     password: 'e2e-password',
   }
-  await call('POST', '/account/register', { body: credentials })
-  const login = await call('POST', '/account/login', { body: credentials })
+  await apiCall('POST', '/account/register', { body: credentials })
+  const login = await apiCall('POST', '/account/login', { body: credentials })
   return String((login.body.result?.token as { access: string }).access)
 }
 
@@ -62,22 +39,22 @@ describe('markets over HTTP (serverless offline)', () => {
 
   it('attaches networks to a wallet and shows its balance on each', async () => {
     const { networks } = listNetworksResultSchema.parse(
-      (await call('GET', '/networks')).body.result,
+      (await apiCall('GET', '/networks')).body.result,
     )
     await createTestClient({ mode: 'anvil', transport: http(deployment.rpcUrl) }).setBalance({
       address: wallet.address,
       value: parseEther('1.25'),
     })
 
-    const attached = await call('POST', '/networks/wallet', {
+    const attached = await apiCall('POST', '/networks/wallet', {
       token: wallet.access,
       body: { networkIds: networks.map(({ id }) => id) },
     })
-    const unknown = await call('POST', '/networks/wallet', {
+    const unknown = await apiCall('POST', '/networks/wallet', {
       token: wallet.access,
       body: { networkIds: [crypto.randomUUID()] },
     })
-    const balances = await call('GET', '/networks/wallet/balance', { token: wallet.access })
+    const balances = await apiCall('GET', '/networks/wallet/balance', { token: wallet.access })
 
     expect(attached).toEqual({ status: 200, body: { ok: true, result: {} } })
     expect(unknown).toMatchObject({ status: 404, body: { ok: false, error: { code: 404 } } })
@@ -96,10 +73,10 @@ describe('markets over HTTP (serverless offline)', () => {
   })
 
   it('adds a project to the watchlist, lists it with its price, and removes it', async () => {
-    const added = await call('POST', `/watchlist/${demoProject}`, { token: wallet.access })
-    const listed = await call('GET', '/watchlist/projects', { token: wallet.access })
-    const removed = await call('DELETE', `/watchlist/${demoProject}`, { token: wallet.access })
-    const after = await call('GET', '/watchlist/projects', { token: wallet.access })
+    const added = await apiCall('POST', `/watchlist/${demoProject}`, { token: wallet.access })
+    const listed = await apiCall('GET', '/watchlist/projects', { token: wallet.access })
+    const removed = await apiCall('DELETE', `/watchlist/${demoProject}`, { token: wallet.access })
+    const after = await apiCall('GET', '/watchlist/projects', { token: wallet.access })
 
     expect(added).toEqual({ status: 200, body: { ok: true, result: {} } })
     expect(listed.body.result).toEqual({
@@ -124,7 +101,7 @@ describe('markets over HTTP (serverless offline)', () => {
       ['monthly', 'day'],
       ['yearly', 'month'],
     ] as const) {
-      const response = await call('GET', `/price/history/${window}/${demoProject}`)
+      const response = await apiCall('GET', `/price/history/${window}/${demoProject}`)
 
       expect(response.status).toBe(200)
       const history = response.body.result?.history as Array<Record<string, unknown>>
@@ -134,16 +111,16 @@ describe('markets over HTTP (serverless offline)', () => {
         [key]: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:00:00\.000000 \+00:00$/),
       })
     }
-    const unknown = await call('GET', `/price/history/daily/${crypto.randomUUID()}`)
+    const unknown = await apiCall('GET', `/price/history/daily/${crypto.randomUUID()}`)
     expect(unknown).toMatchObject({ status: 404, body: { ok: false, error: { code: 404 } } })
   })
 
   it('shows project details to an account, and refuses a wallet token', async () => {
     const access = await accountToken()
 
-    const response = await call('GET', `/project/${demoProject}`, { token: access })
-    const withWallet = await call('GET', `/project/${demoProject}`, { token: wallet.access })
-    const watchlistWithAccount = await call('GET', '/watchlist/projects', { token: access })
+    const response = await apiCall('GET', `/project/${demoProject}`, { token: access })
+    const withWallet = await apiCall('GET', `/project/${demoProject}`, { token: wallet.access })
+    const watchlistWithAccount = await apiCall('GET', '/watchlist/projects', { token: access })
 
     expect(response.status).toBe(200)
     const { project } = projectResultSchema.parse(response.body.result)

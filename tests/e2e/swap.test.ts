@@ -1,39 +1,15 @@
 import { type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
 import { balanceOf, deployment, devnet, fundedAccount } from '../support/devnetAccounts'
-
-const api = `${inject('apiUrl')}/api/v1`
-
-async function call(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
-) {
-  const response = await fetch(`${api}${path}`, {
-    method,
-    headers: {
-      accept: '*/*',
-      ...(options.token && { authorization: `Bearer ${options.token}` }),
-      ...(options.body !== undefined && { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const body = (await response.json()) as {
-    ok: boolean
-    result?: unknown
-    error?: { code: number }
-  }
-  return { status: response.status, body }
-}
+import { apiCall } from '../support/apiCall'
 
 async function signIn(privateKey: Hex): Promise<string> {
   const account = privateKeyToAccount(privateKey)
-  const nonce = await call('GET', `/auth/nonce/${account.address}`)
+  const nonce = await apiCall('GET', `/auth/nonce/${account.address}`)
   const { message } = nonce.body.result as { message: string }
-  const login = await call('POST', '/auth/login', {
+  const login = await apiCall('POST', '/auth/login', {
     body: { address: account.address, signature: await account.signMessage({ message }) },
   })
   return (login.body.result as { access: string }).access
@@ -46,7 +22,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     const token = await signIn(account.privateKey)
     const link = dex.token('LINK')
 
-    const listed = await call('GET', '/swap/tokens?sort=symbol&direction=asc&limit=100')
+    const listed = await apiCall('GET', '/swap/tokens?sort=symbol&direction=asc&limit=100')
     const query = new URLSearchParams({
       amount: '1.5',
       address0: NATIVE_COIN,
@@ -57,7 +33,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     })
     const client = devnet('ethereum')
     const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
-    const quote = await call('GET', `/swap/quote/ethereum?${query}`)
+    const quote = await apiCall('GET', `/swap/quote/ethereum?${query}`)
     const body = {
       amount: '1.5',
       address0: NATIVE_COIN,
@@ -66,12 +42,12 @@ describe('a trader over HTTP (serverless offline)', () => {
       decimals1: 18,
     }
     const headers = { 'idempotency-key': `e2e-${account.address}` }
-    const swapped = await call('POST', `/swap/tokens/ethereum/${account.privateKey}`, {
+    const swapped = await apiCall('POST', `/swap/tokens/ethereum/${account.privateKey}`, {
       token,
       body,
       headers,
     })
-    const retried = await call('POST', `/swap/tokens/ethereum/${account.privateKey}`, {
+    const retried = await apiCall('POST', `/swap/tokens/ethereum/${account.privateKey}`, {
       token,
       body,
       headers,
@@ -105,7 +81,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     ])
     const token = await signIn(owner.privateKey)
 
-    const response = await call('POST', `/transfer/tokens/altchain/${other.privateKey}`, {
+    const response = await apiCall('POST', `/transfer/tokens/altchain/${other.privateKey}`, {
       token,
       body: { to: owner.address, amount: '1' },
     })

@@ -2,45 +2,22 @@ import '../support/env'
 import { randomBytes } from 'node:crypto'
 import { toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { recordTrade } from '../../lib/db/trade'
 import { nonceResultSchema } from '../../schemas/auth'
 import { sessionTokensSchema } from '../../schemas/session'
 import { listTradesResultSchema, tradeRecordSchema } from '../../schemas/trade'
 import { createMockTrade } from '../support/tradeFixtures'
-
-const api = `${inject('apiUrl')}/api/v1`
-
-async function call(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown } = {},
-) {
-  const response = await fetch(`${api}${path}`, {
-    method,
-    headers: {
-      accept: '*/*',
-      ...(options.token && { authorization: `Bearer ${options.token}` }),
-      ...(options.body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const body = (await response.json()) as {
-    ok: boolean
-    result?: unknown
-    error?: { code: number }
-  }
-  return { status: response.status, body }
-}
+import { apiCall } from '../support/apiCall'
 
 describe('a wallet user’s trades over HTTP (serverless offline)', () => {
   it('signs in, lists its trades and looks one up by id and by hash', async () => {
     const account = privateKeyToAccount(generatePrivateKey())
     const nonce = nonceResultSchema.parse(
-      (await call('GET', `/auth/nonce/${account.address}`)).body.result,
+      (await apiCall('GET', `/auth/nonce/${account.address}`)).body.result,
     )
     const signature = await account.signMessage({ message: nonce.message })
-    const login = await call('POST', '/auth/login', {
+    const login = await apiCall('POST', '/auth/login', {
       body: { address: account.address, signature },
     })
     const { access } = sessionTokensSchema.parse(login.body.result)
@@ -55,10 +32,10 @@ describe('a wallet user’s trades over HTTP (serverless offline)', () => {
       }),
     )
 
-    const listed = await call('GET', '/trades?limit=5&direction=asc', { token: access })
-    const byId = await call('GET', `/trade/id/${id}`, { token: access })
-    const byHash = await call('GET', `/trade/hash/${hash}`, { token: access })
-    const anonymous = await call('GET', '/trades')
+    const listed = await apiCall('GET', '/trades?limit=5&direction=asc', { token: access })
+    const byId = await apiCall('GET', `/trade/id/${id}`, { token: access })
+    const byHash = await apiCall('GET', `/trade/hash/${hash}`, { token: access })
+    const anonymous = await apiCall('GET', '/trades')
 
     expect(listed.status).toBe(200)
     expect(listTradesResultSchema.parse(listed.body.result)).toEqual({

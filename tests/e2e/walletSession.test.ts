@@ -4,36 +4,13 @@ import { describe, expect, inject, it } from 'vitest'
 import { nonceResultSchema } from '../../schemas/auth'
 import { sessionTokensSchema } from '../../schemas/session'
 import { walletResultSchema } from '../../schemas/wallet'
-
-const api = `${inject('apiUrl')}/api/v1`
-
-async function call(
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown } = {},
-) {
-  const response = await fetch(`${api}${path}`, {
-    method,
-    headers: {
-      accept: '*/*',
-      ...(options.token && { authorization: `Bearer ${options.token}` }),
-      ...(options.body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const body = (await response.json()) as {
-    ok: boolean
-    result?: unknown
-    error?: { code: number }
-  }
-  return { status: response.status, body }
-}
+import { apiCall } from '../support/apiCall'
 
 describe('a wallet user over HTTP (serverless offline)', () => {
   it('creates a wallet, signs in with it, refreshes and logs out', async () => {
-    const { result: mnemonicResult } = (await call('GET', '/wallet/mnemonic')).body
+    const { result: mnemonicResult } = (await apiCall('GET', '/wallet/mnemonic')).body
     const { mnemonic } = mnemonicResult as { mnemonic: string }
-    const created = await call('POST', '/wallet/create', { body: { mnemonic } })
+    const created = await apiCall('POST', '/wallet/create', { body: { mnemonic } })
     const wallet = walletResultSchema.parse(created.body.result)
     const account = privateKeyToAccount(wallet.privateKey as `0x${string}`)
     const walletClient = createWalletClient({
@@ -42,18 +19,18 @@ describe('a wallet user over HTTP (serverless offline)', () => {
     })
 
     const nonce = nonceResultSchema.parse(
-      (await call('GET', `/auth/nonce/${wallet.address}`)).body.result,
+      (await apiCall('GET', `/auth/nonce/${wallet.address}`)).body.result,
     )
     const signature = await walletClient.signMessage({ account, message: nonce.message })
-    const login = await call('POST', '/auth/login', {
+    const login = await apiCall('POST', '/auth/login', {
       body: { address: wallet.address, signature },
     })
     const tokens = sessionTokensSchema.parse(login.body.result)
-    const refreshed = await call('GET', '/auth/refresh', { token: tokens.refresh })
+    const refreshed = await apiCall('GET', '/auth/refresh', { token: tokens.refresh })
     const next = sessionTokensSchema.parse(refreshed.body.result)
-    const logout = await call('DELETE', '/auth/logout', { token: next.access })
-    const afterLogout = await call('DELETE', '/auth/logout', { token: next.access })
-    const oldRefresh = await call('GET', '/auth/refresh', { token: tokens.refresh })
+    const logout = await apiCall('DELETE', '/auth/logout', { token: next.access })
+    const afterLogout = await apiCall('DELETE', '/auth/logout', { token: next.access })
+    const oldRefresh = await apiCall('GET', '/auth/refresh', { token: tokens.refresh })
 
     expect(account.address).toBe(wallet.address)
     expect(login.status).toBe(200)
@@ -64,7 +41,7 @@ describe('a wallet user over HTTP (serverless offline)', () => {
   })
 
   it('answers a missing token with 401001 in the envelope', async () => {
-    const response = await call('DELETE', '/auth/logout')
+    const response = await apiCall('DELETE', '/auth/logout')
 
     expect(response).toMatchObject({ status: 401, body: { ok: false, error: { code: 401001 } } })
   })
@@ -72,12 +49,12 @@ describe('a wallet user over HTTP (serverless offline)', () => {
   it('refuses a signature by another key with 401004', async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
     const nonce = nonceResultSchema.parse(
-      (await call('GET', `/auth/nonce/${owner.address}`)).body.result,
+      (await apiCall('GET', `/auth/nonce/${owner.address}`)).body.result,
     )
     const stranger = privateKeyToAccount(generatePrivateKey())
     const signature = await stranger.signMessage({ message: nonce.message })
 
-    const response = await call('POST', '/auth/login', {
+    const response = await apiCall('POST', '/auth/login', {
       body: { address: owner.address, signature },
     })
 
