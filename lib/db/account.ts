@@ -1,6 +1,7 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from './client'
 import { accountKey, loginFailuresKey, usernamePartition } from './keys'
+import { isConditionFailed } from './writeConflicts'
 
 export interface Account {
   accountId: string
@@ -23,10 +24,6 @@ export interface LoginRecord {
   failures?: LoginFailures
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException'
-}
-
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000)
 
 /** Creates the account unless its username is taken in any casing; returns false if taken. */
@@ -41,7 +38,7 @@ export async function createAccount(account: Account): Promise<boolean> {
     )
     return true
   } catch (error) {
-    if (isConditionFailure(error)) return false
+    if (isConditionFailed(error)) return false
     throw error
   }
 }
@@ -106,7 +103,7 @@ export async function recordLoginFailure(
     await countInWindow()
     return
   } catch (error) {
-    if (!isConditionFailure(error)) throw error
+    if (!isConditionFailed(error)) throw error
   }
   // The item holds a past window that TTL has not removed yet: start a new one.
   try {
@@ -122,7 +119,7 @@ export async function recordLoginFailure(
     )
   } catch (error) {
     // A concurrent failure started the new window first; count in it.
-    if (!isConditionFailure(error)) throw error
+    if (!isConditionFailed(error)) throw error
     await countInWindow()
   }
 }

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { depositCursorKey } from './keys'
+import { isConditionFailed } from './writeConflicts'
 
 // The deposit indexer's place in each chain: the first block it has not yet recorded.
 
@@ -42,7 +43,7 @@ export async function advanceDepositCursor(
     )
     return true
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false
+    if (isConditionFailed(error)) return false
     throw error
   }
 }

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { createHash } from 'node:crypto'
 import { db, tableName } from './client'
 import { idempotencyKey } from './keys'
+import { isConditionFailed } from './writeConflicts'
 
 /** How long a key is remembered (the TTL deletes the item some time after). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
@@ -57,7 +58,7 @@ export async function claimIdempotencyKey(
       )
       return undefined
     } catch (error) {
-      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error
+      if (!isConditionFailed(error)) throw error
     }
     const { Item } = await db().send(
       new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }),

@@ -1,10 +1,11 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { formatUnits, parseUnits } from 'viem'
 import type { PriceChangePeriod } from '../markets/priceBuckets'
 import { db, tableName } from './client'
-import { CATALOG_PARTITION, projectKey, type TableKey } from './keys'
-import { type Project, toProject } from './project'
+import { projectKey, type TableKey } from './keys'
+import { type Project, queryCatalogItems, toProject } from './project'
+import { isConditionFailed } from './writeConflicts'
 
 // Market metrics live on the project's own catalog item, beside the catalog fields, so the
 // project route is one GetItem. Each writer sets only its own attributes: the sampler the price
@@ -103,25 +104,7 @@ export async function getProjectMarkets(ids: readonly string[]): Promise<Project
 
 /** Every project with its metrics: a Query on the catalog partition (scheduled jobs only). */
 export async function listProjectMarkets(): Promise<ProjectMarket[]> {
-  const projects: ProjectMarket[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': CATALOG_PARTITION },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    projects.push(...(page.Items ?? []).map(toProjectMarket))
-    startKey = page.LastEvaluatedKey
-  } while (startKey)
-  return projects
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException'
+  return (await queryCatalogItems()).map(toProjectMarket)
 }
 
 /**
@@ -160,7 +143,7 @@ export async function setProjectPrice(
     )
     return true
   } catch (error) {
-    if (isConditionFailure(error)) return false
+    if (isConditionFailed(error)) return false
     throw error
   }
 }
@@ -203,7 +186,7 @@ export async function setMarketMetrics(id: string, metrics: MarketMetrics): Prom
     )
     return true
   } catch (error) {
-    if (isConditionFailure(error)) return false
+    if (isConditionFailed(error)) return false
     throw error
   }
 }

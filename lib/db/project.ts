@@ -48,9 +48,9 @@ export async function getProject(id: string): Promise<Project | undefined> {
   return Item ? toProject(Item) : undefined
 }
 
-/** The whole catalog: one Query on its partition (paged by DynamoDB past 1 MB). */
-export async function listProjects(): Promise<Project[]> {
-  const projects: Project[] = []
+/** Every item of the catalog partition: one Query (paged by DynamoDB past 1 MB). */
+export async function queryCatalogItems(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = []
   let startKey: Record<string, unknown> | undefined
   do {
     const page = await db().send(
@@ -61,10 +61,15 @@ export async function listProjects(): Promise<Project[]> {
         ExclusiveStartKey: startKey,
       }),
     )
-    projects.push(...(page.Items ?? []).map(toProject))
+    items.push(...(page.Items ?? []))
     startKey = page.LastEvaluatedKey
   } while (startKey)
-  return projects
+  return items
+}
+
+/** The whole catalog. */
+export async function listProjects(): Promise<Project[]> {
+  return (await queryCatalogItems()).map(toProject)
 }
 
 export function projectId(network: string, address: string): string {

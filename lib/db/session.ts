@@ -12,6 +12,7 @@ import type { Audience } from '../http/types'
 import { db, tableName } from './client'
 import { sessionKey, subjectSessionsIndexKey } from './keys'
 import { GSI1 } from './tableSchema'
+import { isTransactionCanceled } from './writeConflicts'
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
 
@@ -112,7 +113,7 @@ export async function rotateSessionRecord(
     )
     return true
   } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') return false
+    if (isTransactionCanceled(error)) return false
     throw error
   }
 }

@@ -18,6 +18,7 @@ import {
 } from './keys'
 import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
+import { isConditionFailed, isTransactionCanceled } from './writeConflicts'
 
 /** The native coin, wherever a token address is taken (DECISIONS §4). */
 export const NATIVE_TOKEN = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
@@ -90,7 +91,7 @@ function toTrade(item: Record<string, unknown>): Trade {
 }
 
 function cancellationCodes(error: unknown): Array<string | undefined> {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return []
+  if (!isTransactionCanceled(error)) return []
   const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons
   return (reasons ?? []).map((reason) => reason.Code)
 }
@@ -320,7 +321,7 @@ export async function settleTrade(
     )
     return Attributes && toTrade(Attributes)
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined
+    if (isConditionFailed(error)) return undefined
     throw error
   }
 }

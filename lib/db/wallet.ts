@@ -7,6 +7,7 @@ import {
 import { db, tableName } from './client'
 import { walletKey } from './keys'
 import { putSessionItem, type Session } from './session'
+import { isTransactionCanceled } from './writeConflicts'
 
 export interface WalletNonce {
   nonce: number
@@ -74,7 +75,7 @@ export async function consumeNonceAndStartSession(parameters: {
     )
     return true
   } catch (error) {
-    if (error instanceof Error && error.name === 'TransactionCanceledException') return false
+    if (isTransactionCanceled(error)) return false
     throw error
   }
 }

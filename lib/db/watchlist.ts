@@ -6,6 +6,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises'
 import { db, tableName } from './client'
 import { projectKey, WATCH_PREFIX, walletKey, watchKey } from './keys'
+import { isTransactionCanceled } from './writeConflicts'
 
 // A watch is an item in the wallet's partition; the project's `watchLists` counter moves in the
 // same transaction as the item, so the count stays exact whatever runs concurrently.
@@ -25,7 +26,7 @@ async function transact(items: TransactItems): Promise<string[] | undefined> {
       await db().send(new TransactWriteCommand({ TransactItems: items }))
       return undefined
     } catch (error) {
-      if (!(error instanceof Error && error.name === 'TransactionCanceledException')) throw error
+      if (!isTransactionCanceled(error)) throw error
       const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> })
         .CancellationReasons
       const codes = (reasons ?? []).map((reason) => reason.Code ?? 'None')

@@ -14,10 +14,8 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
-import { handler as getNonce } from '../../functions/auth/getNonce'
-import { handler as loginWallet } from '../../functions/auth/loginWallet'
 import type { NetworkName } from '../../lib/config'
-import { httpEvent, invoke } from './httpEvent'
+import { signInWithWallet } from './walletSignIn'
 
 // Fresh devnet accounts for tests that move funds. Each test makes its own account: anvil's
 // `setBalance` gives it the native coin and the account buys tokens on the DEX itself, so no
@@ -140,22 +138,5 @@ export async function balanceOf(
 
 /** Signs a wallet in through the real handlers; returns its access token. */
 export async function signInWallet(privateKey: Hex): Promise<string> {
-  const account = privateKeyToAccount(privateKey)
-  const nonce = await invoke(
-    getNonce,
-    httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
-      pathParameters: { address: account.address },
-    }),
-  )
-  const { message } = nonce.body.result as { message: string }
-  const login = await invoke(
-    loginWallet,
-    httpEvent({
-      routeKey: 'POST /api/v1/auth/login',
-      body: { address: account.address, signature: await account.signMessage({ message }) },
-    }),
-  )
-  const { access } = login.body.result as { access: string }
-  return access
+  return (await signInWithWallet(privateKey)).access
 }

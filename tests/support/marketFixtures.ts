@@ -3,12 +3,10 @@ import { type Address, getAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { loginAccount } from '../../functions/account/loginAccount'
 import { registerAccount } from '../../functions/account/registerAccount'
-import { handler as getNonce } from '../../functions/auth/getNonce'
-import { handler as loginWallet } from '../../functions/auth/loginWallet'
 import { importCatalogEntries } from '../../lib/catalog/importCatalog'
 import { getProject, type Project } from '../../lib/db/project'
 import type { CatalogEntry } from '../../schemas/catalog'
-import { httpEvent, invoke } from './httpEvent'
+import { signInWithWallet } from './walletSignIn'
 
 // Fixtures for the market routes: each call makes its own wallet, account or project.
 
@@ -19,26 +17,7 @@ export function randomAddress(): Address {
 }
 
 /** A signed-in wallet: its address and access token. */
-export async function walletSession(privateKey = generatePrivateKey()) {
-  const account = privateKeyToAccount(privateKey)
-  const nonce = await invoke(
-    getNonce,
-    httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
-      pathParameters: { address: account.address },
-    }),
-  )
-  const { message } = nonce.body.result as { message: string }
-  const login = await invoke(
-    loginWallet,
-    httpEvent({
-      routeKey: 'POST /api/v1/auth/login',
-      body: { address: account.address, signature: await account.signMessage({ message }) },
-    }),
-  )
-  const { access } = login.body.result as { access: string }
-  return { address: account.address, access }
-}
+export const walletSession = signInWithWallet
 
 /** A registered, logged-in account: its access token. */
 export async function accountSession() {

@@ -12,11 +12,9 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
-import { handler as getNonce } from '../../functions/auth/getNonce'
-import { handler as loginWallet } from '../../functions/auth/loginWallet'
 import type { NetworkName } from '../../lib/config'
 import { NATIVE_TOKEN, type NewTrade } from '../../lib/db/trade'
-import { httpEvent, invoke } from './httpEvent'
+import { signInWithWallet } from './walletSignIn'
 
 // Real transactions on the devnets for the trade tests. Fresh accounts get the native coin from
 // anvil's setBalance and tokens from the deployer (anvil account 0), impersonated: anvil then
@@ -104,23 +102,4 @@ export function createMockTrade(overrides: Partial<NewTrade> & Pick<NewTrade, 'h
 }
 
 /** Signs a fresh (or the given) wallet in through the real handlers. */
-export async function signIn(privateKey: Hex = generatePrivateKey()) {
-  const account = privateKeyToAccount(privateKey)
-  const nonce = await invoke(
-    getNonce,
-    httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
-      pathParameters: { address: account.address },
-    }),
-  )
-  const { message } = nonce.body.result as { message: string }
-  const login = await invoke(
-    loginWallet,
-    httpEvent({
-      routeKey: 'POST /api/v1/auth/login',
-      body: { address: account.address, signature: await account.signMessage({ message }) },
-    }),
-  )
-  const { access } = login.body.result as { access: string }
-  return { account, address: account.address, access }
-}
+export const signIn = signInWithWallet

@@ -1,0 +1,27 @@
+import type { Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as loginWallet } from '../../functions/auth/loginWallet'
+import { httpEvent, invoke } from './httpEvent'
+
+/** Signs a fresh (or the given) wallet in through the real nonce and login handlers. */
+export async function signInWithWallet(privateKey: Hex = generatePrivateKey()) {
+  const account = privateKeyToAccount(privateKey)
+  const nonce = await invoke(
+    getNonce,
+    httpEvent({
+      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      pathParameters: { address: account.address },
+    }),
+  )
+  const { message } = nonce.body.result as { message: string }
+  const login = await invoke(
+    loginWallet,
+    httpEvent({
+      routeKey: 'POST /api/v1/auth/login',
+      body: { address: account.address, signature: await account.signMessage({ message }) },
+    }),
+  )
+  const { access, refresh } = login.body.result as { access: string; refresh: string }
+  return { account, address: account.address, access, refresh }
+}
