@@ -13,10 +13,12 @@ let stack: LocalStack | undefined
 
 // The same real engines as `npm start` (DynamoDB Local, two anvil devnets with the DEX, and
 // serverless offline), started once per run on free ports. Test files isolate their own data.
+// TEST_OFFLINE=0 skips serverless offline when working on in-process tests only (the HTTP tests
+// then fail); `npm test` always runs it.
 export async function setup(project: TestProject): Promise<void> {
-  stack = await startLocalStack({ ports: 'free', offline: true })
+  stack = await startLocalStack({ ports: 'free', offline: process.env.TEST_OFFLINE !== '0' })
   Object.assign(process.env, { ...stack.env, LOG_LEVEL: 'WARN' })
-  project.provide('apiUrl', String(stack.apiUrl))
+  project.provide('apiUrl', stack.apiUrl ?? 'http://offline-not-started.invalid')
   project.provide('stackEnv', stack.env)
   project.provide('deployments', stack.deployments)
 }
