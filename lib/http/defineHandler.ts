@@ -46,7 +46,8 @@ export interface HandlerDefinition<
 /**
  * The one way to declare an HTTP route: schemas, auth and a core function. The middy chain runs
  * in this order: access log, header normalisation, JSON body, auth, validation, core, envelope;
- * the error handler turns any failure into the error envelope.
+ * the error handler turns any failure into the error envelope. The returned handler carries the
+ * definition as `route`.
  */
 export function defineHandler<
   ParamsSchema extends z.ZodType | undefined = undefined,
@@ -71,5 +72,7 @@ export function defineHandler<
     .use(httpHeaderNormalizer())
   if (definition.body) chain.use(jsonBody())
   if (definition.auth !== 'none') chain.use(authenticate(definition.auth))
-  return chain.use(validateInput(definition)).use(envelope()).use(errorHandler())
+  const handler = chain.use(validateInput(definition)).use(envelope()).use(errorHandler())
+  // The definition travels with the handler so that `npm run openapi` documents the route from it.
+  return Object.assign(handler, { route: definition })
 }
