@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       '',
       `Local stack ready in ${seconds} s${persist ? ` (data kept in ${DEFAULT_PERSIST_PATH})` : ''}`,
       `  API          ${stack.apiUrl}/api/v1   (try: curl ${stack.apiUrl}/api/v1/networks)`,
+      `  API docs     ${stack.apiUrl}/api/docs   (OpenAPI: ${stack.apiUrl}/api/docs/openapi.json)`,
       `  ethereum RPC ${stack.env.ETHEREUM_RPC_URL}  chain id ${stack.env.ETHEREUM_CHAIN_ID}`,
       `  altchain RPC ${stack.env.ALTCHAIN_RPC_URL}  chain id ${stack.env.ALTCHAIN_CHAIN_ID}`,
       `  DynamoDB     ${stack.env.DYNAMODB_ENDPOINT}  table ${stack.env.TABLE_NAME}`,

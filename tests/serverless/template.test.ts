@@ -92,7 +92,8 @@ describe('serverless package (stage prod, no credentials)', () => {
 
     expect(httpFunctions.every((fn) => fn.events.filter((e) => e.httpApi).length === 1)).toBe(true)
     expect(new Set(routes).size).toBe(routes.length)
-    expect(routes.every((route) => / \/api\/v1\//.test(route))).toBe(true)
+    // The API under /api/v1, its reference under /api/docs.
+    expect(routes.every((route) => / \/api\/(v1\/|docs)/.test(route))).toBe(true)
     expect([...routeKeys].sort()).toEqual([...routes].sort())
     expect(ofType('AWS::Lambda::Function')).toHaveLength(Object.keys(functions).length)
     // Every handler file is declared, and every declared handler has its own file.

@@ -1,0 +1,227 @@
+import * as z from 'zod/mini'
+import type { Guard } from '../http/types'
+import { ERROR_RESPONSES, type ErrorStatus, ROUTE_ERRORS } from './routeErrors'
+
+/** What `defineHandler` attaches to its handler as `route` (lib/http/defineHandler.ts). */
+export interface RouteDefinition {
+  auth: 'none' | Guard
+  params?: z.core.$ZodType
+  query?: z.core.$ZodType
+  body?: z.core.$ZodType
+  result: z.core.$ZodType
+}
+
+/** One HTTP function of serverless.yml with what its handler declares. */
+export interface DocumentedRoute {
+  /** The function's name in serverless.yml, used as the operationId. */
+  name: string
+  /** Its folder under functions/, used as the tag. */
+  area: string
+  method: string
+  path: string
+  definition: RouteDefinition
+}
+
+/** A route that answers something other than the JSON envelope (the docs routes). */
+export interface StaticRoute {
+  name: string
+  area: string
+  method: string
+  path: string
+  summary: string
+  contentType: string
+  params?: string[]
+}
+
+type JsonSchema = z.core.JSONSchema.BaseSchema
+type Operation = Record<string, unknown>
+
+const JSON_TYPE = 'application/json'
+
+// The success envelope of DECISIONS §1, around each route's own result schema.
+const successEnvelope = (result: z.core.$ZodType) => z.object({ ok: z.literal(true), result })
+
+const errorEnvelopeSchema = z.object({
+  ok: z.literal(false),
+  error: z.object({
+    code: z.int(),
+    message: z.string(),
+    details: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+    // Only on a 500: the id under which the failure was logged.
+    requestId: z.optional(z.string()),
+  }),
+})
+
+const SECURITY_SCHEMES = {
+  walletAccess: 'Access token of a wallet session (`aud: wallet`, `typ: access`), 15 minutes.',
+  walletRefresh: 'Refresh token of a wallet session (`aud: wallet`, `typ: refresh`), 30 days.',
+  accountAccess: 'Access token of an account session (`aud: account`, `typ: access`), 15 minutes.',
+  accountRefresh: 'Refresh token of an account session (`aud: account`, `typ: refresh`), 30 days.',
+}
+
+const UNAUTHORIZED_CODES = {
+  401001: 'no bearer token, or a malformed Authorization header',
+  401002: 'token invalid: bad signature, expired, wrong issuer or of the wrong kind',
+  401003: 'session ended: logged out, rotated by a refresh, or revoked',
+  401004: 'credentials rejected: signature, password or key',
+} as const
+
+/** `z.int()` bounds every integer by the safe range, which says nothing to a reader. */
+function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum
+}
+
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
+  // Inputs are documented as clients send them (before transforms, defaults optional).
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    override: dropSafeIntegerBounds,
+  })
+  return rest
+}
+
+const jsonContent = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } })
+
+function summaryOf(name: string): string {
+  const words = name.replace(/([A-Z])/g, ' $1').toLowerCase()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+function parametersOf(schema: z.core.$ZodType | undefined, location: 'path' | 'query') {
+  if (!schema) return []
+  const { properties = {}, required = [] } = jsonSchema(schema, 'input')
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.includes(name),
+    schema: property,
+  }))
+}
+
+function securityOf(auth: RouteDefinition['auth']) {
+  if (auth === 'none') return []
+  const use = auth.tokenUse === 'access' ? 'Access' : 'Refresh'
+  return [{ [`${auth.audience}${use}`]: [] }]
+}
+
+/** The 401 of one route, its `code` narrowed to the sub-codes that route can answer. */
+function unauthorizedResponse(codes: Array<keyof typeof UNAUTHORIZED_CODES>) {
+  const narrowed = { properties: { error: { properties: { code: { enum: codes } } } } }
+  return {
+    description: codes.map((code) => `${code}: ${UNAUTHORIZED_CODES[code]}`).join('; '),
+    content: jsonContent({ allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, narrowed] }),
+  }
+}
+
+function operationOf({ name, area, definition }: DocumentedRoute): Operation {
+  const { auth, params, query, body, result } = definition
+  const notes = ROUTE_ERRORS[name]
+  if (!notes) throw new Error(`lib/openapi/routeErrors.ts lists no errors for ${name}`)
+  // Errors that follow from the definition itself; the rest come from routeErrors.ts.
+  const statuses = new Set<ErrorStatus>([...notes.errors, 500])
+  if (params || query || body) statuses.add(400)
+  if (body) statuses.add(415)
+  const unauthorized: Array<keyof typeof UNAUTHORIZED_CODES> = []
+  if (auth !== 'none') unauthorized.push(401001, 401002, 401003)
+  if (notes.credentials) unauthorized.push(401004)
+
+  const responses: Record<string, unknown> = {
+    200: { description: 'OK', content: jsonContent(jsonSchema(successEnvelope(result), 'output')) },
+  }
+  if (unauthorized.length > 0) responses[401] = unauthorizedResponse(unauthorized)
+  for (const status of [...statuses].sort()) {
+    responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` }
+  }
+  const idempotencyKey = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'A retry with the same key answers the first `txId` instead of sending again.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  }
+  return {
+    operationId: name,
+    summary: summaryOf(name),
+    tags: [area],
+    security: securityOf(auth),
+    parameters: [
+      ...parametersOf(params, 'path'),
+      ...parametersOf(query, 'query'),
+      ...(notes.idempotencyKey ? [idempotencyKey] : []),
+    ],
+    ...(body && {
+      requestBody: { required: true, content: jsonContent(jsonSchema(body, 'input')) },
+    }),
+    responses,
+  }
+}
+
+function staticOperationOf(route: StaticRoute): Operation {
+  return {
+    operationId: route.name,
+    summary: route.summary,
+    tags: [route.area],
+    security: [],
+    parameters: (route.params ?? []).map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
+    responses: {
+      200: { description: 'OK', content: { [route.contentType]: {} } },
+      ...(route.params && { 404: { $ref: '#/components/responses/NotFound' } }),
+    },
+  }
+}
+
+/** The OpenAPI 3.1 document of every route, in the order serverless.yml declares them. */
+export function buildOpenApiDocument(options: {
+  version: string
+  routes: Array<DocumentedRoute | StaticRoute>
+}) {
+  const paths: Record<string, Record<string, Operation>> = {}
+  for (const route of options.routes) {
+    const operation = 'definition' in route ? operationOf(route) : staticOperationOf(route)
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
+  }
+  const responses = Object.fromEntries(
+    Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+      name,
+      { description, content: jsonContent({ $ref: '#/components/schemas/ErrorEnvelope' }) },
+    ]),
+  )
+  const securitySchemes = Object.fromEntries(
+    Object.entries(SECURITY_SCHEMES).map(([name, description]) => [
+      name,
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description },
+    ]),
+  )
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'wallet-backend',
+      version: options.version,
+      description:
+        'Sessions by wallet signature or username and password, wallets, quotes, swaps, ' +
+        'transfers, trades, networks, watchlist, projects and price history. Every success is ' +
+        '`{ok: true, result}`; every error is `{ok: false, error: {code, message, details?}}` ' +
+        'where `code` is the HTTP status, or for a 401 one of the sub-codes ' +
+        Object.entries(UNAUTHORIZED_CODES)
+          .map(([code, meaning]) => `${code} (${meaning})`)
+          .join(', ') +
+        '.',
+    },
+    tags: [...new Set(options.routes.map((route) => route.area))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ErrorEnvelope: jsonSchema(errorEnvelopeSchema, 'output') },
+      responses,
+      securitySchemes,
+    },
+  }
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>

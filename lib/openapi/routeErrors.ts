@@ -1,0 +1,77 @@
+// The errors a route's core can answer, beyond what its definition implies (400 with any input,
+// 415 with a body, 401001..401003 with a token, 500 always). The generator fails on a route that
+// is missing here, so a new route gets a decision rather than a silent omission.
+
+export type ErrorStatus = 400 | 404 | 409 | 415 | 422 | 429 | 500 | 502 | 503
+
+export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
+  400: {
+    name: 'BadRequest',
+    description: 'Malformed JSON, or a field of the wrong type or format; `details` lists each.',
+  },
+  404: { name: 'NotFound', description: 'Unknown project, trade or network id.' },
+  409: {
+    name: 'Conflict',
+    description: 'Already registered, or another request of this wallet is in flight.',
+  },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
+  422: {
+    name: 'Unprocessable',
+    description: 'Valid, but the chain cannot serve it: no liquidity, short balance, a revert.',
+  },
+  429: { name: 'TooManyRequests', description: 'Too many failed logins: locked for a while.' },
+  500: { name: 'InternalError', description: 'Unexpected; `requestId` names the log entry.' },
+  502: { name: 'ChainUnavailable', description: 'A chain RPC node failed or timed out.' },
+  503: { name: 'DatabaseUnavailable', description: 'The database is unavailable or throttling.' },
+}
+
+export interface RouteErrors {
+  errors: ErrorStatus[]
+  /** Can answer 401004 (credentials rejected). */
+  credentials?: true
+  /** Takes an `Idempotency-Key` header. */
+  idempotencyKey?: true
+}
+
+const SIGNED: RouteErrors = {
+  errors: [409, 422, 502, 503],
+  credentials: true,
+  idempotencyKey: true,
+}
+
+/** Keyed by the function's name in serverless.yml. */
+export const ROUTE_ERRORS: Record<string, RouteErrors> = {
+  listNetworks: { errors: [503] },
+  getNonce: { errors: [503] },
+  loginWallet: { errors: [502, 503], credentials: true },
+  refreshWalletSession: { errors: [503] },
+  logoutWallet: { errors: [503] },
+  generateMnemonic: { errors: [] },
+  createWallet: { errors: [] },
+  recoverWalletFromMnemonic: { errors: [] },
+  recoverWalletFromKey: { errors: [] },
+  registerAccount: { errors: [409, 503] },
+  loginAccount: { errors: [429, 503], credentials: true },
+  refreshAccountSession: { errors: [503] },
+  logoutAccount: { errors: [503] },
+  listSwapTokens: { errors: [503] },
+  quoteAltchain: { errors: [422, 502] },
+  quoteEthereum: { errors: [422, 502] },
+  swapNativeAltchain: SIGNED,
+  swapTokensAltchain: SIGNED,
+  swapTokensEthereum: SIGNED,
+  transferAltchain: SIGNED,
+  transferEthereum: SIGNED,
+  attachWalletNetworks: { errors: [404, 503] },
+  getWalletBalances: { errors: [502, 503] },
+  listWatchlist: { errors: [503] },
+  addToWatchlist: { errors: [404, 503] },
+  removeFromWatchlist: { errors: [404, 503] },
+  getProjectDetails: { errors: [404, 503] },
+  getDailyPriceHistory: { errors: [404, 503] },
+  getMonthlyPriceHistory: { errors: [404, 503] },
+  getYearlyPriceHistory: { errors: [404, 503] },
+  listTrades: { errors: [503] },
+  getTradeByHash: { errors: [404, 503] },
+  getTradeById: { errors: [404, 503] },
+}
