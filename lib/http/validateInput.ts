@@ -16,7 +16,7 @@ function parsePart(
   details: ErrorDetail[],
 ): unknown {
   if (!schema) return undefined
-  const parsed = schema.safeParse(value ?? {})
+  const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
   for (const issue of parsed.error.issues) {
     details.push({ path: [location, ...issue.path].join('.'), message: issue.message })
@@ -30,9 +30,11 @@ export function validateInput(schemas: InputSchemas): MiddlewareObj<HttpEvent, H
     before: (request: HttpRequest) => {
       const details: ErrorDetail[] = []
       const { pathParameters, queryStringParameters, body } = request.event
+      // API Gateway leaves out path and query parameters when there are none. The body is not
+      // defaulted: JSON `null` is not an object, even where every field is optional.
       const input = {
-        params: parsePart(schemas.params, pathParameters, 'params', details),
-        query: parsePart(schemas.query, queryStringParameters, 'query', details),
+        params: parsePart(schemas.params, pathParameters ?? {}, 'params', details),
+        query: parsePart(schemas.query, queryStringParameters ?? {}, 'query', details),
         body: parsePart(schemas.body, body, 'body', details),
       }
       if (details.length > 0) throw new BadRequest('the request is not valid', details)

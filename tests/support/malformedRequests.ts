@@ -1,0 +1,646 @@
+import { wordlist } from '@scure/bip39/wordlists/english'
+import { validateMnemonic } from '@scure/bip39'
+import * as fc from 'fast-check'
+
+// Generators of malformed requests for the bad-input sweep (tests/functions/badInput.test.ts).
+// Each breaks one thing in a valid request, so the right answer is known: 400 for a value the
+// schema refuses, 415 for a body that is not JSON, and so on. Values are chosen so that no reading
+// of the contract accepts them (e.g. every random string holds a non-ASCII character).
+
+/** The parts of an HTTP API request that the sweep varies. */
+export interface RequestParts {
+  pathParameters?: Record<string, string>
+  queryStringParameters?: Record<string, string>
+  headers?: Record<string, string>
+  /** Serialised as JSON, with `Content-Type: application/json`. */
+  body?: unknown
+  /** Sent as is (malformed JSON, another media type). */
+  rawBody?: string
+  isBase64Encoded?: boolean
+  /** Headers to leave out, e.g. the Content-Type of a JSON body. */
+  omitHeaders?: string[]
+}
+
+export interface Expected {
+  status: number
+  /** `error.code`: the status itself unless a 401 sub-code is expected. */
+  code?: number
+}
+
+export interface MalformedRequest {
+  category: string
+  /** What is wrong, for a failure report: never a working token or key. */
+  broken: string
+  request: RequestParts
+  expected: Expected
+  /** Values that must not come back in the response (keys, phrases, passwords). */
+  secrets: string[]
+}
+
+export const BAD_REQUEST: Expected = { status: 400 }
+export const NOT_FOUND: Expected = { status: 404 }
+export const UNSUPPORTED_MEDIA_TYPE: Expected = { status: 415 }
+
+/** A short, printable description of a value (huge strings are cut). */
+export function describeValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 60 ? `${text.slice(0, 60)}… (${text.length} chars)` : text
+}
+
+export function malformed(
+  category: string,
+  broken: string,
+  request: RequestParts,
+  expected: Expected,
+  secrets: string[] = [],
+): MalformedRequest {
+  return {
+    category,
+    broken,
+    request,
+    expected,
+    secrets,
+    // fast-check prints a counterexample with this: the category and the broken part only, so a
+    // failure report never carries the valid token or key the request was built from.
+    [fc.toStringMethod]: () => `${category}: ${broken}`,
+  } as MalformedRequest
+}
+
+// Strings.
+
+const HEX = [...'0123456789abcdefABCDEF']
+const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
+
+export function hexString(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.string({ unit: fc.constantFrom(...HEX), minLength, maxLength })
+}
+
+export function base64UrlString(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength })
+}
+
+/** Random strings of any code points, each with at least one outside ASCII. */
+export const nonAscii = fc
+  .string({ unit: 'binary', minLength: 1, maxLength: 40 })
+  .filter((value) => /[^\x00-\x7f]/.test(value))
+
+/** Strings that trip naive handling: lone surrogates, NUL, direction marks, other digits. */
+export const oddUnicode = fc.constantFrom(
+  '\ud800',
+  'a\udfffb',
+  '\u0000',
+  '\u202eabc',
+  '\u200b',
+  'e\u0301',
+  '🦊',
+  '١٢٣',
+  '１２',
+  'ﬁ',
+  '\ufeff1',
+  '𝟏𝟐',
+)
+
+/** 5k to 120k characters. */
+export const hugeString = fc
+  .tuple(
+    fc.constantFrom('a', '0', 'f', 'é', '🦊', 'ab1', ' '),
+    fc.integer({ min: 5_000, max: 40_000 }),
+  )
+  .map(([unit, count]) => unit.repeat(count))
+
+/** Strings no format-checked field accepts (addresses, ids, hex, amounts, enums). */
+export const junkString = fc.oneof(nonAscii, oddUnicode, hugeString, fc.constant(''))
+
+/** A character that is not a hex digit, to put in place of one. */
+const notHex = fc.constantFrom('g', 'G', 'z', 'x', '-', ' ', '.', 'ä', '０', '\u0000')
+
+function replaceOne(value: string, from: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.integer({ min: from, max: value.length - 1 }), notHex)
+    .map(([at, char]) => `${value.slice(0, at)}${char}${value.slice(at + 1)}`)
+}
+
+// JSON values of the wrong type.
+
+const jsonScalar = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 10 }),
+)
+
+export type JsonKind = 'string' | 'number' | 'array'
+
+/** A JSON value that is not of `kind`. */
+export function wrongType(kind: JsonKind): fc.Arbitrary<unknown> {
+  const options: fc.Arbitrary<unknown>[] = [
+    fc.boolean(),
+    fc.constant(null),
+    fc.dictionary(fc.string({ maxLength: 8 }), jsonScalar, { maxKeys: 4 }),
+  ]
+  if (kind !== 'string') options.push(fc.string({ maxLength: 20 }))
+  if (kind !== 'number')
+    options.push(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))
+  if (kind !== 'array') options.push(fc.array(jsonScalar, { maxLength: 5 }))
+  return fc.oneof(...options)
+}
+
+// Field values, by format.
+
+export const badAddress = fc.oneof(
+  hexString(0, 39).map((hex) => `0x${hex}`),
+  hexString(41, 80).map((hex) => `0x${hex}`),
+  hexString(40, 40),
+  hexString(40, 40).map((hex) => `0X${hex}`),
+  hexString(40, 40).chain((hex) => replaceOne(`0x${hex}`, 2)),
+  hexString(40, 40).map((hex) => ` 0x${hex}`),
+  hexString(40, 40).map((hex) => `0x${hex}0`),
+  junkString,
+)
+
+export const badUuid = fc.oneof(
+  fc.uuid().map((id) => id.replaceAll('-', '')),
+  fc.uuid().chain((id) => replaceOne(id, 0).filter((value) => value !== id)),
+  fc.tuple(fc.uuid(), fc.integer({ min: 0, max: 35 })).map(([id, length]) => id.slice(0, length)),
+  fc.uuid().map((id) => `${id}0`),
+  fc.uuid().map((id) => `{${id}}`),
+  fc.uuid().map((id) => ` ${id}`),
+  junkString,
+)
+
+export const badHash = fc.oneof(
+  hexString(0, 63).map((hex) => `0x${hex}`),
+  hexString(65, 130).map((hex) => `0x${hex}`),
+  hexString(64, 64),
+  hexString(64, 64).chain((hex) => replaceOne(`0x${hex}`, 2)),
+  junkString,
+)
+
+const SECP256K1_ORDER = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141'
+
+/** Never a usable secp256k1 key, with or without 0x (surrounding spaces are trimmed, so none). */
+export const badPrivateKey = fc.oneof(
+  hexString(0, 63),
+  hexString(65, 130),
+  hexString(0, 63).map((hex) => `0x${hex}`),
+  hexString(64, 64).chain((hex) => replaceOne(hex, 0)),
+  hexString(64, 64).map((hex) => `0x0x${hex}`),
+  fc.constantFrom(
+    `0x${'0'.repeat(64)}`,
+    '0'.repeat(64),
+    `0x${'f'.repeat(64)}`,
+    `0x${SECP256K1_ORDER}`,
+    SECP256K1_ORDER.toUpperCase(),
+  ),
+  junkString,
+)
+
+/** Not a decimal string such as "1.5" (nor a positive amount), as a string. */
+export const badAmountString = fc.oneof(
+  fc.constantFrom(
+    '-1',
+    '1.',
+    '.5',
+    '1e5',
+    '1,5',
+    '+1',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '1 000',
+    '½',
+    '1.2.3',
+    ' 1',
+    '1 ',
+    '0',
+    '0.000',
+  ),
+  fc.integer({ min: 79, max: 120 }).map((digits) => '9'.repeat(digits)),
+  fc.integer({ min: 37, max: 60 }).map((digits) => `1.${'1'.repeat(digits)}`),
+  junkString,
+)
+
+export const badAmount = fc.oneof(badAmountString, wrongType('string'))
+
+/** A JSON number outside `min..max` or not an integer, or another type. */
+export function badInteger(min: number, max: number): fc.Arbitrary<unknown> {
+  const step = fc.integer({ min: 1, max: 1_000_000 })
+  return fc.oneof(
+    step.map((below) => min - below),
+    step.map((above) => max + above),
+    fc.constantFrom(max + 1, 1e20, -1e20),
+    fc.double({ min: min - 10, max: max + 10, noNaN: true }).filter((x) => !Number.isInteger(x)),
+    wrongType('number'),
+  )
+}
+
+/** A query value that is not a whole number in `min..max` written with digits only. */
+export function badIntegerString(min: number, max: number): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom('-1', '1.5', '1e2', ' 1', '1 ', '+1', '0x10', '', 'NaN', 'Infinity', '１', '٣'),
+    fc.constant(String(max + 1)),
+    fc.integer({ min: 17, max: 30 }).map((digits) => '9'.repeat(digits)),
+    ...(min > 0 ? [fc.constant(String(min - 1))] : []),
+    junkString,
+  )
+}
+
+/**
+ * A query value that is not a whole number in `min..max` even to `Number()`, which reads
+ * `0x10`, `1e2`, ` 1` and `` as numbers: for the routes that coerce.
+ */
+export function badCoercedIntegerString(min: number, max: number): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom('-1', '1.5', 'NaN', 'Infinity', 'abc', '1,2', '1-', '--1', '١'),
+    fc.constant(String(max + 1)),
+    fc.integer({ min: 17, max: 30 }).map((digits) => `${'9'.repeat(digits)}.5`),
+    ...(min > 0 ? [fc.constant(String(min - 1))] : []),
+    nonAscii.filter((value) => !Number.isInteger(Number(value)) || Number(value) < min),
+    hugeString.filter((value) => Number.isNaN(Number(value))),
+  )
+}
+
+/** Not one of `allowed` (which are compared as they are, case included). */
+export function badEnumString(allowed: readonly string[]): fc.Arbitrary<string> {
+  return fc
+    .oneof(
+      fc.constantFrom(...allowed).map((value) => value.toUpperCase()),
+      fc.constantFrom(...allowed).map((value) => ` ${value}`),
+      fc.constantFrom(...allowed).map((value) => `${value},${value}`),
+      fc.constantFrom('price', 'id', '*', 'null', 'undefined'),
+      junkString,
+    )
+    .filter((value) => !allowed.includes(value))
+}
+
+/** Not ASC or DESC in any case (`aſc` upper-cases to ASC, so each is checked). */
+export const badDirection = fc
+  .oneof(
+    fc.constantFrom('up', 'down', 'ascending', 'descending', ' asc', 'desc ', 'ASC,DESC', 'A SC'),
+    junkString,
+  )
+  .filter((value) => !['ASC', 'DESC'].includes(value.toUpperCase()))
+
+// Wallet secrets.
+
+const WORDS = new Set(wordlist)
+const word = fc.constantFrom(...wordlist)
+const notAWord = fc
+  .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 10 })
+  .filter((candidate) => !WORDS.has(candidate))
+
+/** Phrases with a wrong word count, an unknown word, or a bad checksum. */
+export const badMnemonic = fc.oneof(
+  fc
+    .integer({ min: 0, max: 30 })
+    .filter((count) => ![12, 15, 18, 21, 24].includes(count))
+    .chain((count) => fc.array(word, { minLength: count, maxLength: count }))
+    .map((words) => words.join(' ')),
+  fc
+    .tuple(
+      fc.array(word, { minLength: 12, maxLength: 12 }),
+      fc.integer({ min: 0, max: 11 }),
+      notAWord,
+    )
+    .map(([words, at, unknown]) => words.with(at, unknown).join(' ')),
+  fc
+    .array(word, { minLength: 12, maxLength: 12 })
+    .map((words) => words.join(' '))
+    .filter((phrase) => !validateMnemonic(phrase, wordlist)),
+  junkString,
+  wrongType('string'),
+)
+
+// Account fields.
+
+export const badUsername = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9_.-]{0,2}$/),
+  fc.stringMatching(/^[A-Za-z0-9_.-]{33,60}$/),
+  fc.constantFrom('has space', 'at@sign', 'slash/name', 'quote"name', 'tab\tname', 'semi;colon'),
+  junkString,
+  wrongType('string'),
+)
+
+/** Shorter than `min` or longer than `max` UTF-16 units, or not a string. */
+export function badPassword(min: number, max: number): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.string({ unit: 'binary-ascii', minLength: 0, maxLength: min - 1 }),
+    fc.string({ unit: 'binary-ascii', minLength: max + 1, maxLength: max + 200 }),
+    hugeString,
+    wrongType('string'),
+  )
+}
+
+export const badSignature = fc.oneof(
+  fc.integer({ min: 0, max: 64 }).chain((bytes) => hexString(bytes * 2, bytes * 2)),
+  fc
+    .integer({ min: 0, max: 64 })
+    .chain((bytes) => hexString(bytes * 2, bytes * 2).map((hex) => `0x${hex}`)),
+  hexString(131, 131).map((hex) => `0x${hex}`),
+  hexString(130, 130),
+  hexString(130, 130).chain((hex) => replaceOne(`0x${hex}`, 2)),
+  fc.integer({ min: 10_000, max: 15_000 }).map((bytes) => `0x${'ab'.repeat(bytes)}`),
+  junkString,
+  wrongType('string'),
+)
+
+/** Not 1 to 255 visible ASCII characters. */
+export const badIdempotencyKey = fc.oneof(
+  fc.constantFrom('', ' ', 'a b', 'tab\there', 'new\nline', 'del\u007f'),
+  fc.string({ unit: fc.constantFrom(...'abc-_:'), minLength: 256, maxLength: 400 }),
+  nonAscii,
+  oddUnicode,
+  hugeString,
+)
+
+// Requests built from a valid one by breaking one part.
+
+export interface FieldRule {
+  bad: fc.Arbitrary<unknown>
+  /** Leaving the field out is refused too. */
+  required?: boolean
+}
+
+function omitKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => name !== key))
+}
+
+/** A field name the schema does not know, including ones that would pollute a prototype. */
+function unknownField(fields: Record<string, unknown>): fc.Arbitrary<string> {
+  return fc
+    .oneof(
+      fc.constantFrom('__proto__', 'constructor', 'prototype', 'key', 'privateKey', 'isAdmin'),
+      fc.string({ minLength: 1, maxLength: 20 }),
+      nonAscii,
+    )
+    .filter((name) => !Object.hasOwn(fields, name))
+}
+
+/** Malformed JSON: cut short, with a stray character, or not JSON at all. */
+function malformedJson(valid: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.integer({ min: 0, max: valid.length - 1 }).map((length) => valid.slice(0, length)),
+    fc.constantFrom(',', '}', 'x', ']', '"').map((stray) => `${valid}${stray}`),
+    fc.constantFrom(
+      "{'a': '1'}",
+      '{a: 1}',
+      '{"a":1,}',
+      '[1,]',
+      'NaN',
+      'undefined',
+      '{"a":01}',
+      '{"a":"\\x41"}',
+      '{}}',
+      '{"a":1}{"b":2}',
+      '\u0000',
+      '\ufeff{}',
+    ),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).filter((text) => !isJson(text)),
+  )
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const NOT_JSON_MEDIA_TYPES = [
+  'text/plain',
+  'text/json',
+  'text/html; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/jsonp',
+  'application/json-patch',
+  'application/octet-stream',
+  '*/*',
+  '',
+]
+
+export interface BodyOptions {
+  /** Field names whose values must not come back in a response. */
+  secretFields?: string[]
+}
+
+/** Requests whose JSON body breaks one rule of `fields`, or is not a JSON object at all. */
+export function bodyBreakers(
+  valid: RequestParts,
+  fields: Record<string, FieldRule>,
+  options: BodyOptions = {},
+): fc.Arbitrary<MalformedRequest>[] {
+  const body = valid.body as Record<string, unknown>
+  const text = JSON.stringify(body)
+  const secretsOf = (value: Record<string, unknown>) =>
+    (options.secretFields ?? []).flatMap((name) => {
+      const secret = value[name]
+      return typeof secret === 'string' && secret.length >= 8 ? [secret] : []
+    })
+  const withBody = (next: unknown): RequestParts => ({ ...valid, body: next, rawBody: undefined })
+  const names = Object.keys(fields)
+  const required = names.filter((name) => fields[name]?.required)
+  const breakers = [
+    fc
+      .constantFrom(...names)
+      .chain((name) => (fields[name] as FieldRule).bad.map((value) => ({ name, value })))
+      .map(({ name, value }) => {
+        const next = { ...body, [name]: value }
+        return malformed(
+          'body field',
+          `body.${name} = ${describeValue(value)}`,
+          withBody(next),
+          BAD_REQUEST,
+          secretsOf(next),
+        )
+      }),
+    fc.tuple(unknownField(fields), fc.jsonValue({ maxDepth: 2 })).map(([name, value]) =>
+      malformed(
+        'unknown field',
+        `body.${describeValue(name)} added`,
+        // A computed key, so `__proto__` becomes an own property as JSON.parse makes it.
+        withBody({ ...body, [name]: value }),
+        BAD_REQUEST,
+        secretsOf(body),
+      ),
+    ),
+    fc
+      .oneof(
+        fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 4 }),
+        fc.string({ maxLength: 30 }),
+        fc.integer(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.boolean(),
+      )
+      .map((value) =>
+        malformed('not an object', `body = ${describeValue(value)}`, withBody(value), BAD_REQUEST),
+      ),
+    // Its own kind: a body of optional fields must not take `null` for `{}`.
+    fc.constant(malformed('not an object', 'body = null', withBody(null), BAD_REQUEST)),
+    malformedJson(text).map((raw) =>
+      malformed(
+        'malformed JSON',
+        `body text ${describeValue(raw)}`,
+        { ...valid, rawBody: raw },
+        BAD_REQUEST,
+        secretsOf(body),
+      ),
+    ),
+    fc
+      .constantFrom('absent', 'empty')
+      .map((kind) =>
+        malformed(
+          'no body',
+          `body ${kind}`,
+          kind === 'absent'
+            ? { ...valid, body: undefined }
+            : { ...valid, body: undefined, rawBody: '' },
+          BAD_REQUEST,
+        ),
+      ),
+    fc
+      .option(fc.constantFrom(...NOT_JSON_MEDIA_TYPES), { nil: undefined })
+      .map((mediaType) =>
+        malformed(
+          'wrong content type',
+          mediaType === undefined ? 'no Content-Type' : `Content-Type ${describeValue(mediaType)}`,
+          mediaType === undefined
+            ? { ...valid, omitHeaders: ['content-type'] }
+            : { ...valid, headers: { ...valid.headers, 'content-type': mediaType } },
+          UNSUPPORTED_MEDIA_TYPE,
+          secretsOf(body),
+        ),
+      ),
+    malformedJson(text).map((raw) =>
+      malformed(
+        'malformed JSON',
+        `base64 body of ${describeValue(raw)}`,
+        { ...valid, rawBody: Buffer.from(raw).toString('base64'), isBase64Encoded: true },
+        BAD_REQUEST,
+        secretsOf(body),
+      ),
+    ),
+  ]
+  if (required.length > 0) {
+    breakers.push(
+      fc
+        .constantFrom(...required)
+        .map((name) =>
+          malformed(
+            'missing field',
+            `body.${name} left out`,
+            withBody(omitKey(body, name)),
+            BAD_REQUEST,
+          ),
+        ),
+    )
+  }
+  return breakers
+}
+
+export interface QueryOptions {
+  /** Unknown parameters are refused (a strict schema); otherwise they are ignored. */
+  strict: boolean
+}
+
+/** Requests whose query string breaks one rule of `fields`. */
+export function queryBreakers(
+  valid: RequestParts,
+  fields: Record<string, FieldRule>,
+  options: QueryOptions,
+): fc.Arbitrary<MalformedRequest>[] {
+  const query = valid.queryStringParameters ?? {}
+  const names = Object.keys(fields)
+  const required = names.filter((name) => fields[name]?.required)
+  const withQuery = (next: Record<string, string>): RequestParts => ({
+    ...valid,
+    queryStringParameters: next,
+  })
+  const breakers = [
+    fc
+      .constantFrom(...names)
+      .chain((name) => (fields[name] as FieldRule).bad.map((value) => ({ name, value })))
+      .map(({ name, value }) =>
+        malformed(
+          'query parameter',
+          `${name}=${describeValue(value)}`,
+          withQuery({ ...query, [name]: String(value) }),
+          BAD_REQUEST,
+        ),
+      ),
+    // API Gateway joins a repeated parameter with commas.
+    fc
+      .constantFrom(...names.filter((name) => query[name] !== undefined))
+      .map((name) =>
+        malformed(
+          'repeated parameter',
+          `${name} given twice`,
+          withQuery({ ...query, [name]: `${query[name]},${query[name]}` }),
+          BAD_REQUEST,
+        ),
+      ),
+  ]
+  if (required.length > 0) {
+    breakers.push(
+      fc
+        .constantFrom(...required)
+        .map((name) =>
+          malformed(
+            'missing parameter',
+            `${name} left out`,
+            withQuery(omitKey(query, name)),
+            BAD_REQUEST,
+          ),
+        ),
+    )
+  }
+  if (options.strict) {
+    breakers.push(
+      fc
+        .tuple(unknownField(fields), fc.string({ maxLength: 20 }))
+        .map(([name, value]) =>
+          malformed(
+            'unknown parameter',
+            `${describeValue(name)} added`,
+            withQuery({ ...query, [name]: value }),
+            BAD_REQUEST,
+          ),
+        ),
+    )
+  }
+  return breakers
+}
+
+/** Requests whose path parameter `name` is malformed, or whose path parameters are missing. */
+export function pathBreakers(
+  valid: RequestParts,
+  name: string,
+  bad: fc.Arbitrary<string>,
+  options: { secret?: boolean } = {},
+): fc.Arbitrary<MalformedRequest>[] {
+  return [
+    bad.map((value) =>
+      malformed(
+        'path parameter',
+        options.secret
+          ? `{${name}} malformed (${value.length} chars)`
+          : `{${name}} = ${describeValue(value)}`,
+        { ...valid, pathParameters: { ...valid.pathParameters, [name]: value } },
+        BAD_REQUEST,
+        options.secret && value.length >= 8 ? [value] : [],
+      ),
+    ),
+    fc.constant(
+      malformed(
+        'path parameter',
+        'no path parameters',
+        { ...valid, pathParameters: undefined },
+        BAD_REQUEST,
+      ),
+    ),
+  ]
+}
