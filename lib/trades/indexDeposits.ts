@@ -9,10 +9,12 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from 'viem'
+import { onChain, translateChainError } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { findReceipt } from '../chain/findReceipt'
 import { NETWORK_NAMES, type NetworkName } from '../config'
 import { advanceDepositCursor, getDepositCursor } from '../db/depositCursor'
+import { ChainUnavailable } from '../http/errors'
 import { NATIVE_TOKEN, recordTrade } from '../db/trade'
 import { findKnownWallets } from '../db/wallet'
 import { logger } from '../logger'
@@ -60,8 +62,17 @@ function tokenDecimals(client: PublicClient, network: NetworkName, token: Addres
     decimals = client
       .readContract({ address: token, abi: erc20Abi, functionName: 'decimals' })
       .then(Number)
-      // Not an ERC-20 we can price in whole units (no decimals()): its logs are skipped.
-      .catch(() => undefined)
+      .catch((error: unknown) => {
+        // A node that did not answer said nothing about the token: fail the run, so the range is
+        // scanned again, and ask again then, rather than skip the deposit and cache the miss.
+        const translated = translateChainError(error, network)
+        if (translated instanceof ChainUnavailable) {
+          decimalsCache.delete(key)
+          throw translated
+        }
+        // Not an ERC-20 we can price in whole units (no decimals()): its logs are skipped.
+        return undefined
+      })
     decimalsCache.set(key, decimals)
   }
   return decimals
@@ -218,7 +229,9 @@ export async function indexDeposits({
   maxBlocks = 2000,
 }: IndexDepositsParameters = {}): Promise<NetworkIndexing[]> {
   const results = await Promise.allSettled(
-    networks.map((network) => indexNetwork(network, maxBlocks)),
+    // ChainUnavailable, not viem's error: a scheduled run's error is logged, and viem's quotes
+    // the RPC URL, which can carry a provider's API key.
+    networks.map((network) => onChain(network, () => indexNetwork(network, maxBlocks))),
   )
   const failure = results.find((result) => result.status === 'rejected')
   if (failure) throw failure.reason

@@ -1,3 +1,4 @@
+import { onChain } from '../chain/chainError'
 import { NETWORK_NAMES, type NetworkName } from '../config'
 import { listPendingTrades } from '../db/trade'
 import { settleIfMined } from './settleIfMined'
@@ -28,8 +29,10 @@ async function reconcileNetwork(
       limit: Math.min(PAGE_SIZE, maxPerNetwork - checked),
       cursor,
     })
-    // One receipt request per trade; the batched transport sends a page in one HTTP request.
-    const trades = await Promise.all(page.trades.map(settleIfMined))
+    // One receipt request per trade; the batched transport sends a page in one HTTP request. A
+    // node that fails becomes ChainUnavailable: viem's own error quotes the RPC URL, which can
+    // carry a provider's API key, and the Lambda runtime logs a scheduled run's error.
+    const trades = await onChain(network, () => Promise.all(page.trades.map(settleIfMined)))
     checked += trades.length
     settled += trades.filter((trade) => trade.status !== 'pending').length
     cursor = page.cursor

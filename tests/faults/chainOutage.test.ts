@@ -1,0 +1,512 @@
+import '../support/env'
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { ScheduledEvent } from 'aws-lambda'
+import {
+  createTestClient,
+  type Hash,
+  type Hex,
+  http,
+  parseEther,
+  publicActions,
+  toHex,
+  walletActions,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { handler as loginWallet } from '../../functions/auth/loginWallet'
+import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
+import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
+import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
+import { handler as reconcileTradesHandler } from '../../functions/schedules/reconcileTrades'
+import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
+import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
+import { handler as swapTokensEthereum } from '../../functions/swap/swapTokensEthereum'
+import { handler as getTradeByHash } from '../../functions/trade/getTradeByHash'
+import { handler as getTradeById } from '../../functions/trade/getTradeById'
+import { handler as listTrades } from '../../functions/trades/listTrades'
+import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
+import { chainOf, publicClient } from '../../lib/chain/clients'
+import { loadChainConfig } from '../../lib/config'
+import { getTrade, recordTrade } from '../../lib/db/trade'
+import { networkId } from '../../lib/db/network'
+import { ChainUnavailable } from '../../lib/http/errors'
+import { DEVNET_CHAIN_IDS, type DexDeployment, deployDex } from '../../lib/local/deployDex'
+import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { deployment as sharedDeployment } from '../support/devnetAccounts'
+import {
+  faultLog,
+  type RestartableAnvil,
+  startRestartableAnvil,
+  timed,
+} from '../support/faultEngines'
+import { type EnvelopeResponse, httpEvent, invoke } from '../support/httpEvent'
+import { bearer } from '../support/marketFixtures'
+import { createMockTrade } from '../support/tradeFixtures'
+import { signInWithWallet } from '../support/walletSignIn'
+
+// An ethereum devnet of this file's own (the shared one serves other files), stopped and
+// restarted on its port with its state while the handlers stay loaded: chain routes answer 502
+// within 3 s and work again once it is back. With automine off it also holds a broadcast
+// transaction unmined, or drops it, to show that such a trade stays pending. The table and the
+// altchain devnet are the shared ones.
+
+const BOUND_MS = 3_000
+const RECOVERY_LIMIT_MS = 20_000
+const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent
+const log = faultLog('chainOutage')
+
+let anvil: RestartableAnvil
+let dex: DexDeployment
+let client: ReturnType<typeof ownDevnetClient>
+
+function ownDevnetClient() {
+  return createTestClient({
+    mode: 'anvil',
+    chain: chainOf(loadChainConfig('ethereum')),
+    transport: http(anvil.rpcUrl, { retryCount: 0 }),
+    pollingInterval: 50,
+  })
+    .extend(publicActions)
+    .extend(walletActions)
+}
+
+beforeAll(async () => {
+  anvil = await startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.ethereum })
+  dex = await deployDex({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, network: 'ethereum' })
+  // Before any handler reads its configuration: the modules build their clients on first use.
+  Object.assign(process.env, {
+    ETHEREUM_RPC_URL: dex.rpcUrl,
+    ETHEREUM_ROUTER: dex.router,
+    ETHEREUM_FACTORY: dex.factory,
+    ETHEREUM_WRAPPED_NATIVE: dex.wrappedNative,
+    ETHEREUM_USD_STABLECOIN: dex.usdStablecoin,
+  })
+  client = ownDevnetClient()
+}, 120_000)
+
+afterAll(async () => {
+  log.write()
+  await anvil?.close()
+})
+
+interface Caller {
+  privateKey: Hex
+  address: `0x${string}`
+  access: string
+}
+
+/** A wallet with 10 coins on our devnet, signed in (SIWE is verified on that node). */
+async function caller(): Promise<Caller> {
+  const privateKey = generatePrivateKey()
+  const { address } = privateKeyToAccount(privateKey)
+  await client.setBalance({ address, value: parseEther('10') })
+  const { access } = await signInWithWallet(privateKey)
+  return { privateKey, address, access }
+}
+
+const link = () => {
+  const token = dex.tokens.find((candidate) => candidate.symbol === 'LINK')
+  if (!token) throw new Error('no LINK on the devnet')
+  return token
+}
+
+function quote(network: 'ethereum' | 'altchain') {
+  const deployed = network === 'ethereum' ? dex : sharedDeployment('altchain')
+  return invoke(
+    network === 'ethereum' ? quoteEthereum : quoteAltchain,
+    httpEvent({
+      routeKey: `GET /api/v1/swap/quote/${network}`,
+      queryStringParameters: {
+        amount: '1',
+        address0: NATIVE_COIN,
+        decimals0: '18',
+        address1: deployed.usdStablecoin,
+        decimals1: '6',
+      },
+    }),
+  )
+}
+
+function swap(who: Caller, idempotencyKey: string) {
+  return invoke(
+    swapTokensEthereum,
+    httpEvent({
+      routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+      pathParameters: { key: who.privateKey },
+      headers: { ...bearer(who.access), 'idempotency-key': idempotencyKey },
+      body: {
+        amount: '0.5',
+        address0: NATIVE_COIN,
+        decimals0: 18,
+        address1: link().address,
+        decimals1: link().decimals,
+      },
+    }),
+  )
+}
+
+function transfer(who: Caller, to: `0x${string}`, amount = '0.25') {
+  return invoke(
+    transferEthereum,
+    httpEvent({
+      routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+      pathParameters: { key: who.privateKey },
+      headers: bearer(who.access),
+      body: { to, amount },
+    }),
+  )
+}
+
+function balances(who: Caller) {
+  return invoke(
+    getWalletBalances,
+    httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: bearer(who.access) }),
+  )
+}
+
+function tradeById(who: Caller, tradeId: string) {
+  return invoke(
+    getTradeById,
+    httpEvent({
+      routeKey: 'GET /api/v1/trade/id/{tradeId}',
+      pathParameters: { tradeId },
+      headers: bearer(who.access),
+    }),
+  )
+}
+
+function tradeByHash(who: Caller, hash: Hash) {
+  return invoke(
+    getTradeByHash,
+    httpEvent({
+      routeKey: 'GET /api/v1/trade/hash/{hash}',
+      pathParameters: { hash },
+      headers: bearer(who.access),
+    }),
+  )
+}
+
+function trades(who: Caller) {
+  return invoke(
+    listTrades,
+    httpEvent({ routeKey: 'GET /api/v1/trades', headers: bearer(who.access) }),
+  )
+}
+
+/** Signs a fresh wallet in: the nonce is a table write, the signature check an ethereum call. */
+async function walletLogin() {
+  const account = privateKeyToAccount(generatePrivateKey())
+  const nonce = await invoke(
+    getNonce,
+    httpEvent({
+      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      pathParameters: { address: account.address },
+    }),
+  )
+  const { message } = nonce.body.result as { message: string }
+  const signature = await account.signMessage({ message })
+  return () =>
+    invoke(
+      loginWallet,
+      httpEvent({
+        routeKey: 'POST /api/v1/auth/login',
+        body: { address: account.address, signature },
+      }),
+    )
+}
+
+function expectChainUnavailable(response: EnvelopeResponse, ms: number) {
+  expect(response).toEqual({
+    status: 502,
+    body: {
+      ok: false,
+      error: { code: 502, message: 'the ethereum node did not answer; try again shortly' },
+    },
+  })
+  expect(ms).toBeLessThan(BOUND_MS)
+}
+
+async function untilServed(call: () => Promise<EnvelopeResponse>): Promise<number> {
+  const startedAt = performance.now()
+  for (;;) {
+    const response = await call()
+    if (response.status === 200) return Math.round(performance.now() - startedAt)
+    expect(response.status).toBe(502)
+    if (performance.now() - startedAt > RECOVERY_LIMIT_MS) {
+      throw new Error(`still ${response.status} ${RECOVERY_LIMIT_MS} ms after the restart`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+function tradeStatus(result: unknown) {
+  return (result as { status: string; gasUsed: number; blockNumber: number }).status
+}
+
+describe('an ethereum node that stops mid-run and comes back', () => {
+  let who: Caller
+  let pendingTradeId: string
+  const idempotencyKey = randomUUID()
+  const recipient = privateKeyToAccount(generatePrivateKey()).address
+  let pendingLogin: () => Promise<EnvelopeResponse>
+  let chainClient: ReturnType<typeof publicClient>
+
+  beforeAll(async () => {
+    who = await caller()
+    const attached = await invoke(
+      attachWalletNetworks,
+      httpEvent({
+        routeKey: 'POST /api/v1/networks/wallet',
+        headers: bearer(who.access),
+        body: { networkIds: [networkId('ethereum'), networkId('altchain')] },
+      }),
+    )
+    expect(attached.status).toBe(200)
+    // A trade whose transaction the node never saw: a lookup asks the node for its receipt.
+    const trade = createMockTrade({ hash: toHex(randomBytes(32)), wallet: who.address })
+    pendingTradeId = (await recordTrade(trade)).id
+  })
+
+  it('serves the chain routes while it is up', async () => {
+    expect((await quote('ethereum')).status).toBe(200)
+    expect((await balances(who)).status).toBe(200)
+  })
+
+  it('answers every ethereum route with the 502 envelope within 3 s once it is stopped', async () => {
+    const login = await walletLogin()
+    chainClient = publicClient('ethereum')
+    await anvil.stop()
+
+    const calls: Array<[string, () => Promise<EnvelopeResponse>]> = [
+      ['GET /v1/swap/quote/ethereum', () => quote('ethereum')],
+      ['GET /v1/networks/wallet/balance', () => balances(who)],
+      ['POST /v1/swap/tokens/ethereum/{key}', () => swap(who, idempotencyKey)],
+      ['POST /v1/transfer/tokens/ethereum/{key}', () => transfer(who, recipient)],
+    ]
+    for (const [name, call] of calls) {
+      const { result, ms } = await timed(call)
+
+      log.record({ fault: 'ethereum node stopped', what: name, status: result.status, ms })
+      expectChainUnavailable(result, ms)
+    }
+    pendingLogin = login
+  })
+
+  it('keeps answering what needs no ethereum call', async () => {
+    // viem checks an EOA's signature locally; only a contract wallet needs the node.
+    const signIn = await timed(pendingLogin)
+    log.record({
+      fault: 'ethereum node stopped',
+      what: 'POST /v1/auth/login (EOA)',
+      status: signIn.result.status,
+      ms: signIn.ms,
+    })
+    // The status only: a failure must not print the session's tokens.
+    expect(signIn.result.status).toBe(200)
+    const altchain = await timed(() => quote('altchain'))
+    const lookup = await timed(() => tradeById(who, pendingTradeId))
+
+    log.record({
+      fault: 'ethereum node stopped',
+      what: 'GET /v1/swap/quote/altchain',
+      status: altchain.result.status,
+      ms: altchain.ms,
+    })
+    log.record({
+      fault: 'ethereum node stopped',
+      what: 'GET /v1/trade/id/{tradeId} (pending)',
+      status: lookup.result.status,
+      ms: lookup.ms,
+    })
+    expect(altchain.result.status).toBe(200)
+    // The lookup cannot settle the trade, so it answers it as stored: pending.
+    expect(lookup.result.status).toBe(200)
+    expect(tradeStatus(lookup.result.body.result)).toBe('pending')
+    expect(lookup.ms).toBeLessThan(BOUND_MS)
+  })
+
+  it('fails the reconcile run within 3 s, leaving the trade pending', async () => {
+    const { result, ms } = await timed(() =>
+      reconcileTradesHandler(scheduled).then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+    )
+
+    log.record({
+      fault: 'ethereum node stopped',
+      what: 'reconcileTrades schedule',
+      status: result instanceof Error ? result.name : String(result),
+      ms,
+    })
+    // Not viem's error: its message quotes the RPC URL, and a provider's URL can hold a key.
+    expect(result).toBeInstanceOf(ChainUnavailable)
+    expect(String((result as Error).message)).not.toContain(anvil.rpcUrl)
+    expect(ms).toBeLessThan(BOUND_MS)
+    expect((await getTrade(who.address, pendingTradeId))?.status).toBe('pending')
+  })
+
+  it('fails the deposit indexer run within 3 s', async () => {
+    const { result, ms } = await timed(() =>
+      indexDepositsHandler(scheduled).then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+    )
+
+    log.record({
+      fault: 'ethereum node stopped',
+      what: 'indexDeposits schedule',
+      status: result instanceof Error ? result.name : String(result),
+      ms,
+    })
+    expect(result).toBeInstanceOf(ChainUnavailable)
+    expect(String((result as Error).message)).not.toContain(anvil.rpcUrl)
+    expect(ms).toBeLessThan(BOUND_MS)
+  })
+
+  it('recorded no trade for the refused swap and transfer', async () => {
+    const listed = await trades(who)
+
+    // Only the trade this file recorded itself.
+    expect(listed.body.result).toMatchObject({ count: 1 })
+  })
+
+  it('serves again after a restart on the same port with its state', async () => {
+    const restartedAt = performance.now()
+    await anvil.start()
+    const portBackMs = Math.round(performance.now() - restartedAt)
+
+    const firstServedMs = await untilServed(() => quote('ethereum'))
+
+    log.record({
+      fault: 'ethereum node restarted',
+      what: 'node answering, state loaded',
+      status: 'up',
+      ms: portBackMs,
+    })
+    log.record({
+      fault: 'ethereum node restarted',
+      what: 'first quote 200 after it answered',
+      status: 200,
+      ms: firstServedMs,
+    })
+    expect(publicClient('ethereum')).toBe(chainClient)
+    expect(await client.getTransactionCount({ address: who.address })).toBe(0)
+    const calls: Array<[string, () => Promise<EnvelopeResponse>]> = [
+      ['GET /v1/networks/wallet/balance', () => balances(who)],
+      // The same Idempotency-Key: the refused attempt freed it, so this one is sent.
+      ['POST /v1/swap/tokens/ethereum/{key}', () => swap(who, idempotencyKey)],
+      ['POST /v1/transfer/tokens/ethereum/{key}', () => transfer(who, recipient)],
+    ]
+    for (const [name, call] of calls) {
+      const { result, ms } = await timed(call)
+      log.record({ fault: 'ethereum node back', what: name, status: result.status, ms })
+      expect({ name, status: result.status }).toEqual({ name, status: 200 })
+    }
+    expect(await client.getTransactionCount({ address: who.address })).toBe(2)
+    expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.25'))
+  })
+})
+
+describe('an ethereum node that hangs (SIGSTOP) and resumes', () => {
+  it('answers 502 once the RPC timeout and its one retry have passed, then serves again', async () => {
+    anvil.freeze()
+    let hung: Awaited<ReturnType<typeof timed<EnvelopeResponse>>>
+    try {
+      hung = await timed(() => quote('ethereum'))
+    } finally {
+      anvil.thaw()
+    }
+
+    log.record({
+      fault: 'ethereum node frozen',
+      what: 'GET /v1/swap/quote/ethereum',
+      status: hung.result.status,
+      ms: hung.ms,
+    })
+    // Not within 3 s: a silent node costs the RPC timeout (2.5 s) on both attempts
+    // (lib/chain/clients.ts), where a stopped one refuses at once.
+    expect(hung.result).toMatchObject({ status: 502, body: { ok: false, error: { code: 502 } } })
+    expect(hung.ms).toBeGreaterThan(2_500)
+    expect(hung.ms).toBeLessThan(7_000)
+    expect((await quote('ethereum')).status).toBe(200)
+  }, 30_000)
+})
+
+describe('a broadcast whose receipt never comes', () => {
+  let who: Caller
+
+  beforeAll(async () => {
+    who = await caller()
+  })
+
+  afterAll(async () => {
+    await client.setAutomine(true)
+  })
+
+  async function sendUnmined(): Promise<{ hash: Hash; tradeId: string }> {
+    const response = await transfer(who, privateKeyToAccount(generatePrivateKey()).address)
+    expect(response.status).toBe(200)
+    const { txId: hash } = response.body.result as { txId: Hash }
+    const found = await tradeByHash(who, hash)
+    return { hash, tradeId: (found.body.result as { id: string }).id }
+  }
+
+  async function expectPendingEverywhere(hash: Hash, tradeId: string) {
+    await reconcileTradesHandler(scheduled)
+    const [byId, byHash, listed] = await Promise.all([
+      tradeById(who, tradeId),
+      tradeByHash(who, hash),
+      trades(who),
+    ])
+    expect(byId.body.result).toMatchObject({ status: 'pending', gasUsed: 0, blockNumber: 0 })
+    expect(byHash.body.result).toMatchObject({ status: 'pending' })
+    const listedTrade = (listed.body.result as { trades: Array<{ id: string }> }).trades.find(
+      (trade) => trade.id === tradeId,
+    )
+    expect(listedTrade).toMatchObject({ status: 'pending' })
+    expect((await getTrade(who.address, tradeId))?.status).toBe('pending')
+  }
+
+  it('stays pending while the transaction waits unmined, through reconcile runs and lookups', async () => {
+    await client.setAutomine(false)
+    const { hash, tradeId } = await sendUnmined()
+
+    await expectPendingEverywhere(hash, tradeId)
+    await expectPendingEverywhere(hash, tradeId)
+    expect(await client.getTransaction({ hash })).toMatchObject({ blockNumber: null })
+  })
+
+  it('stays pending when the node drops the transaction and mines on without it', async () => {
+    const { hash, tradeId } = await sendUnmined()
+
+    await client.dropTransaction({ hash })
+    await client.mine({ blocks: 3 })
+
+    await expectPendingEverywhere(hash, tradeId)
+    await expect(client.getTransactionReceipt({ hash })).rejects.toThrow(/could not be found/)
+  })
+
+  it('stays pending when the node restarts without its pool, and settles only a mined one', async () => {
+    const lost = await sendUnmined()
+    await anvil.stop()
+    await anvil.start()
+    // The restarted node mines at once (automine is on by default) but lost the pool.
+    await client.mine({ blocks: 1 })
+
+    await expectPendingEverywhere(lost.hash, lost.tradeId)
+
+    // The control: a transaction that does get mined moves, from its receipt only.
+    const mined = await transfer(who, privateKeyToAccount(generatePrivateKey()).address)
+    const { txId } = mined.body.result as { txId: Hash }
+    const receipt = await client.waitForTransactionReceipt({ hash: txId })
+    await reconcileTradesHandler(scheduled)
+    expect((await tradeByHash(who, txId)).body.result).toMatchObject({
+      status: 'successful',
+      blockNumber: Number(receipt.blockNumber),
+    })
+    expect((await getTrade(who.address, lost.tradeId))?.status).toBe('pending')
+  })
+})

@@ -1,0 +1,381 @@
+import '../support/env'
+import { randomUUID } from 'node:crypto'
+import type { Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { handler as loginAccount } from '../../functions/account/loginAccount'
+import { handler as refreshAccountSession } from '../../functions/account/refreshAccountSession'
+import { handler as registerAccount } from '../../functions/account/registerAccount'
+import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
+import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
+import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
+import { handler as listNetworks } from '../../functions/networks/listNetworks'
+import { handler as getDailyHistory } from '../../functions/price/getDailyHistory'
+import { handler as getProjectDetails } from '../../functions/project/getProjectDetails'
+import { handler as listTokens } from '../../functions/swap/listTokens'
+import { handler as getTradeById } from '../../functions/trade/getTradeById'
+import { handler as listTrades } from '../../functions/trades/listTrades'
+import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
+import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
+import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
+import { db } from '../../lib/db/client'
+import { networkId } from '../../lib/db/network'
+import { seedLocalData } from '../../lib/local/seedLocalData'
+import { devnet } from '../support/devnetAccounts'
+import {
+  faultLog,
+  type RestartableDynamo,
+  startRestartableDynamo,
+  timed,
+} from '../support/faultEngines'
+import { type EnvelopeResponse, httpEvent, invoke } from '../support/httpEvent'
+import { bearer, createProject } from '../support/marketFixtures'
+import { signInWithWallet } from '../support/walletSignIn'
+
+// DynamoDB Local of this file's own, stopped, frozen and restarted while the handlers stay loaded:
+// every route answers 503 within 3 s (1 s per attempt, 2 attempts) and works again once the
+// database is back, with the same modules and the same SDK client. The chain stays the shared
+// devnets, which never go down here.
+
+const BOUND_MS = 3_000
+const RECOVERY_LIMIT_MS = 20_000
+const log = faultLog('databaseOutage')
+
+let dynamo: RestartableDynamo
+let wallet: { privateKey: Hex; address: `0x${string}`; access: string; refresh: string }
+let account: { username: string; password: string; access: string; refresh: string }
+let projectId: string
+// A username whose registration the outage refused.
+const failedWrites = { username: '' }
+
+beforeAll(async () => {
+  dynamo = await startRestartableDynamo()
+  // Before any handler reads its configuration: the modules build their client on first use.
+  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
+  await seedLocalData(inject('deployments'))
+  const privateKey = generatePrivateKey()
+  wallet = { privateKey, ...(await signInWithWallet(privateKey)) }
+  const credentials = { username: `fault_${randomUUID().slice(0, 8)}`, password: randomUUID() }
+  await invoke(registerAccount, post('POST /api/v1/account/register', credentials))
+  const login = await invoke(loginAccount, post('POST /api/v1/account/login', credentials))
+  const { token } = login.body.result as { token: { access: string; refresh: string } }
+  account = { ...credentials, ...token }
+  projectId = (await createProject()).id
+}, 120_000)
+
+afterAll(async () => {
+  log.write()
+  await dynamo?.close()
+})
+
+function post(routeKey: string, body: unknown, headers: Record<string, string> = {}) {
+  return httpEvent({ routeKey, body, headers })
+}
+
+interface RouteCall {
+  name: string
+  call: () => Promise<EnvelopeResponse>
+}
+
+/** One request per kind of table access: public reads, sign-in, guarded reads and writes. */
+function routeCalls(): RouteCall[] {
+  const walletAuth = bearer(wallet.access)
+  const accountAuth = bearer(account.access)
+  return [
+    {
+      name: 'GET /v1/networks',
+      call: () => invoke(listNetworks, httpEvent({ routeKey: 'GET /api/v1/networks' })),
+    },
+    {
+      name: 'GET /v1/swap/tokens',
+      call: () => invoke(listTokens, httpEvent({ routeKey: 'GET /api/v1/swap/tokens' })),
+    },
+    {
+      name: 'GET /v1/price/history/daily/{projectId}',
+      call: () =>
+        invoke(
+          getDailyHistory,
+          httpEvent({
+            routeKey: 'GET /api/v1/price/history/daily/{projectId}',
+            pathParameters: { projectId },
+          }),
+        ),
+    },
+    {
+      name: 'GET /v1/auth/nonce/{address}',
+      call: () =>
+        invoke(
+          getNonce,
+          httpEvent({
+            routeKey: 'GET /api/v1/auth/nonce/{address}',
+            pathParameters: { address: privateKeyToAccount(generatePrivateKey()).address },
+          }),
+        ),
+    },
+    {
+      name: 'POST /v1/account/login',
+      call: () =>
+        invoke(
+          loginAccount,
+          post('POST /api/v1/account/login', {
+            username: account.username,
+            password: account.password,
+          }),
+        ),
+    },
+    {
+      name: 'GET /v1/project/{projectId}',
+      call: () =>
+        invoke(
+          getProjectDetails,
+          httpEvent({
+            routeKey: 'GET /api/v1/project/{projectId}',
+            pathParameters: { projectId },
+            headers: accountAuth,
+          }),
+        ),
+    },
+    {
+      name: 'GET /v1/trades',
+      call: () =>
+        invoke(listTrades, httpEvent({ routeKey: 'GET /api/v1/trades', headers: walletAuth })),
+    },
+    {
+      name: 'GET /v1/trade/id/{tradeId}',
+      call: () =>
+        invoke(
+          getTradeById,
+          httpEvent({
+            routeKey: 'GET /api/v1/trade/id/{tradeId}',
+            pathParameters: { tradeId: randomUUID() },
+            headers: walletAuth,
+          }),
+        ),
+    },
+    {
+      name: 'GET /v1/watchlist/projects',
+      call: () =>
+        invoke(
+          listWatchlist,
+          httpEvent({ routeKey: 'GET /api/v1/watchlist/projects', headers: walletAuth }),
+        ),
+    },
+    {
+      name: 'GET /v1/networks/wallet/balance',
+      call: () =>
+        invoke(
+          getWalletBalances,
+          httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: walletAuth }),
+        ),
+    },
+  ]
+}
+
+/** Requests that write: each must leave nothing behind when it fails. */
+const writes = {
+  'POST /v1/account/register': (username: string) =>
+    invoke(
+      registerAccount,
+      post('POST /api/v1/account/register', { username, password: randomUUID() }),
+    ),
+  'POST /v1/watchlist/{projectId}': () =>
+    invoke(
+      addToWatchlist,
+      httpEvent({
+        routeKey: 'POST /api/v1/watchlist/{projectId}',
+        pathParameters: { projectId },
+        headers: bearer(wallet.access),
+      }),
+    ),
+  'POST /v1/networks/wallet': () =>
+    invoke(
+      attachWalletNetworks,
+      post(
+        'POST /api/v1/networks/wallet',
+        { networkIds: [networkId('ethereum')] },
+        bearer(wallet.access),
+      ),
+    ),
+  'GET /v1/auth/refresh': () =>
+    invoke(
+      refreshWalletSession,
+      httpEvent({ routeKey: 'GET /api/v1/auth/refresh', headers: bearer(wallet.refresh) }),
+    ),
+  'GET /v1/account/refresh': () =>
+    invoke(
+      refreshAccountSession,
+      httpEvent({ routeKey: 'GET /api/v1/account/refresh', headers: bearer(account.refresh) }),
+    ),
+  'POST /v1/transfer/tokens/ethereum/{key}': () =>
+    invoke(
+      transferEthereum,
+      httpEvent({
+        routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+        pathParameters: { key: wallet.privateKey },
+        headers: { ...bearer(wallet.access), 'idempotency-key': randomUUID() },
+        body: { to: privateKeyToAccount(generatePrivateKey()).address, amount: '0.1' },
+      }),
+    ),
+}
+
+function expectUnavailable(response: EnvelopeResponse, ms: number) {
+  expect(response).toEqual({
+    status: 503,
+    body: {
+      ok: false,
+      error: { code: 503, message: 'the database is unavailable; try again shortly' },
+    },
+  })
+  expect(ms).toBeLessThan(BOUND_MS)
+}
+
+/** Calls `call` until it answers 200; the time from the restart to the first 200. */
+async function untilServed(call: () => Promise<EnvelopeResponse>): Promise<number> {
+  const startedAt = performance.now()
+  for (;;) {
+    const response = await call()
+    if (response.status === 200) return Math.round(performance.now() - startedAt)
+    expect(response.status).toBe(503)
+    if (performance.now() - startedAt > RECOVERY_LIMIT_MS) {
+      throw new Error(`still ${response.status} ${RECOVERY_LIMIT_MS} ms after the restart`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+describe('a DynamoDB that stops mid-run and comes back', () => {
+  let client: ReturnType<typeof db>
+
+  it('serves every route while it is up', async () => {
+    client = db()
+    for (const route of routeCalls()) {
+      const response = await route.call()
+      expect({ route: route.name, status: response.status }).toEqual({
+        route: route.name,
+        status: route.name.startsWith('GET /v1/trade/id') ? 404 : 200,
+      })
+    }
+  })
+
+  it('answers every route with the 503 envelope within 3 s once it is stopped', async () => {
+    await dynamo.stop()
+
+    for (const route of routeCalls()) {
+      const { result, ms } = await timed(route.call)
+
+      log.record({ fault: 'dynamodb stopped', what: route.name, status: result.status, ms })
+      expectUnavailable(result, ms)
+    }
+  })
+
+  it('answers the writing routes 503 within 3 s and sends no transaction', async () => {
+    const username = `fault_${randomUUID().slice(0, 8)}`
+    const nonceBefore = await devnet('ethereum').getTransactionCount({ address: wallet.address })
+
+    for (const [name, call] of Object.entries({
+      ...writes,
+      'POST /v1/account/register': () => writes['POST /v1/account/register'](username),
+    })) {
+      const { result, ms } = await timed(call)
+
+      log.record({ fault: 'dynamodb stopped', what: name, status: result.status, ms })
+      expectUnavailable(result, ms)
+    }
+    expect(await devnet('ethereum').getTransactionCount({ address: wallet.address })).toBe(
+      nonceBefore,
+    )
+    failedWrites.username = username
+  })
+
+  it('serves again after a restart on the same port, with the same client', async () => {
+    const restartedAt = performance.now()
+    await dynamo.start()
+    const portBackMs = Math.round(performance.now() - restartedAt)
+
+    const firstServedMs = await untilServed(routeCalls()[0]!.call)
+
+    log.record({
+      fault: 'dynamodb restarted',
+      what: 'port answering',
+      status: 'up',
+      ms: portBackMs,
+    })
+    log.record({
+      fault: 'dynamodb restarted',
+      what: 'first 200 after it answered',
+      status: 200,
+      ms: firstServedMs,
+    })
+    expect(db()).toBe(client)
+    for (const route of routeCalls()) {
+      const { result, ms } = await timed(route.call)
+      log.record({ fault: 'dynamodb back', what: route.name, status: result.status, ms })
+      expect({ route: route.name, status: result.status }).toEqual({
+        route: route.name,
+        status: route.name.startsWith('GET /v1/trade/id') ? 404 : 200,
+      })
+    }
+  })
+
+  it('kept nothing of the writes it refused', async () => {
+    // The username is free, the watchlist and attached networks empty, both refresh tokens
+    // unrotated (a rotation would make their reuse a replay: 401003).
+    expect((await writes['POST /v1/account/register'](failedWrites.username)).status).toBe(200)
+    const watchlist = await invoke(
+      listWatchlist,
+      httpEvent({ routeKey: 'GET /api/v1/watchlist/projects', headers: bearer(wallet.access) }),
+    )
+    expect(watchlist).toEqual({ status: 200, body: { ok: true, result: { watchlist: [] } } })
+    const balances = await invoke(
+      getWalletBalances,
+      httpEvent({
+        routeKey: 'GET /api/v1/networks/wallet/balance',
+        headers: bearer(wallet.access),
+      }),
+    )
+    expect(balances).toEqual({ status: 200, body: { ok: true, result: { networksBalance: [] } } })
+    const trades = await invoke(
+      listTrades,
+      httpEvent({ routeKey: 'GET /api/v1/trades', headers: bearer(wallet.access) }),
+    )
+    expect(trades.body.result).toMatchObject({ count: 0, trades: [] })
+    const walletRefresh = await writes['GET /v1/auth/refresh']()
+    const accountRefresh = await writes['GET /v1/account/refresh']()
+    expect([walletRefresh.status, accountRefresh.status]).toEqual([200, 200])
+    // The old access tokens ended with the rotation; later requests use the new ones.
+    Object.assign(wallet, walletRefresh.body.result)
+    Object.assign(account, (accountRefresh.body.result as { token: object }).token)
+  })
+})
+
+describe('a DynamoDB that hangs (SIGSTOP) and resumes', () => {
+  it('answers 503 within 3 s: each attempt ends at the 1 s request timeout', async () => {
+    dynamo.freeze()
+    try {
+      const calls = [
+        ...routeCalls().slice(0, 2),
+        { name: 'GET /v1/account/refresh', call: writes['GET /v1/account/refresh'] },
+      ]
+      for (const route of calls) {
+        const { result, ms } = await timed(route.call)
+
+        log.record({ fault: 'dynamodb frozen', what: route.name, status: result.status, ms })
+        expectUnavailable(result, ms)
+        // Not a refused connection: the timeout and its retry are what bound it.
+        expect(ms).toBeGreaterThan(1_000)
+      }
+    } finally {
+      dynamo.thaw()
+    }
+  })
+
+  it('serves again once it resumes', async () => {
+    const firstServedMs = await untilServed(routeCalls()[0]!.call)
+
+    log.record({ fault: 'dynamodb resumed', what: 'first 200', status: 200, ms: firstServedMs })
+    for (const route of routeCalls()) {
+      expect((await route.call()).status).toBeLessThan(500)
+    }
+  })
+})

@@ -1,0 +1,272 @@
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb'
+import { createServer, type IncomingMessage } from 'node:http'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Hex, createTestClient, http } from 'viem'
+import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
+import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
+import { findFreePort } from '../../lib/local/findFreePort'
+import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
+import { LOCAL_TABLE_NAME } from '../../lib/local/localStack'
+
+// Engines of one fault-test file's own, to stop, freeze and restart mid-run: the shared engines
+// of the global setup serve every other test file at the same time and must stay up. A restart
+// keeps the port, so the clients the handlers built on first use reconnect by themselves.
+
+export interface RestartableEngine {
+  /** SIGTERM, and wait for the exit: connections are refused from then on. */
+  stop(): Promise<void>
+  /** Starts it again on the same port, with the data it had. */
+  start(): Promise<void>
+  /** SIGSTOP: connections are accepted and never answered, like a hung host. */
+  freeze(): void
+  /** SIGCONT after `freeze()`. */
+  thaw(): void
+  /** Stops it for good (thawed first, so SIGTERM is heard) and removes its files. */
+  close(): Promise<void>
+}
+
+export interface RestartableDynamo extends RestartableEngine {
+  endpoint: string
+}
+
+export interface RestartableAnvil extends RestartableEngine {
+  rpcUrl: string
+  chainId: number
+}
+
+function signal(pid: number | undefined, name: NodeJS.Signals): void {
+  if (pid !== undefined) process.kill(pid, name)
+}
+
+/** DynamoDB Local on a free port with the table, its data on disk so a restart keeps it. */
+export async function startRestartableDynamo(): Promise<RestartableDynamo> {
+  const port = await findFreePort()
+  const persistPath = mkdtempSync(join(tmpdir(), 'fault-dynamo-'))
+  let node: DynamoLocal | undefined = await startDynamoLocal({ port, persistPath })
+  await createTable(node.endpoint, LOCAL_TABLE_NAME)
+  await warmUp(node.endpoint)
+  const endpoint = node.endpoint
+  return {
+    endpoint,
+    async stop() {
+      await node?.stop()
+      node = undefined
+    },
+    async start() {
+      node = await startDynamoLocal({ port, persistPath })
+    },
+    freeze: () => signal(node?.pid, 'SIGSTOP'),
+    thaw: () => signal(node?.pid, 'SIGCONT'),
+    async close() {
+      signal(node?.pid, 'SIGCONT')
+      await node?.stop()
+      rmSync(persistPath, { recursive: true, force: true })
+    },
+  }
+}
+
+function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  })
+}
+
+/**
+ * Creates the service's table under `tableName` on a DynamoDB Local: a file's own table on the
+ * shared engine keeps its cursors and pending trades apart from every other file's.
+ */
+export async function createTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint)
+  try {
+    await client.send(new CreateTableCommand(tableDefinition(tableName)))
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    )
+  } finally {
+    client.destroy()
+  }
+}
+
+const WARM_ENOUGH_MS = 100
+
+/**
+ * A fresh JVM can miss the handlers' 1 s timeout on its first writes on a busy machine; a few
+ * rounds of writes and queries, with no timeout, until one round is quick, keep the setup steady.
+ */
+async function warmUp(endpoint: string): Promise<void> {
+  const client = localClient(endpoint)
+  const pk = { S: 'WARMUP#fault-engines' }
+  try {
+    for (let round = 0; round < 50; round += 1) {
+      const { ms } = await timed(async () => {
+        await client.send(
+          new PutItemCommand({
+            TableName: LOCAL_TABLE_NAME,
+            Item: { pk, sk: { S: `ROUND#${round}` } },
+          }),
+        )
+        await client.send(
+          new QueryCommand({
+            TableName: LOCAL_TABLE_NAME,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': pk },
+          }),
+        )
+      })
+      if (round >= 5 && ms < WARM_ENOUGH_MS) return
+    }
+  } finally {
+    client.destroy()
+  }
+}
+
+/**
+ * An anvil devnet on a free port. `stop()` dumps its state first (`anvil_dumpState`) and
+ * `start()` loads it back, so blocks, receipts, balances, nonces and contracts survive.
+ */
+export async function startRestartableAnvil({
+  chainId,
+}: {
+  chainId: number
+}): Promise<RestartableAnvil> {
+  const port = await findFreePort()
+  let node: AnvilNode | undefined = await startAnvil({ port, chainId })
+  const rpcUrl = node.rpcUrl
+  const client = createTestClient({ mode: 'anvil', transport: http(rpcUrl, { retryCount: 0 }) })
+  let state: Hex | undefined
+  return {
+    rpcUrl,
+    chainId,
+    async stop() {
+      state = await client.dumpState()
+      await node?.stop()
+      node = undefined
+    },
+    async start() {
+      node = await startAnvil({ port, chainId })
+      if (state !== undefined) await client.loadState({ state })
+    },
+    freeze: () => signal(node?.pid, 'SIGSTOP'),
+    thaw: () => signal(node?.pid, 'SIGCONT'),
+    async close() {
+      signal(node?.pid, 'SIGCONT')
+      await node?.stop()
+    },
+  }
+}
+
+export interface JsonRpcCall {
+  method: string
+  params?: unknown[]
+}
+
+export interface RpcProxy {
+  url: string
+  /** Requests holding a call that matches answer HTTP 503; `undefined` forwards everything. */
+  refuse(matches: ((call: JsonRpcCall) => boolean) | undefined): void
+  close(): Promise<void>
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (body += chunk))
+    request.on('end', () => resolve(body))
+    request.on('error', reject)
+  })
+}
+
+/**
+ * A JSON-RPC pass-through on a free loopback port that fails chosen calls (a batch fails whole,
+ * as a provider's would): a node that breaks on one call of a run, which a real anvil cannot do.
+ */
+export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
+  let matches: ((call: JsonRpcCall) => boolean) | undefined
+  const server = createServer((request, response) => {
+    void readBody(request)
+      .then(async (body) => {
+        const calls = [JSON.parse(body) as JsonRpcCall | JsonRpcCall[]].flat()
+        if (matches && calls.some(matches)) {
+          response.writeHead(503, { 'content-type': 'text/plain' }).end('injected fault')
+          return
+        }
+        const answer = await fetch(upstream, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+        response
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(await answer.text())
+      })
+      .catch(() => response.destroy())
+  })
+  const port = await findFreePort()
+  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port }, resolve))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refuse(next) {
+      matches = next
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+export interface Timed<Result> {
+  result: Result
+  ms: number
+}
+
+/** Runs `call` and measures its wall time. */
+export async function timed<Result>(call: () => Promise<Result>): Promise<Timed<Result>> {
+  const startedAt = performance.now()
+  const result = await call()
+  return { result, ms: Math.round(performance.now() - startedAt) }
+}
+
+export interface FaultTiming {
+  fault: string
+  what: string
+  status: number | string
+  ms: number
+}
+
+/**
+ * Collects measured fault timings, prints them as they come (so a run's output can be quoted) and
+ * writes them to `.test-output/faults/<name>.json` at the end.
+ */
+export function faultLog(name: string) {
+  const timings: FaultTiming[] = []
+  return {
+    timings,
+    record(timing: FaultTiming) {
+      timings.push(timing)
+      console.log(
+        `[fault] ${timing.fault}: ${timing.what} → ${timing.status} after ${(timing.ms / 1000).toFixed(2)} s`,
+      )
+    },
+    write() {
+      const folder = join('.test-output', 'faults')
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(timings, null, 2)}\n`)
+    },
+  }
+}
