@@ -2,6 +2,7 @@
 // instance; the CLI runs under tsx so the TypeScript loads as is. Every function is bundled on
 // its own (package.individually), minified and tree-shaken.
 import type { BuildOptions } from 'esbuild'
+import { join } from 'node:path'
 
 interface ServerlessEsbuildOptions extends BuildOptions {
   exclude?: string[]
@@ -30,6 +31,10 @@ function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptio
     format: 'cjs',
     // Prefer the ES module builds of dependencies: esbuild tree-shakes them far better.
     mainFields: ['module', 'main'],
+    // Lambda gives credentials in the environment; see lib/aws/lambdaCredentials.ts.
+    alias: {
+      '@aws-sdk/credential-provider-node': join(__dirname, 'lib/aws/lambdaCredentials.ts'),
+    },
     legalComments: 'none',
     // Everything is bundled, the AWS SDK included (see README, "Bundles"): nothing to install.
     exclude: [],

@@ -1,39 +1,46 @@
-import * as z from 'zod'
+import * as z from '../schemas/zod'
 
 // The only reader of process.env. Each section is parsed once, on first use, and fails with the
 // variable's name, so a function reads only the settings it needs.
 
-const positiveInt = z.coerce.number().int().positive()
+const nonEmpty = z.string().check(z.minLength(1))
+const positiveInt = z.pipe(z.coerce.number(), z.int().check(z.positive()))
 
 const coreSchema = z.object({
-  STAGE: z.string().min(1).default('local'),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  TABLE_NAME: z.string().min(1),
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  DYNAMODB_REQUEST_TIMEOUT_MS: positiveInt.default(1000),
-  DYNAMODB_MAX_ATTEMPTS: positiveInt.default(2),
+  STAGE: z._default(nonEmpty, 'local'),
+  AWS_REGION: z._default(nonEmpty, 'us-east-1'),
+  TABLE_NAME: nonEmpty,
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  DYNAMODB_REQUEST_TIMEOUT_MS: z._default(positiveInt, 1000),
+  DYNAMODB_MAX_ATTEMPTS: z._default(positiveInt, 2),
 })
 
 const logSchema = z.object({
-  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
 })
 
 const authSchema = z
   .object({
-    JWT_SECRET: z.string().min(32).optional(),
-    JWT_SECRET_PARAMETER: z.string().startsWith('/').optional(),
-    JWT_ISSUER: z.string().min(1).default('wallet-backend'),
-    ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(15 * 60),
-    REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
-    SIWE_DOMAIN: z.string().min(1).default('localhost:3000'),
-    SIWE_URI: z.url().default('http://localhost:3000'),
+    JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
+    JWT_SECRET_PARAMETER: z.optional(z.string().check(z.startsWith('/'))),
+    // Only for talking to a stand-in; deployed functions use the region's SSM endpoint.
+    SSM_ENDPOINT: z.optional(z.url()),
+    JWT_ISSUER: z._default(nonEmpty, 'wallet-backend'),
+    ACCESS_TOKEN_TTL_SECONDS: z._default(positiveInt, 15 * 60),
+    REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
+    SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
+    SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
   })
-  .refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
-    message: 'set JWT_SECRET (local) or JWT_SECRET_PARAMETER (an SSM SecureString name)',
-    path: ['JWT_SECRET'],
-  })
+  .check(
+    z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
+      message: 'set JWT_SECRET (local) or JWT_SECRET_PARAMETER (an SSM SecureString name)',
+      path: ['JWT_SECRET'],
+    }),
+  )
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+const address = z
+  .string()
+  .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'))
 
 function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
   return z.object({
@@ -65,7 +72,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-function parseEnv<Schema extends z.ZodType>(schema: Schema): z.infer<Schema> {
+function parseEnv<Schema extends z.ZodMiniType>(schema: Schema): z.infer<Schema> {
   // serverless.yml writes '' for a setting a stage does not use; that means "not set".
   const env = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''))
   const parsed = schema.safeParse(env)
@@ -98,6 +105,7 @@ export const loadAuthConfig = memoize(() => {
   return {
     jwtSecret: env.JWT_SECRET,
     jwtSecretParameter: env.JWT_SECRET_PARAMETER,
+    ssmEndpoint: env.SSM_ENDPOINT,
     issuer: env.JWT_ISSUER,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,

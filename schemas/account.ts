@@ -1,15 +1,17 @@
-import * as z from 'zod'
 import { sessionTokensSchema } from './session'
+import * as z from './zod'
 
 // Messages name the rule, never the value: a password must not reach an error body.
 export const usernameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_.-]{3,32}$/, 'must be 3 to 32 of the characters A-Z a-z 0-9 _ . -')
+  .check(z.regex(/^[A-Za-z0-9_.-]{3,32}$/, 'must be 3 to 32 of the characters A-Z a-z 0-9 _ . -'))
 
 export const passwordSchema = z
   .string()
-  .min(8, 'must be at least 8 characters')
-  .max(128, 'must be at most 128 characters')
+  .check(
+    z.minLength(8, 'must be at least 8 characters'),
+    z.maxLength(128, 'must be at most 128 characters'),
+  )
 
 export const accountCredentialsBodySchema = z.strictObject({
   username: usernameSchema,
@@ -19,7 +21,9 @@ export const accountCredentialsBodySchema = z.strictObject({
 // Login checks only the bounds, so a stricter password rule later does not lock out older accounts.
 export const loginBodySchema = z.strictObject({
   username: usernameSchema,
-  password: z.string().min(1, 'is required').max(128, 'must be at most 128 characters'),
+  password: z
+    .string()
+    .check(z.minLength(1, 'is required'), z.maxLength(128, 'must be at most 128 characters')),
 })
 
 export const accountTokenResultSchema = z.object({

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from './zod'
 
 export const networkNameSchema = z.enum(['ethereum', 'altchain'])
 
@@ -15,11 +15,13 @@ export type ListNetworksResult = z.infer<typeof listNetworksResultSchema>
 
 export const attachNetworksBodySchema = z.strictObject({
   // Optional in the interface: no ids attaches nothing. Repeats are harmless. A refine rather
-  // than .max(), which zod also reports against a string given in place of the array.
-  networkIds: z
-    .array(z.uuid())
-    .refine((ids) => ids.length <= 20, 'must hold at most 20 ids')
-    .default([]),
+  // than a length check, which zod also reports against a string given in place of the array.
+  networkIds: z._default(
+    z
+      .array(z.uuid())
+      .check(z.refine((ids: string[]) => ids.length <= 20, 'must hold at most 20 ids')),
+    [],
+  ),
 })
 export type AttachNetworksBody = z.infer<typeof attachNetworksBodySchema>
 

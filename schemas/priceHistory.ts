@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from './zod'
 
 // Each point is stamped with its bucket's start, in the interface's timestamp format.
 

@@ -1,10 +1,10 @@
-import * as z from 'zod'
 import { networkNameSchema } from './networks'
+import * as z from './zod'
 
 export const projectIdParamsSchema = z.strictObject({ projectId: z.uuid() })
 export type ProjectIdParams = z.infer<typeof projectIdParamsSchema>
 
-const timestamp = z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} \+00:00$/)
+const timestamp = z.string().check(z.regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} \+00:00$/))
 
 export const socialSchema = z.object({
   id: z.string(),
@@ -28,7 +28,7 @@ export const projectSchema = z.object({
   address: z.string(),
   symbol: z.string(),
   industry: z.string(),
-  decimals: z.number().int(),
+  decimals: z.int(),
   network: networkNameSchema,
   description: z.string(),
   contract_inception: timestamp,

@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from './zod'
 
 // Shapes every session route shares; kept apart from schemas/auth.ts so account routes carry no viem.
 

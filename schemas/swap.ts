@@ -1,8 +1,9 @@
-import { getAddress, isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
-import * as z from 'zod'
+import { isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
 import { isNative, NATIVE_COIN } from '../lib/swap/nativeCoin'
 import { DEFAULT_DEADLINE_SECONDS } from '../lib/swap/routerCall'
+import { addressSchema } from './auth'
 import { networkNameSchema } from './networks'
+import * as z from './zod'
 
 // Shapes of the token list, quotes, swaps and transfers (DECISIONS §4). Amounts arrive as decimal
 // strings and become bigint base units with parseUnits: no floating point on the way in.
@@ -11,23 +12,18 @@ const MAX_DECIMALS = 36
 export const DEFAULT_SLIPPAGE_BPS = 50
 export const MAX_SLIPPAGE_BPS = 5000
 
-/** Any-case 0x address, returned checksummed; the native sentinel is an address too. */
-const addressSchema = z
-  .string()
-  .refine((value) => isAddress(value, { strict: false }), 'must be a 0x-prefixed 20-byte address')
-  .transform((value) => getAddress(value))
-
 /** Digits only: `1e5`, `-1`, `1.0` and ` 1` are refused rather than coerced. */
 function integerString(min: number, max: number) {
-  return z
-    .string()
-    .regex(/^\d{1,16}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
+  return z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d{1,16}$/, 'must be a whole number')), z.transform(Number)),
+    z.int().check(z.minimum(min), z.maximum(max)),
+  )
 }
 
 const DECIMAL_AMOUNT = /^\d{1,78}(\.\d{1,36})?$/
-const amountSchema = z.string().regex(DECIMAL_AMOUNT, 'must be a decimal string such as "1.5"')
+const amountSchema = z
+  .string()
+  .check(z.regex(DECIMAL_AMOUNT, 'must be a decimal string such as "1.5"'))
 
 // zod runs an object's checks even when one of its fields failed: a check of several fields
 // looks at them only once each is valid (their own issues are already reported).
@@ -38,7 +34,7 @@ const isDecimals = (value: unknown): value is number =>
 const isAnAddress = (value: unknown): value is `0x${string}` =>
   typeof value === 'string' && isAddress(value, { strict: false })
 
-const decimalsNumber = z.number().int().min(0).max(MAX_DECIMALS)
+const decimalsNumber = z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS))
 
 interface SwapSides {
   amount: string
@@ -80,14 +76,13 @@ function checkSides(sides: SwapSides, context: Refinement): void {
 export const TOKEN_SORT_FIELDS = ['network', 'name', 'symbol', 'decimals', 'createdAt'] as const
 
 export const listTokensQuerySchema = z.object({
-  sort: z.enum(TOKEN_SORT_FIELDS).default('network'),
-  direction: z
-    .string()
-    .transform((value) => value.toUpperCase())
-    .pipe(z.enum(['ASC', 'DESC'], 'must be ASC or DESC'))
-    .default('DESC'),
-  limit: integerString(1, 100).default(10),
-  offset: integerString(0, Number.MAX_SAFE_INTEGER).default(0),
+  sort: z._default(z.enum(TOKEN_SORT_FIELDS), 'network'),
+  direction: z._default(
+    z.pipe(z.string().check(z.toUpperCase()), z.enum(['ASC', 'DESC'], 'must be ASC or DESC')),
+    'DESC',
+  ),
+  limit: z._default(integerString(1, 100), 10),
+  offset: z._default(integerString(0, Number.MAX_SAFE_INTEGER), 0),
 })
 export type ListTokensQuery = z.infer<typeof listTokensQuerySchema>
 
@@ -96,7 +91,7 @@ export const swapTokenSchema = z.object({
   name: z.string(),
   address: z.string(),
   symbol: z.string(),
-  decimals: z.number().int(),
+  decimals: z.int(),
   network: networkNameSchema,
 })
 
@@ -112,18 +107,18 @@ export const quoteQuerySchema = z
     decimals0: integerString(0, MAX_DECIMALS),
     address1: addressSchema,
     decimals1: integerString(0, MAX_DECIMALS),
-    slippageBps: integerString(0, MAX_SLIPPAGE_BPS).default(DEFAULT_SLIPPAGE_BPS),
-    recipient: addressSchema.default(zeroAddress),
+    slippageBps: z._default(integerString(0, MAX_SLIPPAGE_BPS), DEFAULT_SLIPPAGE_BPS),
+    recipient: z._default(addressSchema, zeroAddress),
   })
-  .superRefine(checkSides)
+  .check(z.superRefine(checkSides))
 export type QuoteQuery = z.infer<typeof quoteQuerySchema>
 
-const hexSchema = z.string().regex(/^0x[0-9a-f]*$/)
+const hexSchema = z.string().check(z.regex(/^0x[0-9a-f]*$/))
 
 export const altchainQuoteResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
-  decimal: z.number().int(),
+  decimal: z.int(),
   amountOutMin: hexSchema,
   path: z.array(z.string()),
   gasPriceWei: z.number(),
@@ -133,7 +128,7 @@ export const altchainQuoteResultSchema = z.object({
 export const ethereumQuoteResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
-  decimal: z.number().int(),
+  decimal: z.int(),
   amountOutMin: hexSchema,
   calldata: hexSchema,
   path: z.array(z.string()),
@@ -162,68 +157,82 @@ const swapBodyObject = z.strictObject(
     decimals0: decimalsNumber,
     address1: addressSchema,
     decimals1: decimalsNumber,
-    slippageBps: z.number().int().min(0).max(MAX_SLIPPAGE_BPS).default(DEFAULT_SLIPPAGE_BPS),
-    deadlineSeconds: z.number().int().min(60).max(3600).default(DEFAULT_DEADLINE_SECONDS),
+    slippageBps: z._default(
+      z.int().check(z.minimum(0), z.maximum(MAX_SLIPPAGE_BPS)),
+      DEFAULT_SLIPPAGE_BPS,
+    ),
+    deadlineSeconds: z._default(
+      z.int().check(z.minimum(60), z.maximum(3600)),
+      DEFAULT_DEADLINE_SECONDS,
+    ),
   },
   { error: onlyFields(SWAP_FIELDS) },
 )
 
 /** Either side may be the native coin (the ethereum route has no separate native route). */
-export const swapBodySchema = swapBodyObject.superRefine(checkSides)
+export const swapBodySchema = swapBodyObject.check(z.superRefine(checkSides))
 export type SwapBody = z.infer<typeof swapBodySchema>
 
 /** Token to token only. */
-export const tokenSwapBodySchema = swapBodySchema.superRefine((body, context) => {
-  if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
-  if (isNative(body.address0) || isNative(body.address1)) {
-    context.addIssue({
-      code: 'custom',
-      path: [isNative(body.address0) ? 'address0' : 'address1'],
-      message: 'this route swaps tokens; use /v1/swap/native/altchain for the native coin',
-    })
-  }
-})
+export const tokenSwapBodySchema = swapBodySchema.check(
+  z.superRefine((body, context) => {
+    if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
+    if (isNative(body.address0) || isNative(body.address1)) {
+      context.addIssue({
+        code: 'custom',
+        path: [isNative(body.address0) ? 'address0' : 'address1'],
+        message: 'this route swaps tokens; use /v1/swap/native/altchain for the native coin',
+      })
+    }
+  }),
+)
 
 /** Exactly one side is the native coin. */
-export const nativeSwapBodySchema = swapBodySchema.superRefine((body, context) => {
-  if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
-  if (!isNative(body.address0) && !isNative(body.address1)) {
-    context.addIssue({
-      code: 'custom',
-      path: ['address0'],
-      message: `one side must be the native coin (${NATIVE_COIN})`,
-    })
-  }
-})
+export const nativeSwapBodySchema = swapBodySchema.check(
+  z.superRefine((body, context) => {
+    if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
+    if (!isNative(body.address0) && !isNative(body.address1)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['address0'],
+        message: `one side must be the native coin (${NATIVE_COIN})`,
+      })
+    }
+  }),
+)
 
 export const transferBodySchema = z
   .strictObject(
     {
-      to: addressSchema.refine((to) => to !== zeroAddress, 'sending to the zero address burns'),
+      to: addressSchema.check(
+        z.refine((to: string) => to !== zeroAddress, 'sending to the zero address burns'),
+      ),
       amount: amountSchema,
-      token: addressSchema.optional(),
-      decimals: decimalsNumber.optional(),
+      token: z.optional(addressSchema),
+      decimals: z.optional(decimalsNumber),
     },
     { error: onlyFields('to, amount, token, decimals') },
   )
-  .superRefine((body, context) => {
-    if (!isAmount(body.amount) || (body.token !== undefined && !isAnAddress(body.token))) return
-    if (body.decimals !== undefined && !isDecimals(body.decimals)) return
-    const native = body.token === undefined || isNative(body.token)
-    const decimals = body.decimals ?? (native ? 18 : MAX_DECIMALS)
-    const issue = (path: string, message: string) =>
-      context.addIssue({ code: 'custom', path: [path], message })
-    if (native && body.decimals !== undefined && body.decimals !== 18) {
-      issue('decimals', 'the native coin has 18 decimals')
-    } else if ((body.amount.split('.')[1] ?? '').length > decimals) {
-      issue('amount', `has more fraction digits than decimals (${decimals})`)
-    } else if (/^[0.]+$/.test(body.amount)) {
-      issue('amount', 'must be greater than zero')
-    } else if (parseUnits(body.amount, decimals) > maxUint256) {
-      issue('amount', 'is too large')
-    }
-  })
+  .check(
+    z.superRefine((body, context) => {
+      if (!isAmount(body.amount) || (body.token !== undefined && !isAnAddress(body.token))) return
+      if (body.decimals !== undefined && !isDecimals(body.decimals)) return
+      const native = body.token === undefined || isNative(body.token)
+      const decimals = body.decimals ?? (native ? 18 : MAX_DECIMALS)
+      const issue = (path: string, message: string) =>
+        context.addIssue({ code: 'custom', path: [path], message })
+      if (native && body.decimals !== undefined && body.decimals !== 18) {
+        issue('decimals', 'the native coin has 18 decimals')
+      } else if ((body.amount.split('.')[1] ?? '').length > decimals) {
+        issue('amount', `has more fraction digits than decimals (${decimals})`)
+      } else if (/^[0.]+$/.test(body.amount)) {
+        issue('amount', 'must be greater than zero')
+      } else if (parseUnits(body.amount, decimals) > maxUint256) {
+        issue('amount', 'is too large')
+      }
+    }),
+  )
 export type TransferBody = z.infer<typeof transferBodySchema>
 
-export const txResultSchema = z.object({ txId: z.string().regex(/^0x[0-9a-f]{64}$/) })
+export const txResultSchema = z.object({ txId: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)) })
 export type TxResult = z.infer<typeof txResultSchema>

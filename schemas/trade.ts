@@ -1,21 +1,17 @@
-import * as z from 'zod'
 import { networkNameSchema } from './networks'
+import * as z from './zod'
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/)
+const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
 
 export const tradeTypeSchema = z.enum(['swap', 'transfer', 'approval', 'deposit'])
 export const tradeStatusSchema = z.enum(['pending', 'successful', 'failed'])
 
 export const listTradesQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
-  offset: z.coerce.number().int().min(0).default(0),
-  sort: z.enum(['createdAt']).default('createdAt'),
+  limit: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(100))), 10),
+  offset: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(0))), 0),
+  sort: z._default(z.enum(['createdAt']), 'createdAt'),
   // Case-insensitive (DECISIONS §4, §5): `asc` is ASC.
-  direction: z
-    .string()
-    .transform((value) => value.toUpperCase())
-    .pipe(z.enum(['ASC', 'DESC']))
-    .default('DESC'),
+  direction: z._default(z.pipe(z.string().check(z.toUpperCase()), z.enum(['ASC', 'DESC'])), 'DESC'),
 })
 export type ListTradesQuery = z.infer<typeof listTradesQuerySchema>
 
@@ -27,7 +23,7 @@ export const tradeListItemSchema = z.object({
 })
 
 export const listTradesResultSchema = z.object({
-  count: z.number().int(),
+  count: z.int(),
   trades: z.array(tradeListItemSchema),
 })
 export type ListTradesResult = z.infer<typeof listTradesResultSchema>
@@ -35,25 +31,27 @@ export type ListTradesResult = z.infer<typeof listTradesResultSchema>
 export const tradeHashParamsSchema = z.strictObject({
   hash: z
     .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash')
-    .transform((value) => value.toLowerCase()),
+    .check(
+      z.regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte transaction hash'),
+      z.toLowerCase(),
+    ),
 })
 export type TradeHashParams = z.infer<typeof tradeHashParamsSchema>
 
 export const tradeIdParamsSchema = z.strictObject({
-  tradeId: z.uuid().transform((value) => value.toLowerCase()),
+  tradeId: z.uuid().check(z.toLowerCase()),
 })
 export type TradeIdParams = z.infer<typeof tradeIdParamsSchema>
 
 export const tradeRecordSchema = z.object({
   id: z.uuid(),
-  hash: z.string().regex(/^0x[0-9a-f]{64}$/),
+  hash: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
   type: tradeTypeSchema,
   network: networkNameSchema,
   status: tradeStatusSchema,
   amount: z.number(),
-  gasUsed: z.number().int(),
-  blockNumber: z.number().int(),
+  gasUsed: z.int(),
+  blockNumber: z.int(),
   isNativeTransfer: z.boolean(),
   from: address,
   to: address,

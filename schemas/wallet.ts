@@ -1,4 +1,4 @@
-import * as z from 'zod'
+import * as z from './zod'
 
 // Non-hardened child indexes: BIP32 reserves 2^31 and above for hardened derivation.
 export const MAX_WALLET_INDEX = 2 ** 31 - 1
@@ -14,7 +14,7 @@ function onlyFields(...fields: string[]) {
 export const mnemonicBodySchema = z.strictObject(
   {
     mnemonic: z.string(),
-    index: z.number().int().min(0).max(MAX_WALLET_INDEX).default(0),
+    index: z._default(z.int().check(z.minimum(0), z.maximum(MAX_WALLET_INDEX)), 0),
   },
   { error: onlyFields('mnemonic', 'index') },
 )
@@ -25,8 +25,8 @@ export const privateKeyBodySchema = z.strictObject(
 )
 
 export const walletResultSchema = z.object({
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-  privateKey: z.string().regex(/^0x[0-9a-f]{64}$/),
+  address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+  privateKey: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
 })
 
 export const mnemonicResultSchema = z.object({

@@ -1,4 +1,5 @@
-import { loadAuthConfig } from '../config'
+import { getSecureParameter } from '../aws/secureParameter'
+import { loadAuthConfig, loadCoreConfig } from '../config'
 
 let secret: Promise<Uint8Array> | undefined
 
@@ -7,8 +8,10 @@ async function readSecret(): Promise<Uint8Array> {
   if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret)
   // Deployed stages keep the secret in SSM (SecureString); fetched once per container, on first
   // use rather than at import, so a cold start makes no network call before it needs one.
-  const { getParameter } = await import('@aws-lambda-powertools/parameters/ssm')
-  const value = await getParameter(String(config.jwtSecretParameter), { decrypt: true })
+  const value = await getSecureParameter(String(config.jwtSecretParameter), {
+    region: loadCoreConfig().region,
+    endpoint: config.ssmEndpoint,
+  })
   if (!value || value.length < 32) throw new Error('the JWT secret parameter is missing or short')
   return new TextEncoder().encode(value)
 }

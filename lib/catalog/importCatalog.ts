@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { getAddress, isAddress } from 'viem'
-import type * as z from 'zod'
+import type * as z from '../../schemas/zod'
 import { type CatalogEntry, catalogFileSchema } from '../../schemas/catalog'
 import { mapConcurrently } from '../async/mapConcurrently'
 import { openPriceHistory } from '../db/priceBucket'

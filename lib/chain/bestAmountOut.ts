@@ -1,3 +1,4 @@
+import { readContract } from 'viem/actions'
 import { type Address, BaseError, ContractFunctionExecutionError, isAddressEqual } from 'viem'
 import type { NetworkName } from '../config'
 import { loadChainConfig } from '../config'
@@ -41,7 +42,7 @@ export async function bestAmountOut({
   const quotes = await Promise.all(
     candidatePaths(tokenIn, tokenOut, wrappedNative).map((path) =>
       onChain(network, () =>
-        client.readContract({
+        readContract(client, {
           address: router,
           abi: uniswapV2RouterAbi,
           functionName: 'getAmountsOut',

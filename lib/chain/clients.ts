@@ -1,4 +1,4 @@
-import { type Chain, createPublicClient, defineChain, http, type PublicClient } from 'viem'
+import { type Chain, type Client, createClient, defineChain, http, type Transport } from 'viem'
 import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
 
 // Bounded so a dead node becomes a prompt 502 rather than a hang.
@@ -18,9 +18,15 @@ export function chainOf(config: ChainConfig): Chain {
   })
 }
 
-/** A public client for one network's configuration; no network call happens here. */
-export function createChainClient(config: ChainConfig): PublicClient {
-  return createPublicClient({
+/**
+ * A bare client for one network's configuration; no network call happens here. Callers use the
+ * tree-shakable actions of 'viem/actions' (readContract(client, ...)): a public client would carry
+ * every action into every function's bundle, about 100 KB more for a quote.
+ */
+export type ChainClient = Client<Transport, Chain>
+
+export function createChainClient(config: ChainConfig): ChainClient {
+  return createClient({
     chain: chainOf(config),
     // A warm container must not answer from a block number cached seconds ago.
     cacheTime: 0,
@@ -32,9 +38,9 @@ export function createChainClient(config: ChainConfig): PublicClient {
   })
 }
 
-const clients: Partial<Record<NetworkName, PublicClient>> = {}
+const clients: Partial<Record<NetworkName, ChainClient>> = {}
 
 /** The public client of a network, created once per container on first use. */
-export function publicClient(network: NetworkName): PublicClient {
+export function publicClient(network: NetworkName): ChainClient {
   return (clients[network] ??= createChainClient(loadChainConfig(network)))
 }

@@ -1,4 +1,5 @@
-import type { PublicClient } from 'viem'
+import { getBlock } from 'viem/actions'
+import type { ChainClient } from './clients'
 
 export interface FindBlockAtTimeParameters {
   /** Unix seconds. */
@@ -13,12 +14,12 @@ export interface FindBlockAtTimeParameters {
  * O(log n) reads; on a chain with a steady block time it takes a handful of reads.
  */
 export async function findBlockAtTime(
-  client: PublicClient,
+  client: ChainClient,
   { timestamp, latest }: FindBlockAtTimeParameters,
 ): Promise<bigint> {
-  const head = latest ?? (await client.getBlock({ blockTag: 'latest' }))
+  const head = latest ?? (await getBlock(client, { blockTag: 'latest' }))
   if (head.timestamp < timestamp) return head.number + 1n
-  const genesis = await client.getBlock({ blockNumber: 0n })
+  const genesis = await getBlock(client, { blockNumber: 0n })
   if (genesis.timestamp >= timestamp) return 0n
   // Invariant: time(low) < timestamp <= time(high).
   let low = 0n
@@ -32,7 +33,7 @@ export async function findBlockAtTime(
         : (low + high) / 2n
     if (guess <= low) guess = low + 1n
     if (guess >= high) guess = high - 1n
-    const { timestamp: guessTime } = await client.getBlock({ blockNumber: guess })
+    const { timestamp: guessTime } = await getBlock(client, { blockNumber: guess })
     if (guessTime < timestamp) {
       low = guess
       lowTime = guessTime

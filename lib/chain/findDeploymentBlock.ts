@@ -1,4 +1,6 @@
-import type { Address, PublicClient } from 'viem'
+import { getCode } from 'viem/actions'
+import type { ChainClient } from './clients'
+import type { Address } from 'viem'
 
 export interface FindDeploymentBlockParameters {
   address: Address
@@ -11,11 +13,11 @@ export interface FindDeploymentBlockParameters {
  * Undefined when there is no code at the head.
  */
 export async function findDeploymentBlock(
-  client: PublicClient,
+  client: ChainClient,
   { address, latestBlock }: FindDeploymentBlockParameters,
 ): Promise<bigint | undefined> {
   const hasCode = async (blockNumber: bigint) => {
-    const code = await client.getCode({ address, blockNumber })
+    const code = await getCode(client, { address, blockNumber })
     return code !== undefined && code !== '0x'
   }
   if (!(await hasCode(latestBlock))) return undefined

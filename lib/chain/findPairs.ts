@@ -1,4 +1,6 @@
-import { type Address, getAddress, type PublicClient, zeroAddress } from 'viem'
+import { readContract } from 'viem/actions'
+import type { ChainClient } from './clients'
+import { type Address, getAddress, zeroAddress } from 'viem'
 import { mapConcurrently } from '../async/mapConcurrently'
 import { uniswapV2FactoryAbi } from './abis'
 
@@ -25,7 +27,7 @@ const CONCURRENCY = 32
  * walking `allPairs` would see them but costs one read per pair of the whole DEX.
  */
 export async function findPairs(
-  client: PublicClient,
+  client: ChainClient,
   { factory, tokens, quoteTokens }: FindPairsParameters,
 ): Promise<DexPair[]> {
   const wanted = new Set(tokens.map((token) => token.toLowerCase()))
@@ -38,7 +40,7 @@ export async function findPairs(
     }
   }
   const pairs = await mapConcurrently(couples, CONCURRENCY, async ([tokenA, tokenB]) => {
-    const address = await client.readContract({
+    const address = await readContract(client, {
       address: factory,
       abi: uniswapV2FactoryAbi,
       functionName: 'getPair',

@@ -1,9 +1,6 @@
-import {
-  type Hash,
-  type PublicClient,
-  TransactionReceiptNotFoundError,
-  type TransactionReceipt,
-} from 'viem'
+import { getTransactionReceipt } from 'viem/actions'
+import type { ChainClient } from './clients'
+import { type Hash, TransactionReceiptNotFoundError, type TransactionReceipt } from 'viem'
 
 export interface FindReceiptParameters {
   hash: Hash
@@ -13,11 +10,11 @@ export type FindReceiptReturnType = TransactionReceipt | undefined
 
 /** The receipt of a mined transaction; undefined while it is unknown or not yet mined. */
 export async function findReceipt(
-  client: PublicClient,
+  client: ChainClient,
   { hash }: FindReceiptParameters,
 ): Promise<FindReceiptReturnType> {
   try {
-    return await client.getTransactionReceipt({ hash })
+    return await getTransactionReceipt(client, { hash })
   } catch (error) {
     if (error instanceof TransactionReceiptNotFoundError) return undefined
     throw error

@@ -1,4 +1,5 @@
-import type { PublicClient } from 'viem'
+import { getLogs } from 'viem/actions'
+import type { ChainClient } from './clients'
 import { uniswapV2PairEventsAbi } from './abis'
 import type { DexPair } from './findPairs'
 
@@ -17,7 +18,7 @@ const DEFAULT_MAX_BLOCK_RANGE = 5_000n
  * `Swap` events: a swap counts the token's side once, in or out. Keys are lower-cased addresses.
  */
 export async function readSwapVolumes(
-  client: PublicClient,
+  client: ChainClient,
   { pairs, fromBlock, toBlock, maxBlockRange = DEFAULT_MAX_BLOCK_RANGE }: ReadSwapVolumesParameters,
 ): Promise<Map<string, bigint>> {
   const volumes = new Map<string, bigint>()
@@ -27,7 +28,7 @@ export async function readSwapVolumes(
     volumes.set(token.toLowerCase(), (volumes.get(token.toLowerCase()) ?? 0n) + amount)
   for (let start = fromBlock; start <= toBlock; start += maxBlockRange) {
     const end = start + maxBlockRange - 1n < toBlock ? start + maxBlockRange - 1n : toBlock
-    const logs = await client.getLogs({
+    const logs = await getLogs(client, {
       address: pairs.map((pair) => pair.address),
       event: uniswapV2PairEventsAbi[0],
       fromBlock: start,

@@ -1,6 +1,6 @@
 import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
-import type { z } from 'zod'
+import type * as z from '../../schemas/zod'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
 import { envelope } from './envelope'
@@ -9,7 +9,7 @@ import { jsonBody } from './jsonBody'
 import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
 import { validateInput } from './validateInput'
 
-type Infer<Schema> = Schema extends z.ZodType ? z.infer<Schema> : undefined
+type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
 
 export interface HandlerInput<Params, Query, Body, Auth> {
   params: Params
@@ -20,11 +20,11 @@ export interface HandlerInput<Params, Query, Body, Auth> {
 }
 
 export interface HandlerDefinition<
-  ParamsSchema extends z.ZodType | undefined,
-  QuerySchema extends z.ZodType | undefined,
-  BodySchema extends z.ZodType | undefined,
+  ParamsSchema extends z.ZodMiniType | undefined,
+  QuerySchema extends z.ZodMiniType | undefined,
+  BodySchema extends z.ZodMiniType | undefined,
   AuthOption extends 'none' | Guard,
-  ResultSchema extends z.ZodType,
+  ResultSchema extends z.ZodMiniType,
 > {
   /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
   auth: AuthOption
@@ -50,11 +50,11 @@ export interface HandlerDefinition<
  * definition as `route`.
  */
 export function defineHandler<
-  ParamsSchema extends z.ZodType | undefined = undefined,
-  QuerySchema extends z.ZodType | undefined = undefined,
-  BodySchema extends z.ZodType | undefined = undefined,
+  ParamsSchema extends z.ZodMiniType | undefined = undefined,
+  QuerySchema extends z.ZodMiniType | undefined = undefined,
+  BodySchema extends z.ZodMiniType | undefined = undefined,
   AuthOption extends 'none' | Guard = 'none',
-  ResultSchema extends z.ZodType = z.ZodType,
+  ResultSchema extends z.ZodMiniType = z.ZodMiniType,
 >(definition: HandlerDefinition<ParamsSchema, QuerySchema, BodySchema, AuthOption, ResultSchema>) {
   const core = async (event: HttpEvent, context: HandlerContext): Promise<HttpResponse> => {
     const input = context.input ?? { params: undefined, query: undefined, body: undefined }

@@ -1,16 +1,16 @@
 import type { MiddlewareObj } from '@middy/core'
-import * as z from 'zod'
+import type * as z from '../../schemas/zod'
 import { BadRequest, type ErrorDetail } from './errors'
 import type { HttpEvent, HttpRequest, HttpResponse } from './types'
 
 export interface InputSchemas {
-  params?: z.ZodType
-  query?: z.ZodType
-  body?: z.ZodType
+  params?: z.ZodMiniType
+  query?: z.ZodMiniType
+  body?: z.ZodMiniType
 }
 
 function parsePart(
-  schema: z.ZodType | undefined,
+  schema: z.ZodMiniType | undefined,
   value: unknown,
   location: string,
   details: ErrorDetail[],

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Abi, erc20Abi, type Hex, parseAbi } from 'viem'
-import * as z from 'zod'
+import * as z from '../../schemas/zod'
 import type { ContractArtifact } from './uniswapV2Artifacts'
 
 /** Constructor plus the standard ERC-20 surface of `CatalogToken.sol`. */
@@ -28,13 +28,13 @@ type Solc = { compile(input: string, callbacks: { import(path: string): ImportRe
 
 const cachedArtifactSchema = z.object({
   abi: z.array(z.record(z.string(), z.unknown())),
-  bytecode: z.string().regex(/^0x[0-9a-f]+$/),
+  bytecode: z.string().check(z.regex(/^0x[0-9a-f]+$/)),
 })
 
 const solcOutputSchema = z.object({
-  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
-  contracts: z
-    .record(
+  errors: z.optional(z.array(z.object({ severity: z.string(), formattedMessage: z.string() }))),
+  contracts: z.optional(
+    z.record(
       z.string(),
       z.record(
         z.string(),
@@ -43,8 +43,8 @@ const solcOutputSchema = z.object({
           evm: z.object({ bytecode: z.object({ object: z.string() }) }),
         }),
       ),
-    )
-    .optional(),
+    ),
+  ),
 })
 
 let loading: Promise<ContractArtifact> | undefined

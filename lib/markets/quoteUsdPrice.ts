@@ -1,3 +1,4 @@
+import { readContract } from 'viem/actions'
 import { type Address, erc20Abi, isAddressEqual } from 'viem'
 import { bestAmountOut } from '../chain/bestAmountOut'
 import { onChain } from '../chain/chainError'
@@ -23,7 +24,7 @@ function usdDecimals(network: NetworkName): Promise<number> {
   let decimals = stablecoinDecimals.get(network)
   if (!decimals) {
     decimals = onChain(network, () =>
-      publicClient(network).readContract({
+      readContract(publicClient(network), {
         address: loadChainConfig(network).usdStablecoin,
         abi: erc20Abi,
         functionName: 'decimals',

@@ -1,3 +1,4 @@
+import { getBalance } from 'viem/actions'
 import type { Address } from 'viem'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
@@ -16,7 +17,7 @@ export async function readWalletBalances(wallet: Address): Promise<NetworkBalanc
   return Promise.all(
     networks.map(async ({ network }) => ({
       network,
-      balance: await onChain(network, () => publicClient(network).getBalance({ address: wallet })),
+      balance: await onChain(network, () => getBalance(publicClient(network), { address: wallet })),
     })),
   )
 }

@@ -1,3 +1,4 @@
+import { getBlock, readContract } from 'viem/actions'
 import { erc20Abi } from 'viem'
 import { mapConcurrently } from '../async/mapConcurrently'
 import { onChain, translateChainError } from '../chain/chainError'
@@ -45,7 +46,7 @@ async function readNetworkMetrics(
 ): Promise<Map<string, ChainMetrics>> {
   const client = publicClient(network)
   const { factory, wrappedNative, usdStablecoin } = loadChainConfig(network)
-  const head = await onChain(network, () => client.getBlock({ blockTag: 'latest' }))
+  const head = await onChain(network, () => getBlock(client, { blockTag: 'latest' }))
   const pairs = await onChain(network, () =>
     findPairs(client, {
       factory,
@@ -73,7 +74,7 @@ async function readNetworkMetrics(
     metrics.set(project.id, known)
     try {
       known.totalSupply = await onChain(network, () =>
-        client.readContract({
+        readContract(client, {
           address: project.address,
           abi: erc20Abi,
           functionName: 'totalSupply',
@@ -86,7 +87,7 @@ async function readNetworkMetrics(
         )
         if (block !== undefined) {
           const { timestamp } = await onChain(network, () =>
-            client.getBlock({ blockNumber: block }),
+            getBlock(client, { blockNumber: block }),
           )
           known.contractInception = new Date(Number(timestamp) * 1000)
         }

@@ -1,3 +1,4 @@
+import { estimateGas } from 'viem/actions'
 import type { Address, Hex } from 'viem'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
@@ -39,7 +40,7 @@ export async function estimateGasLimit({
   const client = publicClient(network)
   // `prepare: false`: the node needs only these fields, and preparing would cost more calls.
   const estimate = await beforeBroadcast(network, action, () =>
-    client.estimateGas({ account: from, to, data, value, prepare: false }),
+    estimateGas(client, { account: from, to, data, value, prepare: false }),
   )
   return withHeadroom(estimate)
 }

@@ -1,3 +1,4 @@
+import { getGasPrice } from 'viem/actions'
 import {
   type Address,
   formatUnits,
@@ -67,7 +68,7 @@ export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQu
   const client = publicClient(network)
   const [{ amountOut, path }, gasPrice] = await Promise.all([
     bestAmountOut({ network, amountIn, tokenIn, tokenOut }),
-    onChain(network, () => client.getGasPrice()),
+    onChain(network, () => getGasPrice(client)),
   ])
   const amountOutMin = minimumOut(amountOut, slippageBps)
   const now = BigInt(Math.floor((parameters.now ?? new Date()).getTime() / 1000))

@@ -1,3 +1,4 @@
+import { getBalance, readContract } from 'viem/actions'
 import { type Address, erc20Abi, maxUint256 } from 'viem'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
@@ -31,15 +32,15 @@ export async function readHolding({
   const read = <Result>(call: () => Promise<Result>) =>
     beforeBroadcast(network, `read of token ${token}`, call)
   if (isNative(token)) {
-    const balance = await read(() => client.getBalance({ address: owner }))
+    const balance = await read(() => getBalance(client, { address: owner }))
     return { balance, allowance: maxUint256, decimals: 18 }
   }
   const contract = { address: token, abi: erc20Abi } as const
   const [balance, allowance, decimals] = await Promise.all([
-    read(() => client.readContract({ ...contract, functionName: 'balanceOf', args: [owner] })),
+    read(() => readContract(client, { ...contract, functionName: 'balanceOf', args: [owner] })),
     spender
       ? read(() =>
-          client.readContract({ ...contract, functionName: 'allowance', args: [owner, spender] }),
+          readContract(client, { ...contract, functionName: 'allowance', args: [owner, spender] }),
         )
       : 0n,
     readDecimals(network, token),
@@ -52,7 +53,7 @@ export async function readDecimals(network: NetworkName, token: Address): Promis
   if (isNative(token)) return 18
   const client = publicClient(network)
   return beforeBroadcast(network, `read of token ${token}`, () =>
-    client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }),
+    readContract(client, { address: token, abi: erc20Abi, functionName: 'decimals' }),
   )
 }
 

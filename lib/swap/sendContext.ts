@@ -1,3 +1,4 @@
+import { getBlock, getTransactionCount } from 'viem/actions'
 import { type Address, hexToBigInt } from 'viem'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
@@ -23,8 +24,8 @@ export interface SendContext extends Fees {
 export async function readSendContext(network: NetworkName, sender: Address): Promise<SendContext> {
   const client = publicClient(network)
   const [block, nonce, tip] = await Promise.all([
-    onChain(network, () => client.getBlock({ blockTag: 'latest' })),
-    onChain(network, () => client.getTransactionCount({ address: sender, blockTag: 'pending' })),
+    onChain(network, () => getBlock(client, { blockTag: 'latest' })),
+    onChain(network, () => getTransactionCount(client, { address: sender, blockTag: 'pending' })),
     onChain(network, () => client.request({ method: 'eth_maxPriorityFeePerGas' })),
   ])
   const maxPriorityFeePerGas = hexToBigInt(tip)

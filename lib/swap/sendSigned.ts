@@ -1,3 +1,4 @@
+import { getTransactionCount, sendRawTransaction, waitForTransactionReceipt } from 'viem/actions'
 import type { Address, Hash, Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { onChain } from '../chain/chainError'
@@ -45,12 +46,12 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
       value,
     })
     try {
-      return await client.sendRawTransaction({ serializedTransaction })
+      return await sendRawTransaction(client, { serializedTransaction })
     } catch (error) {
       const translated = translateSendError(error, network, action)
       if (!(translated instanceof Conflict) || attempt === NONCE_ATTEMPTS) throw translated
       nonce = await onChain(network, () =>
-        client.getTransactionCount({ address: account.address, blockTag: 'pending' }),
+        getTransactionCount(client, { address: account.address, blockTag: 'pending' }),
       )
     }
   }
@@ -63,7 +64,7 @@ const RECEIPT_POLL_MS = 250
 export async function waitForSuccess(network: NetworkName, action: string, hash: Hash) {
   const client = publicClient(network)
   const receipt = await onChain(network, () =>
-    client.waitForTransactionReceipt({
+    waitForTransactionReceipt(client, {
       hash,
       pollingInterval: RECEIPT_POLL_MS,
       timeout: RECEIPT_TIMEOUT_MS,

@@ -1,3 +1,4 @@
+import { getBlock, getBlockNumber, getLogs, readContract } from 'viem/actions'
 import {
   type Address,
   erc20Abi,
@@ -6,11 +7,10 @@ import {
   getAbiItem,
   getAddress,
   type Hash,
-  type PublicClient,
   type TransactionReceipt,
 } from 'viem'
 import { onChain, translateChainError } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
+import { type ChainClient, publicClient } from '../chain/clients'
 import { findReceipt } from '../chain/findReceipt'
 import { NETWORK_NAMES, type NetworkName } from '../config'
 import { advanceDepositCursor, getDepositCursor } from '../db/depositCursor'
@@ -55,12 +55,11 @@ const BLOCK_CONCURRENCY = 50
 // Token decimals never change: read once per container.
 const decimalsCache = new Map<string, Promise<number | undefined>>()
 
-function tokenDecimals(client: PublicClient, network: NetworkName, token: Address) {
+function tokenDecimals(client: ChainClient, network: NetworkName, token: Address) {
   const key = `${network}:${token.toLowerCase()}`
   let decimals = decimalsCache.get(key)
   if (!decimals) {
-    decimals = client
-      .readContract({ address: token, abi: erc20Abi, functionName: 'decimals' })
+    decimals = readContract(client, { address: token, abi: erc20Abi, functionName: 'decimals' })
       .then(Number)
       .catch((error: unknown) => {
         // A node that did not answer said nothing about the token: fail the run, so the range is
@@ -79,7 +78,7 @@ function tokenDecimals(client: PublicClient, network: NetworkName, token: Addres
 }
 
 async function readNativeTransfers(
-  client: PublicClient,
+  client: ChainClient,
   fromBlock: bigint,
   toBlock: bigint,
 ): Promise<IncomingTransfer[]> {
@@ -90,7 +89,7 @@ async function readNativeTransfers(
       numbers.push(n)
     }
     const blocks = await Promise.all(
-      numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })),
+      numbers.map((blockNumber) => getBlock(client, { blockNumber, includeTransactions: true })),
     )
     for (const transaction of blocks.flatMap((block) => block.transactions)) {
       if (transaction.value === 0n || !transaction.to) continue
@@ -107,12 +106,12 @@ async function readNativeTransfers(
 }
 
 async function readTokenTransfers(
-  client: PublicClient,
+  client: ChainClient,
   fromBlock: bigint,
   toBlock: bigint,
 ): Promise<IncomingTransfer[]> {
   // Strict: logs that do not decode as an ERC-20 Transfer (ERC-721 shares its topic) are left out.
-  const logs = await client.getLogs({ event: TRANSFER_EVENT, fromBlock, toBlock, strict: true })
+  const logs = await getLogs(client, { event: TRANSFER_EVENT, fromBlock, toBlock, strict: true })
   return logs
     .filter((log) => !log.removed && log.args.value > 0n)
     .map((log) => ({
@@ -126,7 +125,7 @@ async function readTokenTransfers(
 }
 
 async function recordDeposits(
-  client: PublicClient,
+  client: ChainClient,
   network: NetworkName,
   deposits: IncomingTransfer[],
 ): Promise<number> {
@@ -191,7 +190,7 @@ async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<Ne
   const client = publicClient(network)
   const [cursor, head] = await Promise.all([
     getDepositCursor(network),
-    client.getBlockNumber({ cacheTime: 0 }),
+    getBlockNumber(client, { cacheTime: 0 }),
   ])
   if (cursor === undefined) {
     // First run: follow the chain from here on; what came before the service is not a deposit.

@@ -14,10 +14,11 @@ import {
   toHex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { chainOf, publicClient } from '../../lib/chain/clients'
+import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig, type NetworkName } from '../../lib/config'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
+import { readClient } from './readClient'
 
 // A token of the test's own on a devnet, with its own pools, so a swap moves only prices this
 // test reads. Every transaction comes from a fresh account funded with anvil's setBalance, so no
@@ -48,7 +49,7 @@ export async function fundedAccount(network: NetworkName, ether = '1000') {
 type Funded = Awaited<ReturnType<typeof fundedAccount>>
 
 async function mined(network: NetworkName, hash: Hex) {
-  const receipt = await publicClient(network).waitForTransactionReceipt({
+  const receipt = await readClient(network).waitForTransactionReceipt({
     hash,
     pollingInterval: 50,
   })
@@ -100,7 +101,7 @@ export async function deployListedToken({
   usdPool,
 }: DeployListedTokenParameters = {}): Promise<ListedToken> {
   const config = loadChainConfig(network)
-  const client = publicClient(network)
+  const client = readClient(network)
   const owner = await fundedAccount(network, '100000')
   const unit = 10n ** BigInt(decimals)
   const artifact = await loadCatalogTokenArtifact()
@@ -192,7 +193,7 @@ export async function buyWithNative(token: ListedToken, ether: string) {
       value: parseEther(ether),
     }),
   )
-  const bought = await publicClient(token.network).readContract({
+  const bought = await readClient(token.network).readContract({
     address: token.address,
     abi: erc20Abi,
     functionName: 'balanceOf',

@@ -4,12 +4,13 @@ import { createTestClient, http, parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { handler as attachWalletNetworks } from '../../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../../functions/networks/getWalletBalances'
-import { chainOf, publicClient } from '../../../lib/chain/clients'
+import { chainOf } from '../../../lib/chain/clients'
 import { loadChainConfig } from '../../../lib/config'
 import { networkId } from '../../../lib/db/network'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { fundedAccount } from '../../support/listedToken'
 import { bearer, walletSession } from '../../support/marketFixtures'
+import { readClient } from '../../support/readClient'
 
 const ETHEREUM = networkId('ethereum')
 const ALTCHAIN = networkId('altchain')
@@ -38,7 +39,7 @@ describe('networks of a wallet', () => {
       to: wallet.address,
       value: parseEther('1.5'),
     })
-    await publicClient('ethereum').waitForTransactionReceipt({ hash, pollingInterval: 50 })
+    await readClient('ethereum').waitForTransactionReceipt({ hash, pollingInterval: 50 })
     const altchain = loadChainConfig('altchain')
     await createTestClient({
       mode: 'anvil',

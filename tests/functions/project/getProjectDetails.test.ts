@@ -6,6 +6,7 @@ import { db } from '../../../lib/db/client'
 import { recordPrice } from '../../../lib/markets/recordPrice'
 import { formatTimestamp } from '../../../lib/time/formatTimestamp'
 import { projectSchema } from '../../../schemas/project'
+import * as z from '../../../schemas/zod'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { accountSession, bearer, createProject } from '../../support/marketFixtures'
 
@@ -40,7 +41,7 @@ describe('project details', () => {
 
     expect(response.status).toBe(200)
     const body = response.body.result as { project: unknown }
-    expect(Object.keys(projectSchema.strict().parse(body.project)).length).toBe(28)
+    expect(Object.keys(z.strictObject(projectSchema.shape).parse(body.project)).length).toBe(28)
     expect(body.project).toEqual({
       id: project.id,
       name: project.name,

@@ -1,18 +1,20 @@
 import '../../support/env'
+import { getBlockNumber } from 'viem/actions'
 import { describe, expect, it } from 'vitest'
 import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
 import { onChain } from '../../../lib/chain/chainError'
-import { createChainClient, publicClient } from '../../../lib/chain/clients'
+import { createChainClient } from '../../../lib/chain/clients'
 import { loadChainConfig, NETWORK_NAMES } from '../../../lib/config'
 import { ChainUnavailable } from '../../../lib/http/errors'
 import { findFreePort } from '../../../lib/local/findFreePort'
+import { readClient } from '../../support/readClient'
 
 describe('chain clients', () => {
   it.each(NETWORK_NAMES)(
     'reaches the %s devnet with the configured chain id and DEX',
     async (network) => {
       const config = loadChainConfig(network)
-      const client = publicClient(network)
+      const client = readClient(network)
 
       const [chainId, factory, wrappedNative] = await Promise.all([
         client.getChainId(),
@@ -46,7 +48,7 @@ describe('chain clients', () => {
       rpcUrl: `http://127.0.0.1:${port}`,
     })
 
-    const failure = await onChain('ethereum', () => client.getBlockNumber()).catch((error) => error)
+    const failure = await onChain('ethereum', () => getBlockNumber(client)).catch((error) => error)
 
     expect(failure).toBeInstanceOf(ChainUnavailable)
     expect(failure).toMatchObject({ status: 502, code: 502 })

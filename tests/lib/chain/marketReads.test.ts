@@ -1,14 +1,14 @@
 import '../../support/env'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { publicClient } from '../../../lib/chain/clients'
 import { findBlockAtTime } from '../../../lib/chain/findBlockAtTime'
 import { findDeploymentBlock } from '../../../lib/chain/findDeploymentBlock'
 import { findPairs } from '../../../lib/chain/findPairs'
 import { loadChainConfig } from '../../../lib/config'
 import { deployListedToken, type ListedToken } from '../../support/listedToken'
 import { randomAddress } from '../../support/marketFixtures'
+import { readClient } from '../../support/readClient'
 
-const client = () => publicClient('ethereum')
+const client = () => readClient('ethereum')
 
 describe('chain reads of the market sync', () => {
   let token: ListedToken

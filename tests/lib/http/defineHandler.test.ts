@@ -1,7 +1,7 @@
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import * as z from 'zod'
+import * as z from '../../../schemas/zod'
 import { defineHandler } from '../../../lib/http/defineHandler'
 import {
   type AppError,
@@ -16,13 +16,13 @@ import { httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 
 const ITEM_ROUTE = 'PUT /api/v1/test/items/{itemId}'
 
-const itemParamsSchema = z.strictObject({ itemId: z.string().regex(/^[a-z0-9-]+$/) })
+const itemParamsSchema = z.strictObject({ itemId: z.string().check(z.regex(/^[a-z0-9-]+$/)) })
 const itemQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(10).optional(),
+  limit: z.optional(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(10)))),
 })
 const itemBodySchema = z.strictObject({
-  name: z.string().min(1),
-  quantity: z.number().int().positive(),
+  name: z.string().check(z.minLength(1)),
+  quantity: z.int().check(z.positive()),
 })
 const itemResultSchema = z.object({
   itemId: z.string(),

@@ -2,7 +2,6 @@ import '../../support/env'
 import { erc20Abi, formatUnits, getAddress, isAddressEqual, parseAbi } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { getProjectDetails } from '../../../functions/project/getProjectDetails'
-import { publicClient } from '../../../lib/chain/clients'
 import { loadChainConfig } from '../../../lib/config'
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import type { Project } from '../../../lib/db/project'
@@ -13,6 +12,7 @@ import { usdToNumber, valueInUsd } from '../../../lib/markets/usdAmount'
 import { formatTimestamp } from '../../../lib/time/formatTimestamp'
 import { buyWithNative, deployListedToken, type ListedToken } from '../../support/listedToken'
 import { createProject } from '../../support/marketFixtures'
+import { readClient } from '../../support/readClient'
 
 const factoryAbi = parseAbi([
   'function allPairsLength() view returns (uint256)',
@@ -25,7 +25,7 @@ const pairAbi = parseAbi([
 
 /** The factory's pairs holding `token`, by walking every pair it ever created. */
 async function pairsOnChain(token: ListedToken): Promise<number> {
-  const client = publicClient(token.network)
+  const client = readClient(token.network)
   const { factory } = loadChainConfig(token.network)
   const length = await client.readContract({
     address: factory,
@@ -78,7 +78,7 @@ describe('market data from the devnet', () => {
 
     const { project: details } = await getProjectDetails({ projectId: project.id })
 
-    const totalSupply = await publicClient('ethereum').readContract({
+    const totalSupply = await readClient('ethereum').readContract({
       address: token.address,
       abi: erc20Abi,
       functionName: 'totalSupply',
