@@ -1,9 +1,4 @@
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { mapConcurrently } from '../async/mapConcurrently'
 import {
@@ -14,6 +9,7 @@ import {
 } from '../markets/priceBuckets'
 import { db, tableName } from './client'
 import { pricePartition, priceBucketKey, priceHistoryMarkerKey, type TableKey } from './keys'
+import { transact } from './writeConflicts'
 
 /** A stored bucket: the exact sum of its samples (USD, 18 decimals) and their count. */
 export interface PriceBucket {
@@ -40,36 +36,41 @@ function toBucket(item: Record<string, unknown>): PriceBucket {
 }
 
 /**
- * Adds each delta to its bucket with one atomic UpdateItem (ADD sum and count), so concurrent
- * folds never lose a sample. The bucket gets its TTL on first write.
+ * Adds each delta to its bucket with an atomic ADD of sum and count, so concurrent folds never
+ * lose a sample. Each ADD runs as a one-item transaction: a plain UpdateItem that timed out after
+ * DynamoDB applied it would be applied again by the SDK's retry, counting the sample twice. The
+ * bucket gets its TTL on first write.
  */
 export async function addToPriceBuckets(
   projectId: string,
   deltas: readonly BucketDelta[],
 ): Promise<void> {
   await mapConcurrently(deltas, WRITE_CONCURRENCY, async (delta) => {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: priceBucketKey(projectId, delta.grain, bucketLabel(delta.grain, delta.start)),
-        UpdateExpression:
-          'ADD #sum :sum, #count :count SET #type = :type, #start = :start, #expiresAt = :expiresAt',
-        ExpressionAttributeNames: {
-          '#sum': 'priceSum',
-          '#count': 'samples',
-          '#type': 'type',
-          '#start': 'bucketStart',
-          '#expiresAt': 'expiresAt',
+    const codes = await transact([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: priceBucketKey(projectId, delta.grain, bucketLabel(delta.grain, delta.start)),
+          UpdateExpression:
+            'ADD #sum :sum, #count :count SET #type = :type, #start = :start, #expiresAt = :expiresAt',
+          ExpressionAttributeNames: {
+            '#sum': 'priceSum',
+            '#count': 'samples',
+            '#type': 'type',
+            '#start': 'bucketStart',
+            '#expiresAt': 'expiresAt',
+          },
+          ExpressionAttributeValues: {
+            ':sum': delta.sumE18,
+            ':count': delta.count,
+            ':type': 'PriceBucket',
+            ':start': delta.start.toISOString(),
+            ':expiresAt': Math.floor(delta.expiresAt.getTime() / 1000),
+          },
         },
-        ExpressionAttributeValues: {
-          ':sum': delta.sumE18,
-          ':count': delta.count,
-          ':type': 'PriceBucket',
-          ':start': delta.start.toISOString(),
-          ':expiresAt': Math.floor(delta.expiresAt.getTime() / 1000),
-        },
-      }),
-    )
+      },
+    ])
+    if (codes) throw new Error(`price bucket transaction cancelled: ${codes.join(', ')}`)
   })
 }
 

@@ -1,41 +1,10 @@
-import {
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from './client'
 import { projectKey, WATCH_PREFIX, walletKey, watchKey } from './keys'
-import { isTransactionCanceled } from './writeConflicts'
+import { transact } from './writeConflicts'
 
 // A watch is an item in the wallet's partition; the project's `watchLists` counter moves in the
 // same transaction as the item, so the count stays exact whatever runs concurrently.
-
-type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>
-
-const MAX_ATTEMPTS = 8
-const BACKOFF_MS = 25
-
-/**
- * Runs a transaction, retrying when it lost a race with another transaction on the same items
- * (TransactionConflict). Returns undefined on success, or each item's cancellation code.
- */
-async function transact(items: TransactItems): Promise<string[] | undefined> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await db().send(new TransactWriteCommand({ TransactItems: items }))
-      return undefined
-    } catch (error) {
-      if (!isTransactionCanceled(error)) throw error
-      const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> })
-        .CancellationReasons
-      const codes = (reasons ?? []).map((reason) => reason.Code ?? 'None')
-      if (!codes.includes('TransactionConflict') || attempt >= MAX_ATTEMPTS) return codes
-      // Jittered exponential backoff so the contenders do not collide again in step.
-      await sleep(BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random()))
-    }
-  }
-}
 
 const failed = (codes: string[], index: number) => codes[index] === 'ConditionalCheckFailed'
 

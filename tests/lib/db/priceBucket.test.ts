@@ -40,6 +40,39 @@ describe('price buckets in the table', () => {
     }
   })
 
+  it('counts a sample once when its write timed out after DynamoDB applied it', async () => {
+    const project = await createProject()
+    const at = new Date()
+    const priceE18 = 42n * 10n ** 18n
+    // A lost response that no real engine gives on demand: each first attempt reaches DynamoDB
+    // Local, then fails as a timeout would, and the SDK sends it again.
+    const retried = new Set<unknown>()
+    const loseFirstResponse = 'loseFirstResponse'
+    db().middlewareStack.add(
+      (next, context) => async (args) => {
+        const output = await next(args)
+        if (context.commandName !== 'TransactWriteItemsCommand' || retried.has(args.input)) {
+          return output
+        }
+        retried.add(args.input)
+        throw Object.assign(new Error('the response was lost'), { name: 'TimeoutError' })
+      },
+      { step: 'deserialize', name: loseFirstResponse },
+    )
+    try {
+      await foldPriceSamples(project.id, [{ at, priceE18 }], { now: at })
+    } finally {
+      db().middlewareStack.remove(loseFirstResponse)
+    }
+
+    expect(retried.size).toBe(3)
+    for (const grain of ['hour', 'day', 'month'] as const) {
+      const item = await bucketItem(project.id, grain, at)
+      expect(BigInt(item?.priceSum)).toBe(priceE18)
+      expect(item?.samples).toBe(1)
+    }
+  })
+
   it('gives each bucket a TTL a little past its window', async () => {
     const project = await createProject()
     const at = new Date('2026-05-10T13:20:00Z')
