@@ -1,9 +1,11 @@
 import { type Chain, type Client, createClient, defineChain, http, type Transport } from 'viem'
 import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
 
-// Bounded so a dead node becomes a prompt 502 rather than a hang.
-const RPC_TIMEOUT_MS = 2_500
+// Bounded so a dead or silent node becomes a 502 within 3 s rather than a hang: two attempts of
+// 1.2 s and a short pause between them. A healthy node answers in milliseconds.
+export const RPC_TIMEOUT_MS = 1_200
 const RPC_RETRY_COUNT = 1
+const RPC_RETRY_DELAY_MS = 50
 
 export function chainOf(config: ChainConfig): Chain {
   return defineChain({
@@ -33,6 +35,7 @@ export function createChainClient(config: ChainConfig): ChainClient {
     transport: http(config.rpcUrl, {
       timeout: RPC_TIMEOUT_MS,
       retryCount: RPC_RETRY_COUNT,
+      retryDelay: RPC_RETRY_DELAY_MS,
       batch: true,
     }),
   })
