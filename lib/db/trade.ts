@@ -107,20 +107,9 @@ function depositMarkerOf(trade: NewTrade) {
   return depositMarkerKey(trade.network, trade.hash, trade.logIndex)
 }
 
-/**
- * Records a trade with its wallet's counters in one transaction: `pending` (and in the pending
- * index) unless `outcome` is given. A deposit is recorded once per (network, hash, log index):
- * recording it again writes nothing and returns the first id with `created: false`.
- */
-export async function recordTrade(
-  trade: NewTrade,
-  options: { now?: Date } = {},
-): Promise<RecordTradeResult> {
-  const createdAt = options.now ?? new Date()
-  const id = timeOrderedUuid(createdAt)
-  const marker = depositMarkerOf(trade)
-  const counters = tradeCounterKeys(trade.wallet)
-  const item = {
+/** The table item of a trade: its keys, the pending index while pending, and its fields. */
+export function tradeItem(trade: NewTrade, id: string, createdAt: Date) {
+  return {
     ...tradeKey(trade.wallet, id),
     ...tradeHashIndexKey(trade.hash, trade.wallet, id),
     ...(!trade.outcome && pendingTradeIndexKey(trade.network, id)),
@@ -141,6 +130,22 @@ export async function recordTrade(
     blockNumber: trade.outcome && Number(trade.outcome.blockNumber),
     createdAt: createdAt.toISOString(),
   }
+}
+
+/**
+ * Records a trade with its wallet's counters in one transaction: `pending` (and in the pending
+ * index) unless `outcome` is given. A deposit is recorded once per (network, hash, log index):
+ * recording it again writes nothing and returns the first id with `created: false`.
+ */
+export async function recordTrade(
+  trade: NewTrade,
+  options: { now?: Date } = {},
+): Promise<RecordTradeResult> {
+  const createdAt = options.now ?? new Date()
+  const id = timeOrderedUuid(createdAt)
+  const marker = depositMarkerOf(trade)
+  const counters = tradeCounterKeys(trade.wallet)
+  const item = tradeItem(trade, id, createdAt)
   const bump = (Key: TableKey): TransactItem => ({
     Update: {
       TableName: tableName(),

@@ -1,148 +1,101 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { httpEvent, invoke } from '../support/httpEvent'
-import { timeMany } from './stats'
-
-type Handler = Parameters<typeof invoke>[0]
+import type { LocalStack } from '../../lib/local/localStack'
+import type { RequestTally } from '../support/requestCounters'
+import { ms, percentile } from './stats'
 
 export interface RequestFigure {
   route: string
   p50: number
   p99: number
   runs: number
+  /** Per request, averaged over the runs. */
   dynamoCalls: number
+  rpcCalls: number
+  rpcRoundTrips: number
 }
 
-// Handlers are imported only after the local stack has put its settings in process.env.
+// Modules are imported only after the local stack has put its settings in process.env.
 async function load<Module>(path: string): Promise<Module> {
   return (await import(path)) as Module
 }
 
-/** Warm, in-process timings of the identity and network routes against the local engines. */
-export async function measureRequests(runs: number): Promise<RequestFigure[]> {
+/**
+ * Warm, in-process timings of every /api/v1 route against the local engines, with the DynamoDB
+ * and JSON-RPC calls each request makes (the requests of tests/support/routeRequests.ts, the
+ * counters of tests/support/requestCounters.ts). Each run is prepared (a fresh nonce, session
+ * or watch state) untimed and uncounted, then sent once; the first run of a route only warms it.
+ */
+export async function measureRequests(
+  runs: number,
+  deployments: LocalStack['deployments'],
+): Promise<RequestFigure[]> {
   const { db } = await load<typeof import('../../lib/db/client')>('../../lib/db/client')
-  const route = async (file: string) =>
-    (await load<{ handler: Handler }>(`../../functions/${file}`)).handler
-  const [
-    listNetworks,
-    getNonce,
-    loginWallet,
-    refreshWallet,
-    register,
-    loginAccount,
-    refreshAccount,
-  ] = await Promise.all([
-    route('networks/listNetworks'),
-    route('auth/getNonce'),
-    route('auth/loginWallet'),
-    route('auth/refreshWalletSession'),
-    route('account/registerAccount'),
-    route('account/loginAccount'),
-    route('account/refreshAccountSession'),
-  ])
-
-  let calls = 0
-  const client = db()
-  const send = client.send.bind(client)
-  client.send = ((...args: Parameters<typeof send>) => {
-    calls += 1
-    return send(...args)
-  }) as typeof client.send
-  const measure = async (
-    name: string,
-    times: number,
-    prepare: () => Promise<() => Promise<unknown>>,
-  ): Promise<RequestFigure> => {
-    const requests: Array<() => Promise<unknown>> = []
-    for (let index = 0; index < times; index += 1) requests.push(await prepare())
-    await requests[0]?.() // warm: first use creates clients and caches
-    calls = 0
-    const timing = await timeMany(
-      times - 1,
-      (index) => requests[index + 1]?.() ?? Promise.resolve(),
-    )
-    return { route: name, ...timing, dynamoCalls: calls / (times - 1) }
-  }
-
+  const { routeRequests } = await load<typeof import('../support/routeRequests')>(
+    '../support/routeRequests',
+  )
+  const { countRequests } = await load<typeof import('../support/requestCounters')>(
+    '../support/requestCounters',
+  )
+  const routes = await routeRequests(deployments)
+  const counter = countRequests(db())
   const figures: RequestFigure[] = []
-  figures.push(
-    await measure(
-      'GET /v1/networks',
-      runs,
-      async () => () => invoke(listNetworks, httpEvent({ routeKey: 'GET /api/v1/networks' })),
-    ),
-  )
-
-  const walletSignature = async () => {
-    const account = privateKeyToAccount(generatePrivateKey())
-    const nonce = await invoke(
-      getNonce,
-      httpEvent({
-        routeKey: 'GET /api/v1/auth/nonce/{address}',
-        pathParameters: { address: account.address },
-      }),
-    )
-    const { message } = nonce.body.result as { message: string }
-    return { address: account.address, signature: await account.signMessage({ message }) }
-  }
-  figures.push(
-    await measure('POST /v1/auth/login', runs, async () => {
-      const body = await walletSignature()
-      return () => invoke(loginWallet, httpEvent({ routeKey: 'POST /api/v1/auth/login', body }))
-    }),
-  )
-  figures.push(
-    await measure('GET /v1/auth/refresh', runs, async () => {
-      const body = await walletSignature()
-      const login = await invoke(
-        loginWallet,
-        httpEvent({ routeKey: 'POST /api/v1/auth/login', body }),
-      )
-      const { refresh } = login.body.result as { refresh: string }
-      return () =>
-        invoke(
-          refreshWallet,
-          httpEvent({
-            routeKey: 'GET /api/v1/auth/refresh',
-            headers: { authorization: `Bearer ${refresh}` },
-          }),
-        )
-    }),
-  )
-
-  // scrypt (N=2^17) dominates account login: fewer runs.
-  const accountRuns = Math.max(3, Math.ceil(runs / 5))
-  const credentials = async () => {
-    const body = {
-      username: `bench_${generatePrivateKey().slice(2, 14)}`,
-      password: 'bench-password-1',
+  try {
+    for (const route of routes) {
+      // scrypt (N=2^17, about 0.7 s a hash) dominates the account routes: fewer runs.
+      const times = route.slow ? Math.max(3, Math.ceil(runs / 5)) : runs
+      await (
+        await route.prepare()
+      )()
+      const samples: number[] = []
+      const tallies: RequestTally[] = []
+      for (let run = 0; run < times; run += 1) {
+        const request = await route.prepare()
+        counter.take()
+        const started = performance.now()
+        const response = await request()
+        samples.push(performance.now() - started)
+        tallies.push(counter.take())
+        if (response.status !== 200)
+          throw new Error(`${route.routeKey} answered ${response.status}`)
+      }
+      const mean = (pick: (tally: RequestTally) => number) =>
+        tallies.reduce((sum, tally) => sum + pick(tally), 0) / times
+      figures.push({
+        route: route.routeKey.replace(' /api', ' '),
+        p50: percentile(samples, 0.5),
+        p99: percentile(samples, 0.99),
+        runs: times,
+        dynamoCalls: mean((tally) => tally.dynamo.calls),
+        rpcCalls: mean((tally) => tally.rpc.calls),
+        rpcRoundTrips: mean((tally) => tally.rpc.roundTrips),
+      })
     }
-    await invoke(register, httpEvent({ routeKey: 'POST /api/v1/account/register', body }))
-    return body
+  } finally {
+    counter.stop()
   }
-  figures.push(
-    await measure('POST /v1/account/login', accountRuns, async () => {
-      const body = await credentials()
-      return () => invoke(loginAccount, httpEvent({ routeKey: 'POST /api/v1/account/login', body }))
-    }),
-  )
-  figures.push(
-    await measure('GET /v1/account/refresh', accountRuns, async () => {
-      const body = await credentials()
-      const login = await invoke(
-        loginAccount,
-        httpEvent({ routeKey: 'POST /api/v1/account/login', body }),
-      )
-      const { refresh } = (login.body.result as { token: { refresh: string } }).token
-      return () =>
-        invoke(
-          refreshAccount,
-          httpEvent({
-            routeKey: 'GET /api/v1/account/refresh',
-            headers: { authorization: `Bearer ${refresh}` },
-          }),
-        )
-    }),
-  )
-  client.send = send
   return figures
+}
+
+const count = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1))
+
+/** The BENCHMARKS.md section of the warm request figures. */
+export function requestsSection(figures: RequestFigure[]): string[] {
+  return [
+    '## Warm requests, in-process against the local engines',
+    '',
+    'Every /api/v1 route, warm (the first request of each is not counted), one request at a ' +
+      'time. Calls are per request: DynamoDB commands (SDK retries not counted), JSON-RPC calls ' +
+      'and the HTTP round trips carrying them (viem batches calls made together). Authenticated ' +
+      'routes include the session `GetItem` of the guard. Swaps and transfers send an ' +
+      'Idempotency-Key (a `PutItem` and an `UpdateItem`) with the router already approved. ' +
+      'The exact counts are asserted in tests/functions/requestCosts.test.ts.',
+    '',
+    '| route | p50 | p99 | runs | DynamoDB calls | RPC calls | RPC round trips |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...figures.map(
+      (figure) =>
+        `| ${figure.route} | ${ms(figure.p50)} | ${ms(figure.p99)} | ${figure.runs} | ` +
+        `${count(figure.dynamoCalls)} | ${count(figure.rpcCalls)} | ${count(figure.rpcRoundTrips)} |`,
+    ),
+    '',
+  ]
 }

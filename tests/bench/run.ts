@@ -8,7 +8,8 @@ import { declaredFunctions } from '../../lib/serverless/declaredFunctions'
 import { bundleAll } from './bundleSizes'
 import { loadTimeMs } from './coldStart'
 import { measureMarkets } from './markets'
-import { measureRequests } from './requests'
+import { measureRequests, requestsSection } from './requests'
+import { measureTradeScale, tradeScaleSection } from './scale'
 import { kb, median, ms } from './stats'
 import { measureStartup } from './startup'
 import { measureTrading } from './trading'
@@ -30,7 +31,9 @@ async function main(): Promise<void> {
   console.log('measuring requests in-process...')
   const stack = await startLocalStack({ ports: 'free' })
   logger.setLogLevel('SILENT')
-  const requests = await measureRequests(RUNS)
+  const requests = await measureRequests(RUNS, stack.deployments)
+  console.log('measuring a wallet with many trades...')
+  const tradeScale = await measureTradeScale(RUNS)
   console.log('measuring quotes and swaps...')
   const trading = await measureTrading(RUNS, stack.deployments).catch(async (error: unknown) => {
     await stack.stop()
@@ -73,15 +76,8 @@ async function main(): Promise<void> {
     `HTTP functions: largest ${kb(Math.max(...http.map((report) => report.bytes)))}, median ` +
       `${kb(median(http.map((report) => report.bytes)))}.`,
     '',
-    '## Warm requests, in-process against the local engines',
-    '',
-    '| route | p50 | p99 | runs | DynamoDB calls per request |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...requests.map(
-      (figure) =>
-        `| ${figure.route} | ${ms(figure.p50)} | ${ms(figure.p99)} | ${figure.runs} | ${figure.dynamoCalls.toFixed(1)} |`,
-    ),
-    '',
+    ...requestsSection(requests),
+    ...tradeScaleSection(tradeScale),
     '## Price history on a year of data',
     '',
     `A year of 5-minute samples (${markets.fold.samples}) folded into ${markets.fold.buckets} ` +

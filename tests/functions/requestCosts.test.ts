@@ -1,0 +1,180 @@
+import '../support/env'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { db } from '../../lib/db/client'
+import { declaredFunctions } from '../../lib/serverless/declaredFunctions'
+import { countRequests, formatCounts, type RequestTally } from '../support/requestCounters'
+import { routeRequests } from '../support/routeRequests'
+
+// What one warm request of each /api/v1 route costs (issue 7, "Per-request cost"): DynamoDB
+// commands by name, JSON-RPC calls by method and the HTTP round trips carrying them. Each route
+// is sent once to warm its caches (clients, token decimals) and then once more, measured.
+
+interface Cost {
+  dynamo: string
+  rpc: string
+  roundTrips: number
+}
+
+const row = (dynamo: string, rpc = '', roundTrips = 0): Cost => ({
+  dynamo,
+  rpc: rpc.split(', ').filter(Boolean).sort().join(', '),
+  roundTrips,
+})
+// A signed send: the session, the Idempotency-Key's claim and completion, the trade record.
+const SIGNED_WRITES = 'GetItem ×1, PutItem ×1, TransactWriteItems ×1, UpdateItem ×1'
+// Block, nonce and tip (batched with the balance reads), then the estimate, then the broadcast.
+const SEND =
+  'eth_estimateGas ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
+  'eth_maxPriorityFeePerGas ×1, eth_sendRawTransaction ×1'
+
+// One warm request each, in the order of serverless.yml. Swaps and transfers send an
+// Idempotency-Key (its claim and completion are the PutItem and UpdateItem) with the router
+// already approved; the trade routes read a pending trade whose receipt the node does not have.
+// prettier-ignore
+const EXPECTED: Record<string, Cost> = {
+  'GET /api/v1/networks':                          row('Query ×1'),
+  'GET /api/v1/auth/nonce/{address}':              row('UpdateItem ×1'),
+  'POST /api/v1/auth/login':                       row('GetItem ×1, TransactWriteItems ×1', 'eth_call ×1', 1),
+  'GET /api/v1/auth/refresh':                      row('GetItem ×1, TransactWriteItems ×1'),
+  'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1, GetItem ×1'),
+  'GET /api/v1/wallet/mnemonic':                   row(''),
+  'POST /api/v1/wallet/create':                    row(''),
+  'POST /api/v1/wallet/recover/mnemonic':          row(''),
+  'POST /api/v1/wallet/recover/key':               row(''),
+  'POST /api/v1/account/register':                 row('PutItem ×1'),
+  'POST /api/v1/account/login':                    row('PutItem ×1, Query ×1'),
+  'GET /api/v1/account/refresh':                   row('GetItem ×1, TransactWriteItems ×1'),
+  'DELETE /api/v1/account/logout':                 row('DeleteItem ×1, GetItem ×1'),
+  'GET /api/v1/swap/tokens':                       row('Query ×1'),
+  'GET /api/v1/swap/quote/altchain':               row('', 'eth_call ×2, eth_gasPrice ×1', 1),
+  'GET /api/v1/swap/quote/ethereum':               row('', 'eth_call ×2, eth_gasPrice ×1', 1),
+  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×2, ${SEND}, eth_getBalance ×1`, 3),
+  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
+  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
+  'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
+  'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
+  'POST /api/v1/networks/wallet':                  row('GetItem ×1, Query ×1, UpdateItem ×2'),
+  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2),
+  'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, GetItem ×1, Query ×1'),
+  'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1'),
+  'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1'),
+  'GET /api/v1/project/{projectId}':               row('GetItem ×2'),
+  'GET /api/v1/price/history/daily/{projectId}':   row('Query ×1'),
+  'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1'),
+  'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1'),
+  'GET /api/v1/trades':                            row('GetItem ×1, Query ×1'),
+  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1),
+  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1),
+}
+
+const measured = new Map<string, RequestTally & { status: number; read: boolean }>()
+
+beforeAll(async () => {
+  const routes = await routeRequests(inject('deployments'))
+  const counter = countRequests(db())
+  try {
+    for (const route of routes) {
+      await (
+        await route.prepare()
+      )() // warm
+      const request = await route.prepare()
+      counter.take()
+      const response = await request()
+      measured.set(route.routeKey, { ...counter.take(), status: response.status, read: route.read })
+    }
+  } finally {
+    counter.stop()
+  }
+}, 240_000)
+
+const actual = (route: string): Cost => {
+  const tally = measured.get(route)
+  if (!tally) throw new Error(`${route} was not measured`)
+  return row(
+    formatCounts(tally.dynamo.byCommand),
+    formatCounts(tally.rpc.byMethod),
+    tally.rpc.roundTrips,
+  )
+}
+
+describe('per-request cost of every route, warm', () => {
+  it('sends one valid request to each of the 33 /api/v1 routes of serverless.yml', () => {
+    const declared = declaredFunctions()
+      .flatMap((fn) => (fn.route ? [`${fn.route.method} ${fn.route.path}`] : []))
+      .filter((route) => route.includes(' /api/v1/'))
+
+    expect(declared).toHaveLength(33)
+    expect([...measured.keys()].sort()).toEqual(declared.sort())
+    for (const [route, tally] of measured)
+      expect({ route, status: tally.status }).toEqual({ route, status: 200 })
+  })
+
+  it('costs exactly the DynamoDB commands, RPC calls and round trips of the table', () => {
+    const costs = Object.fromEntries([...measured.keys()].map((route) => [route, actual(route)]))
+
+    expect(costs).toEqual(EXPECTED)
+  })
+})
+
+describe('the per-request goals of issue 7', () => {
+  const dynamoCalls = (route: string) => measured.get(route)?.dynamo.calls
+  const calls = (routes: string[]) =>
+    Object.fromEntries(routes.map((route) => [route, dynamoCalls(route)]))
+
+  it('reads the table at most twice on every read route but the watchlist', () => {
+    const reads = [...measured].filter(([, tally]) => tally.read).map(([route]) => route)
+    const over = Object.fromEntries(
+      Object.entries(calls(reads)).filter(([, count]) => (count ?? 0) > 2),
+    )
+
+    expect(reads).toHaveLength(17)
+    // The session check, the watch items (a Query) and the projects' live metrics (a
+    // BatchGetItem per 100): the metrics change with every price sample, so the watch items
+    // cannot carry them.
+    expect(over).toEqual({ 'GET /api/v1/watchlist/projects': 3 })
+  })
+
+  it('reads price history in one call, and project details in one beside the session check', () => {
+    expect(
+      calls([
+        'GET /api/v1/price/history/daily/{projectId}',
+        'GET /api/v1/price/history/monthly/{projectId}',
+        'GET /api/v1/price/history/yearly/{projectId}',
+      ]),
+    ).toEqual({
+      'GET /api/v1/price/history/daily/{projectId}': 1,
+      'GET /api/v1/price/history/monthly/{projectId}': 1,
+      'GET /api/v1/price/history/yearly/{projectId}': 1,
+    })
+    // The route takes an account token, so the guard reads the session first (one GetItem,
+    // as on every authenticated route); the project and its metrics are the other GetItem.
+    expect(measured.get('GET /api/v1/project/{projectId}')?.dynamo.byCommand).toEqual({
+      GetItem: 2,
+    })
+  })
+
+  it('logs in and refreshes with at most three DynamoDB calls', () => {
+    const routes = [
+      'POST /api/v1/auth/login',
+      'GET /api/v1/auth/refresh',
+      'POST /api/v1/account/login',
+      'GET /api/v1/account/refresh',
+    ]
+
+    for (const [route, count] of Object.entries(calls(routes))) {
+      expect({ route, atMostThree: (count ?? 99) <= 3 }).toEqual({ route, atMostThree: true })
+    }
+  })
+
+  it('quotes with at most three RPC calls, sent together in one round trip', () => {
+    for (const route of ['GET /api/v1/swap/quote/ethereum', 'GET /api/v1/swap/quote/altchain']) {
+      const rpc = measured.get(route)?.rpc
+
+      expect({ route, roundTrips: rpc?.roundTrips, atMostThree: (rpc?.calls ?? 99) <= 3 }).toEqual({
+        route,
+        roundTrips: 1,
+        atMostThree: true,
+      })
+    }
+  })
+})

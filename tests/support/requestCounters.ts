@@ -1,0 +1,128 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+
+// What one request costs: the DynamoDB commands the code sends and the JSON-RPC calls viem makes,
+// for the counts test (tests/functions/requestCosts.test.ts) and the bench (tests/bench/).
+
+export interface DynamoTally {
+  /** Commands sent, SDK retries not included (they are one call to the code). */
+  calls: number
+  /** Per command name without the `Command` suffix: `GetItem`, `Query`, `TransactWriteItems`. */
+  byCommand: Record<string, number>
+  /** Items DynamoDB read: ScannedCount of a Query, 1 per item found by a get or batch get. */
+  itemsRead: number
+}
+
+export interface RpcTally {
+  /** JSON-RPC calls, each member of a batch counted. */
+  calls: number
+  /** HTTP POSTs that carried them: viem sends calls made together as one JSON array. */
+  roundTrips: number
+  byMethod: Record<string, number>
+}
+
+export interface RequestTally {
+  dynamo: DynamoTally
+  rpc: RpcTally
+}
+
+export interface RequestCounter {
+  /** What was counted since the last take (or the start), and a fresh start. */
+  take(): RequestTally
+  /** Removes the middleware and gives back the original fetch. */
+  stop(): void
+}
+
+const MIDDLEWARE_NAME = 'countRequests'
+
+function bump(record: Record<string, number>, key: string, by = 1): void {
+  record[key] = (record[key] ?? 0) + by
+}
+
+function itemsIn(output: unknown): number {
+  const { ScannedCount, Count, Item, Responses } = (output ?? {}) as {
+    ScannedCount?: number
+    Count?: number
+    Item?: unknown
+    Responses?: unknown
+  }
+  if (typeof ScannedCount === 'number') return ScannedCount
+  if (typeof Count === 'number') return Count
+  if (Item !== undefined) return 1
+  // BatchGetItem answers per table; TransactGetItems answers a list of { Item }.
+  if (Array.isArray(Responses)) return Responses.filter((entry) => entry?.Item).length
+  if (Responses && typeof Responses === 'object') {
+    return Object.values(Responses as Record<string, unknown[]>).reduce(
+      (sum, items) => sum + items.length,
+      0,
+    )
+  }
+  return 0
+}
+
+function jsonRpcMethods(body: unknown): string[] | undefined {
+  if (typeof body !== 'string') return undefined
+  try {
+    const parsed = JSON.parse(body) as unknown
+    const calls = Array.isArray(parsed) ? parsed : [parsed]
+    const methods = calls.map((call) => (call as { jsonrpc?: unknown; method?: unknown }).method)
+    return methods.every((method): method is string => typeof method === 'string')
+      ? methods
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Counts, until `stop()`, the commands sent through `client` (a middleware at the initialize
+ * step, so once per command whatever the SDK retries) and the JSON-RPC calls sent through the
+ * global fetch, which viem's http transport uses. Counts everything in the process: measure one
+ * request at a time.
+ */
+export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
+  let dynamo: DynamoTally = { calls: 0, byCommand: {}, itemsRead: 0 }
+  let rpc: RpcTally = { calls: 0, roundTrips: 0, byMethod: {} }
+
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      dynamo.calls += 1
+      bump(dynamo.byCommand, context.commandName?.replace(/Command$/, '') ?? 'unknown')
+      const result = await next(args)
+      dynamo.itemsRead += itemsIn(result.output)
+      return result
+    },
+    { step: 'initialize', name: MIDDLEWARE_NAME, priority: 'high' },
+  )
+
+  const originalFetch = globalThis.fetch
+  globalThis.fetch = (input, init) => {
+    const methods = jsonRpcMethods(init?.body)
+    if (methods) {
+      rpc.roundTrips += 1
+      rpc.calls += methods.length
+      for (const method of methods) bump(rpc.byMethod, method)
+    }
+    return originalFetch(input, init)
+  }
+
+  return {
+    take() {
+      const taken = { dynamo, rpc }
+      dynamo = { calls: 0, byCommand: {}, itemsRead: 0 }
+      rpc = { calls: 0, roundTrips: 0, byMethod: {} }
+      return taken
+    },
+    stop() {
+      client.middlewareStack.remove(MIDDLEWARE_NAME)
+      globalThis.fetch = originalFetch
+    },
+  }
+}
+
+/** `GetItem ×1, Query ×2`, in name order: a stable cell for tables and snapshots. */
+export function formatCounts(record: Record<string, number>): string {
+  return Object.entries(record)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, count]) => `${name} ×${count}`)
+    .join(', ')
+}
