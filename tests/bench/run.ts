@@ -5,12 +5,11 @@ import { cpus, totalmem } from 'node:os'
 import { startLocalStack } from '../../lib/local/localStack'
 import { logger } from '../../lib/logger'
 import { declaredFunctions } from '../../lib/serverless/declaredFunctions'
-import { bundleAll } from './bundleSizes'
-import { loadTimeMs } from './coldStart'
+import { bundleSection } from './bundleSection'
 import { measureMarkets } from './markets'
 import { measureRequests, requestsSection } from './requests'
 import { measureTradeScale, tradeScaleSection } from './scale'
-import { kb, median, ms } from './stats'
+import { median, ms } from './stats'
 import { measureStartup } from './startup'
 import { measureTrading } from './trading'
 
@@ -20,9 +19,7 @@ const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
 async function main(): Promise<void> {
   const functions = declaredFunctions()
   console.log(`bundling ${functions.length} functions...`)
-  const bundles = await bundleAll(functions)
-  const coldStarts = bundles.map((report) => ({ ...report, loadMs: loadTimeMs(report.outfile) }))
-  const baseline = coldStarts.find((report) => report.name === '(empty handler)')?.loadMs ?? 0
+  const bundleLines = await bundleSection(functions)
 
   console.log('measuring the local stack start-up...')
   const startups: number[] = []
@@ -42,7 +39,6 @@ async function main(): Promise<void> {
   console.log('measuring price history and the sampler...')
   const markets = await measureMarkets(RUNS).finally(() => stack.stop())
 
-  const http = coldStarts.filter((report) => functions.find((fn) => fn.name === report.name)?.http)
   const lines = [
     '# Benchmarks',
     '',
@@ -56,26 +52,7 @@ async function main(): Promise<void> {
       `serverless offline answering): median ${(median(startups) / 1000).toFixed(1)} s of ` +
       `${STARTUP_RUNS} runs (${startups.map((value) => (value / 1000).toFixed(1)).join(', ')} s).`,
     '',
-    '## Bundles and cold start',
-    '',
-    'Each function bundled alone by the options of `esbuild.config.ts` (minified, tree-shaken); ' +
-      'load time is `require` of the bundle in a fresh Node process, median of 5, beside an ' +
-      'empty handler bundled the same way.',
-    '',
-    '| function | size | load | over empty | viem | jose | AWS SDK | largest inputs |',
-    '| --- | ---: | ---: | ---: | :-: | :-: | :-: | --- |',
-    ...coldStarts.map(
-      (report) =>
-        `| ${report.name} | ${kb(report.bytes)} | ${ms(report.loadMs)} | ${ms(report.loadMs - baseline)} | ` +
-        `${report.carries.viem ? 'yes' : '—'} | ${report.carries.jose ? 'yes' : '—'} | ` +
-        `${report.carries.awsSdk ? 'yes' : '—'} | ` +
-        report.largestInputs.map((input) => `${input.module} ${kb(input.bytes)}`).join(', ') +
-        ' |',
-    ),
-    '',
-    `HTTP functions: largest ${kb(Math.max(...http.map((report) => report.bytes)))}, median ` +
-      `${kb(median(http.map((report) => report.bytes)))}.`,
-    '',
+    ...bundleLines,
     ...requestsSection(requests),
     ...tradeScaleSection(tradeScale),
     '## Price history on a year of data',

@@ -1,0 +1,124 @@
+import '../support/env'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { type DeclaredFunction, declaredFunctions } from '../../lib/serverless/declaredFunctions'
+import { type BundleReport, bundle, bundleReferences } from '../bench/bundleSizes'
+
+// What each function carries, from the esbuild metafile of its bundle: deterministic, so tested
+// here; load times are measured by `npm run bench` (BENCHMARKS.md).
+
+const KB = 1024
+// Budgets a little above today's sizes (BENCHMARKS.md), so that growth is a decision.
+const BUDGET = {
+  largestHttp: 530 * KB,
+  medianHttp: 300 * KB,
+  largestHttpWithoutSdk: 320 * KB,
+  medianHttpWithoutSdk: 95 * KB,
+  dynamoClientOnly: 210 * KB,
+}
+
+// Functions that talk to a node; no other function may carry viem's clients or actions.
+const CHAIN_FUNCTIONS = new Set([
+  'loginWallet', // EIP-1271 signatures are checked by a call to the wallet contract
+  'quoteAltchain',
+  'quoteEthereum',
+  'swapNativeAltchain',
+  'swapTokensAltchain',
+  'swapTokensEthereum',
+  'transferAltchain',
+  'transferEthereum',
+  'getWalletBalances',
+  'getTradeByHash', // a pending trade is settled from its receipt when looked up
+  'getTradeById',
+  'samplePrices',
+  'syncMarkets',
+  'reconcileTrades',
+  'indexDeposits',
+])
+// Functions that never read or write the table.
+const TABLELESS_FUNCTIONS = new Set([
+  'generateMnemonic',
+  'createWallet',
+  'recoverWalletFromMnemonic',
+  'recoverWalletFromKey',
+  'quoteAltchain',
+  'quoteEthereum',
+  'getOpenApiDocument',
+  'getDocsPage',
+  'getDocsAsset',
+])
+// The login routes issue tokens without verifying any.
+const TOKEN_ISSUERS = new Set(['loginWallet', 'loginAccount'])
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0
+
+async function verifiesTokens(fn: DeclaredFunction): Promise<boolean> {
+  if (!fn.http) return false
+  const module = (await import(`../../${fn.entry}`)) as { handler: { route?: { auth: unknown } } }
+  return (module.handler.route?.auth ?? 'none') !== 'none'
+}
+
+describe('function bundles', () => {
+  const functions = declaredFunctions()
+  const reports = new Map<string, BundleReport>()
+  let dynamoClientOnly: BundleReport | undefined
+
+  beforeAll(async () => {
+    // One at a time: esbuild is parallel inside, and the machine has two cores.
+    for (const fn of functions) reports.set(fn.name, await bundle(fn.name, fn.entry))
+    dynamoClientOnly = (await bundleReferences()).find(
+      (report) => report.name === '(DynamoDB client only)',
+    )
+  }, 300_000)
+
+  it('carry viem clients and actions only where the function talks to a node', () => {
+    const carrying = functions.filter((fn) => reports.get(fn.name)?.carries.viemClient)
+    expect(carrying.map((fn) => fn.name).sort()).toEqual([...CHAIN_FUNCTIONS].sort())
+  })
+
+  it('carry jose only where tokens are verified or issued', async () => {
+    const expected: string[] = []
+    for (const fn of functions) {
+      if (TOKEN_ISSUERS.has(fn.name) || (await verifiesTokens(fn))) expected.push(fn.name)
+    }
+    const carrying = functions.filter((fn) => reports.get(fn.name)?.carries.jose)
+    expect(carrying.map((fn) => fn.name).sort()).toEqual(expected.sort())
+  })
+
+  it('carry the AWS SDK only where the function uses the table, and only its lean parts', () => {
+    for (const fn of functions) {
+      const report = reports.get(fn.name)
+      expect({ fn: fn.name, sdk: report?.carries.awsSdk }).toEqual({
+        fn: fn.name,
+        sdk: !TABLELESS_FUNCTIONS.has(fn.name),
+      })
+      // The SSM client, the full credential chain and its STS/SSO clients, Powertools
+      // Parameters: each replaced by something smaller (README, "Bundles").
+      for (const absent of [
+        '@aws-sdk/client-ssm',
+        '@aws-sdk/credential-provider-ini',
+        '@aws-sdk/credential-provider-sso',
+        '@aws-sdk/nested-clients',
+        '@aws-lambda-powertools/parameters',
+      ]) {
+        expect(report?.modules, `${fn.name} carries ${absent}`).not.toContain(absent)
+      }
+      expect(report?.carries.zodClassic, `${fn.name} carries classic zod`).toBe(false)
+    }
+  })
+
+  it('stay within their size budgets', () => {
+    const http = functions
+      .filter((fn) => fn.http)
+      .map((fn) => reports.get(fn.name))
+      .filter((report): report is BundleReport => report !== undefined)
+    const sizes = http.map((report) => report.bytes)
+    const withoutSdk = http.map((report) => report.bytes - report.awsSdkBytes)
+
+    expect(http).toHaveLength(functions.filter((fn) => fn.http).length)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(BUDGET.largestHttp)
+    expect(median(sizes)).toBeLessThanOrEqual(BUDGET.medianHttp)
+    expect(Math.max(...withoutSdk)).toBeLessThanOrEqual(BUDGET.largestHttpWithoutSdk)
+    expect(median(withoutSdk)).toBeLessThanOrEqual(BUDGET.medianHttpWithoutSdk)
+    expect(dynamoClientOnly?.bytes).toBeLessThanOrEqual(BUDGET.dynamoClientOnly)
+  })
+})
