@@ -1,7 +1,8 @@
-import { getProjectMarket } from '../../lib/db/marketStats'
+import { getProjectMarketBeside } from '../../lib/db/marketStats'
 import { accountGuard } from '../../lib/http/authGuard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { NotFound } from '../../lib/http/errors'
+import type { SessionGate } from '../../lib/http/sessionGate'
 import { describeProject } from '../../lib/markets/describeProject'
 import {
   type ProjectIdParams,
@@ -10,16 +11,27 @@ import {
   projectResultSchema,
 } from '../../schemas/project'
 
-/** One GetItem: the market-sync and sampler jobs keep the metrics on the project's item. */
-export async function getProjectDetails({ projectId }: ProjectIdParams): Promise<ProjectResult> {
-  const projectMarket = await getProjectMarket(projectId)
+/**
+ * One BatchGetItem: the project's item, on which the market-sync and sampler jobs keep the
+ * metrics, and the caller's session, admitted before anything of the project is used.
+ */
+export async function getProjectDetails(
+  { projectId }: ProjectIdParams,
+  session: SessionGate,
+): Promise<ProjectResult> {
+  const { projectMarket, other: sessionItem } = await getProjectMarketBeside(projectId, session.key)
+  await session.admit(sessionItem)
   if (!projectMarket) throw new NotFound('no project with this id')
   return { project: describeProject(projectMarket) }
 }
 
 export const handler = defineHandler({
   auth: accountGuard,
+  sessionRead: 'route',
   params: projectIdParamsSchema,
   result: projectResultSchema,
-  run: ({ params }) => getProjectDetails(params),
+  run: ({ params, session }) => {
+    if (!session) throw new Error('sessionRead: route gives the core a session gate')
+    return getProjectDetails(params, session)
+  },
 })

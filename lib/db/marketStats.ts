@@ -2,6 +2,7 @@ import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { setTimeout as sleep } from 'node:timers/promises'
 import { formatUnits, parseUnits } from 'viem'
 import type { PriceChangePeriod } from '../markets/priceBuckets'
+import { batchGetItems, itemId } from './batchGet'
 import { db, tableName } from './client'
 import { projectKey, type TableKey } from './keys'
 import { type Project, queryCatalogItems, toProject } from './project'
@@ -78,6 +79,26 @@ function toProjectMarket(item: Record<string, unknown>): ProjectMarket {
 export async function getProjectMarket(id: string): Promise<ProjectMarket | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: projectKey(id) }))
   return Item ? toProjectMarket(Item) : undefined
+}
+
+/**
+ * A project with its market metrics, and another item read in the same BatchGetItem (a route's
+ * caller session, see lib/http/sessionGate.ts). Both are read strongly consistent.
+ */
+export async function getProjectMarketBeside(
+  id: string,
+  other: TableKey,
+): Promise<{
+  projectMarket: ProjectMarket | undefined
+  other: Record<string, unknown> | undefined
+}> {
+  const key = projectKey(id)
+  const items = await batchGetItems([key, other], { consistentRead: true })
+  const item = items.get(itemId(key))
+  return {
+    projectMarket: item ? toProjectMarket(item) : undefined,
+    other: items.get(itemId(other)),
+  }
 }
 
 /** Projects with their metrics, in the order of `ids`, unknown ids left out: BatchGetItem. */

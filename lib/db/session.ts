@@ -72,14 +72,19 @@ export async function getSession(sessionId: string): Promise<Session | undefined
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: sessionKey(sessionId), ConsistentRead: true }),
   )
-  if (!Item || Number(Item.expiresAt) <= Math.floor(Date.now() / 1000)) return undefined
+  return toSession(Item)
+}
+
+/** A session item as read (by getSession, or beside a route's own items); expired is none. */
+export function toSession(item: Record<string, unknown> | undefined): Session | undefined {
+  if (!item || Number(item.expiresAt) <= Math.floor(Date.now() / 1000)) return undefined
   return {
-    sessionId: String(Item.sessionId),
-    audience: Item.audience as Audience,
-    subject: String(Item.subject),
-    status: Item.status === 'rotated' ? 'rotated' : 'active',
-    createdAt: String(Item.createdAt),
-    expiresAt: Number(Item.expiresAt),
+    sessionId: String(item.sessionId),
+    audience: item.audience as Audience,
+    subject: String(item.subject),
+    status: item.status === 'rotated' ? 'rotated' : 'active',
+    createdAt: String(item.createdAt),
+    expiresAt: Number(item.expiresAt),
   }
 }
 

@@ -1,7 +1,7 @@
 import { verifyToken } from '../auth/tokens'
-import { getSession, revokeSubjectSessions } from '../db/session'
+import { getSession, revokeSubjectSessions, type Session } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from './errors'
-import type { Audience, Guard, TokenUse } from './types'
+import type { Audience, Guard, Principal, TokenUse } from './types'
 
 // The scheme is case-insensitive (RFC 7235). The signature may be empty so that an unsigned
 // (`alg: none`) token reaches the verifier and is refused there as invalid (401002).
@@ -12,35 +12,46 @@ const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i
  * does not verify or is of another kind, 401003 when its session has ended.
  */
 export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
+  async function verify(header: string | undefined): Promise<Principal> {
+    const token = header === undefined ? undefined : BEARER.exec(header.trim())?.[1]
+    if (!token) {
+      throw new Unauthorized(UNAUTHORIZED.missingToken, 'send Authorization: Bearer <token>')
+    }
+    const claims = await verifyToken(token, { audience, tokenUse })
+    return {
+      audience,
+      subject: claims.subject,
+      sessionId: claims.sessionId,
+      tokenId: claims.tokenId,
+      tokenUse,
+    }
+  }
+
+  async function admit(principal: Principal, session: Session | undefined): Promise<void> {
+    if (
+      !session ||
+      session.sessionId !== principal.sessionId ||
+      session.audience !== audience ||
+      session.subject.toLowerCase() !== principal.subject.toLowerCase()
+    ) {
+      throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+    }
+    if (session.status === 'rotated') {
+      // A refresh token presented again after its rotation is a replay: end every session.
+      if (tokenUse === 'refresh') await revokeSubjectSessions(audience, session.subject)
+      throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session was replaced by a refresh')
+    }
+  }
+
   return {
     audience,
     tokenUse,
+    verify,
+    admit,
     async authenticate(header) {
-      const token = header === undefined ? undefined : BEARER.exec(header.trim())?.[1]
-      if (!token) {
-        throw new Unauthorized(UNAUTHORIZED.missingToken, 'send Authorization: Bearer <token>')
-      }
-      const claims = await verifyToken(token, { audience, tokenUse })
-      const session = await getSession(claims.sessionId)
-      if (
-        !session ||
-        session.audience !== audience ||
-        session.subject.toLowerCase() !== claims.subject.toLowerCase()
-      ) {
-        throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
-      }
-      if (session.status === 'rotated') {
-        // A refresh token presented again after its rotation is a replay: end every session.
-        if (tokenUse === 'refresh') await revokeSubjectSessions(audience, session.subject)
-        throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session was replaced by a refresh')
-      }
-      return {
-        audience,
-        subject: claims.subject,
-        sessionId: claims.sessionId,
-        tokenId: claims.tokenId,
-        tokenUse,
-      }
+      const principal = await verify(header)
+      await admit(principal, await getSession(principal.sessionId))
+      return principal
     },
   }
 }

@@ -1,10 +1,25 @@
 import type { MiddlewareObj } from '@middy/core'
+import { createSessionGate } from './sessionGate'
 import type { Guard, HttpEvent, HttpRequest, HttpResponse } from './types'
 
-export function authenticate(guard: Guard): MiddlewareObj<HttpEvent, HttpResponse> {
+/**
+ * Checks the bearer token. With `sessionRead: 'route'` only the token is verified here and the
+ * route reads the session with its own items, through the session gate.
+ */
+export function authenticate(
+  guard: Guard,
+  sessionRead: 'guard' | 'route' = 'guard',
+): MiddlewareObj<HttpEvent, HttpResponse> {
   return {
     before: async (request: HttpRequest) => {
-      request.context.principal = await guard.authenticate(request.event.headers?.authorization)
+      const header = request.event.headers?.authorization
+      if (sessionRead === 'guard') {
+        request.context.principal = await guard.authenticate(header)
+        return
+      }
+      const principal = await guard.verify(header)
+      request.context.principal = principal
+      request.context.sessionGate = createSessionGate(guard, principal)
     },
   }
 }

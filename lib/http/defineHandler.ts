@@ -6,6 +6,7 @@ import { authenticate } from './authenticate'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
+import type { SessionGate } from './sessionGate'
 import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
 import { validateInput } from './validateInput'
 
@@ -17,6 +18,8 @@ export interface HandlerInput<Params, Query, Body, Auth> {
   body: Body
   principal: Auth
   headers: Record<string, string | undefined>
+  /** With `sessionRead: 'route'`: the session to read beside the route's items and admit. */
+  session: SessionGate | undefined
 }
 
 export interface HandlerDefinition<
@@ -28,6 +31,12 @@ export interface HandlerDefinition<
 > {
   /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
   auth: AuthOption
+  /**
+   * 'guard' (the default): the guard reads the session before the core runs. 'route': the core
+   * reads it in the same call as its own items and admits it through `session` (one DynamoDB
+   * call fewer); an expired or ended session then answers 401003 after input validation.
+   */
+  sessionRead?: 'guard' | 'route'
   params?: ParamsSchema
   query?: QuerySchema
   body?: BodySchema
@@ -62,7 +71,11 @@ export function defineHandler<
       ...(input as { params: never; query: never; body: never }),
       principal: context.principal as never,
       headers: event.headers ?? {},
+      session: context.sessionGate,
     })
+    if (context.sessionGate && !context.sessionGate.admitted) {
+      throw new Error('the route answered without admitting its session')
+    }
     // The envelope middleware wraps this; the cast carries the parsed result through middy.
     return definition.result.parse(result) as HttpResponse
   }
@@ -71,7 +84,9 @@ export function defineHandler<
     .use(accessLog())
     .use(httpHeaderNormalizer())
   if (definition.body) chain.use(jsonBody())
-  if (definition.auth !== 'none') chain.use(authenticate(definition.auth))
+  if (definition.auth !== 'none') {
+    chain.use(authenticate(definition.auth, definition.sessionRead))
+  }
   const handler = chain.use(validateInput(definition)).use(envelope()).use(errorHandler())
   // The definition travels with the handler so that `npm run openapi` documents the route from it.
   return Object.assign(handler, { route: definition })

@@ -1,5 +1,7 @@
 import type { Request } from '@middy/core'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
+import type { Session } from '../db/session'
+import type { SessionGate } from './sessionGate'
 
 export type HttpEvent = APIGatewayProxyEventV2
 export type HttpResponse = APIGatewayProxyStructuredResultV2
@@ -20,11 +22,17 @@ export interface Principal {
 export interface Guard {
   audience: Audience
   tokenUse: TokenUse
+  /** Verifies the token and checks its session (one GetItem): the usual way. */
   authenticate(authorizationHeader: string | undefined): Promise<Principal>
+  /** Verifies the token only; the session must then be admitted (see lib/http/sessionGate.ts). */
+  verify(authorizationHeader: string | undefined): Promise<Principal>
+  /** Throws 401003 unless `session`, read for `principal`, is live. */
+  admit(principal: Principal, session: Session | undefined): Promise<void>
 }
 
 export interface HandlerContext extends Context {
   principal?: Principal
+  sessionGate?: SessionGate
   input?: { params: unknown; query: unknown; body: unknown }
 }
 

@@ -58,7 +58,7 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, GetItem ×1, Query ×1'),
   'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1'),
   'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1'),
-  'GET /api/v1/project/{projectId}':               row('GetItem ×2'),
+  'GET /api/v1/project/{projectId}':               row('BatchGetItem ×1'),
   'GET /api/v1/price/history/daily/{projectId}':   row('Query ×1'),
   'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1'),
   'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1'),
@@ -134,22 +134,24 @@ describe('the per-request goals of issue 7', () => {
     expect(over).toEqual({ 'GET /api/v1/watchlist/projects': 3 })
   })
 
-  it('reads price history in one call, and project details in one beside the session check', () => {
+  it('reads price history and project details in one call each', () => {
     expect(
       calls([
         'GET /api/v1/price/history/daily/{projectId}',
         'GET /api/v1/price/history/monthly/{projectId}',
         'GET /api/v1/price/history/yearly/{projectId}',
+        'GET /api/v1/project/{projectId}',
       ]),
     ).toEqual({
       'GET /api/v1/price/history/daily/{projectId}': 1,
       'GET /api/v1/price/history/monthly/{projectId}': 1,
       'GET /api/v1/price/history/yearly/{projectId}': 1,
+      'GET /api/v1/project/{projectId}': 1,
     })
-    // The route takes an account token, so the guard reads the session first (one GetItem,
-    // as on every authenticated route); the project and its metrics are the other GetItem.
+    // Project details takes an account token: the session is read in the same BatchGetItem as
+    // the project and its metrics (sessionRead: 'route').
     expect(measured.get('GET /api/v1/project/{projectId}')?.dynamo.byCommand).toEqual({
-      GetItem: 2,
+      BatchGetItem: 1,
     })
   })
 

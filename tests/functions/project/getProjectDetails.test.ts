@@ -1,7 +1,8 @@
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { getProjectDetails, handler } from '../../../functions/project/getProjectDetails'
+import { handler as logout } from '../../../functions/account/logoutAccount'
+import { handler } from '../../../functions/project/getProjectDetails'
 import { db } from '../../../lib/db/client'
 import { recordPrice } from '../../../lib/markets/recordPrice'
 import { formatTimestamp } from '../../../lib/time/formatTimestamp'
@@ -98,15 +99,34 @@ describe('project details', () => {
     })
   })
 
-  it('reads the project with a single DynamoDB call', async () => {
+  it("reads the project and the caller's session with a single DynamoDB call", async () => {
     const project = await createProject()
     const send = vi.spyOn(db(), 'send')
 
-    const result = await getProjectDetails({ projectId: project.id })
+    const response = await details(token, project.id)
 
-    expect(send).toHaveBeenCalledTimes(1)
+    const commands = send.mock.calls.map(([command]) => command.constructor.name)
     send.mockRestore()
-    expect(result.project.id).toBe(project.id)
+    expect(commands).toEqual(['BatchGetCommand'])
+    expect(response.status).toBe(200)
+    expect((response.body.result as { project: { id: string } }).project.id).toBe(project.id)
+  })
+
+  it('answers 401003 once the session has ended, for a known project and an unknown one', async () => {
+    const project = await createProject()
+    const ended = (await accountSession()).access
+    const loggedOut = await invoke(
+      logout,
+      httpEvent({ routeKey: 'DELETE /api/v1/account/logout', headers: bearer(ended) }),
+    )
+
+    const known = await details(ended, project.id)
+    const unknown = await details(ended, randomUUID())
+
+    expect(loggedOut.status).toBe(200)
+    for (const response of [known, unknown]) {
+      expect(response).toMatchObject({ status: 401, body: { ok: false, error: { code: 401003 } } })
+    }
   })
 
   it('answers 404 for an unknown project and 400 for a malformed id', async () => {

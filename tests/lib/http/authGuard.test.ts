@@ -1,4 +1,5 @@
 import '../../support/env'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { decodeJwt, SignJWT } from 'jose'
 import { randomUUID } from 'node:crypto'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -6,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import * as z from '../../../schemas/zod'
 import { signToken } from '../../../lib/auth/tokens'
 import { loadAuthConfig } from '../../../lib/config'
+import { db, tableName } from '../../../lib/db/client'
 import { deleteSession, putSession } from '../../../lib/db/session'
 import { walletGuard, walletRefreshGuard } from '../../../lib/http/authGuard'
 import { defineHandler } from '../../../lib/http/defineHandler'
@@ -29,6 +31,27 @@ const whoAmI = defineHandler({
 
 const refreshWhoAmI = defineHandler({
   auth: walletRefreshGuard,
+  result: principalSchema,
+  run: ({ principal }) => principal,
+})
+
+// Routes that read the session beside their own items (sessionRead: 'route').
+const whoAmIReadingSession = defineHandler({
+  auth: walletGuard,
+  sessionRead: 'route',
+  result: principalSchema,
+  run: async ({ principal, session }) => {
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: session?.key ?? {}, ConsistentRead: true }),
+    )
+    await session?.admit(Item)
+    return principal
+  },
+})
+
+const whoAmIForgettingSession = defineHandler({
+  auth: walletGuard,
+  sessionRead: 'route',
   result: principalSchema,
   run: ({ principal }) => principal,
 })
@@ -93,7 +116,10 @@ function ownSecret(): string {
   return secret
 }
 
-function call(handler: typeof whoAmI, authorization?: string): Promise<EnvelopeResponse> {
+function call(
+  handler: typeof whoAmI | typeof whoAmIReadingSession,
+  authorization?: string,
+): Promise<EnvelopeResponse> {
   return invoke(
     handler,
     httpEvent({
@@ -332,5 +358,33 @@ describe('the wallet guard', () => {
 
       expectUnauthorized(response, UNAUTHORIZED.sessionEnded)
     })
+  })
+})
+
+describe('a route that reads its own session', () => {
+  it('answers for a live session, and 401003 for an ended one, like the guard', async () => {
+    const subject = newWalletAddress()
+    const live = await createSession('wallet', subject)
+    const ended = await createSession('wallet', subject, now() - 1)
+    const token = (sessionId: string) =>
+      signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
+
+    const answered = await call(whoAmIReadingSession, `Bearer ${await token(live)}`)
+    const refused = await call(whoAmIReadingSession, `Bearer ${await token(ended)}`)
+
+    expect(answered.status).toBe(200)
+    expect(answered.body.result).toMatchObject({ subject, sessionId: live })
+    expectUnauthorized(refused, 401003)
+  })
+
+  it('answers 500 rather than its result when it never admitted the session', async () => {
+    const subject = newWalletAddress()
+    const sessionId = await createSession('wallet', subject)
+    const token = await signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
+
+    const response = await call(whoAmIForgettingSession, `Bearer ${token}`)
+
+    expect(response.status).toBe(500)
+    expect(response.body.result).toBeUndefined()
   })
 })

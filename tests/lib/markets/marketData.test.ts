@@ -1,10 +1,10 @@
 import '../../support/env'
 import { erc20Abi, formatUnits, getAddress, isAddressEqual, parseAbi } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { getProjectDetails } from '../../../functions/project/getProjectDetails'
 import { loadChainConfig } from '../../../lib/config'
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import type { Project } from '../../../lib/db/project'
+import { describeProject } from '../../../lib/markets/describeProject'
 import { readPriceHistory } from '../../../lib/markets/readPriceHistory'
 import { samplePrices } from '../../../lib/markets/samplePrices'
 import { syncMarkets } from '../../../lib/markets/syncMarkets'
@@ -50,6 +50,13 @@ async function pairsOnChain(token: ListedToken): Promise<number> {
   return holding.filter(Boolean).length
 }
 
+/** What GET /v1/project/{id} answers for the project. */
+async function projectDetails(projectId: string) {
+  const projectMarket = await getProjectMarket(projectId)
+  if (!projectMarket) throw new Error(`no project ${projectId}`)
+  return describeProject(projectMarket)
+}
+
 async function priceOf(projectId: string) {
   const market = (await getProjectMarket(projectId))?.market
   if (!market?.priceE18) throw new Error('the project has no price')
@@ -76,7 +83,7 @@ describe('market data from the devnet', () => {
   it('counts the pairs and reads the total supply and deployment time as the chain says', async () => {
     await syncMarkets()
 
-    const { project: details } = await getProjectDetails({ projectId: project.id })
+    const details = await projectDetails(project.id)
 
     const totalSupply = await readClient('ethereum').readContract({
       address: token.address,
@@ -112,7 +119,7 @@ describe('market data from the devnet', () => {
     expect(after.priceE18).toBe(sampledAfter)
     expect(after.volume24h - before.volume24h).toBe(bought)
 
-    const { project: details } = await getProjectDetails({ projectId: project.id })
+    const details = await projectDetails(project.id)
     expect(details.price).toBe(usdToNumber(sampledAfter))
     expect(details.volume_24h).toBe(
       usdToNumber(valueInUsd(after.volume24h, token.decimals, after.priceE18)),
