@@ -1,12 +1,16 @@
 import { walletGuard } from '../../lib/http/authGuard'
 import { defineHandler } from '../../lib/http/defineHandler'
+import type { SessionGate } from '../../lib/http/sessionGate'
 import type { Principal } from '../../lib/http/types'
 import { listWatchlist as readWatchlist } from '../../lib/markets/listWatchlist'
 import { usdToNumber } from '../../lib/markets/usdAmount'
 import { type WatchlistResult, watchlistResultSchema } from '../../schemas/watchlist'
 
-export async function listWatchlist(principal: Principal): Promise<WatchlistResult> {
-  const entries = await readWatchlist(principal.subject)
+export async function listWatchlist(
+  principal: Principal,
+  session: SessionGate,
+): Promise<WatchlistResult> {
+  const entries = await readWatchlist(principal.subject, session)
   return {
     watchlist: entries.map((entry) => ({
       id: entry.id,
@@ -21,6 +25,11 @@ export async function listWatchlist(principal: Principal): Promise<WatchlistResu
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // The session is read with the watched projects: two DynamoDB calls in all.
+  sessionRead: 'route',
   result: watchlistResultSchema,
-  run: ({ principal }) => listWatchlist(principal),
+  run: ({ principal, session }) => {
+    if (!session) throw new Error('sessionRead: route gives the core a session gate')
+    return listWatchlist(principal, session)
+  },
 })

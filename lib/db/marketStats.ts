@@ -1,5 +1,4 @@
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { formatUnits, parseUnits } from 'viem'
 import type { PriceChangePeriod } from '../markets/priceBuckets'
 import { batchGetItems, itemId } from './batchGet'
@@ -14,7 +13,6 @@ import { isConditionFailed } from './writeConflicts'
 // the catalog fields. Amounts are decimal strings in the table.
 
 const PRICE_DECIMALS = 18
-const MAX_BATCH_GET_ATTEMPTS = 5
 const BATCH_GET_LIMIT = 100
 
 export type PriceChanges = Record<PriceChangePeriod, number>
@@ -101,26 +99,30 @@ export async function getProjectMarketBeside(
   }
 }
 
-/** Projects with their metrics, in the order of `ids`, unknown ids left out: BatchGetItem. */
-export async function getProjectMarkets(ids: readonly string[]): Promise<ProjectMarket[]> {
-  const found = new Map<string, ProjectMarket>()
-  const unique = [...new Set(ids)]
-  for (let offset = 0; offset < unique.length; offset += BATCH_GET_LIMIT) {
-    let keys: TableKey[] = unique.slice(offset, offset + BATCH_GET_LIMIT).map(projectKey)
-    for (let attempt = 0; keys.length > 0 && attempt < MAX_BATCH_GET_ATTEMPTS; attempt += 1) {
-      const { Responses, UnprocessedKeys } = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } } }),
-      )
-      for (const item of Responses?.[tableName()] ?? []) {
-        const projectMarket = toProjectMarket(item)
-        found.set(projectMarket.project.id, projectMarket)
-      }
-      keys = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as TableKey[]
-      // Unprocessed keys mean throttling: back off before asking again.
-      if (keys.length > 0) await sleep(50 * 2 ** attempt)
+/**
+ * Projects with their metrics, in the order of `ids`, unknown ids left out: one BatchGetItem per
+ * 100 keys. `beside`, another item such as the caller's session, is read in the first of them
+ * (strongly consistent, as a session must be).
+ */
+export async function getProjectMarkets(
+  ids: readonly string[],
+  beside?: TableKey,
+): Promise<{ projectMarkets: ProjectMarket[]; beside: Record<string, unknown> | undefined }> {
+  const keys = [...(beside ? [beside] : []), ...[...new Set(ids)].map(projectKey)]
+  const items = new Map<string, Record<string, unknown>>()
+  for (let offset = 0; offset < keys.length; offset += BATCH_GET_LIMIT) {
+    const chunk = keys.slice(offset, offset + BATCH_GET_LIMIT)
+    for (const [id, item] of await batchGetItems(chunk, { consistentRead: beside !== undefined })) {
+      items.set(id, item)
     }
   }
-  return ids.flatMap((id) => found.get(id) ?? [])
+  return {
+    projectMarkets: ids.flatMap((id) => {
+      const item = items.get(itemId(projectKey(id)))
+      return item ? [toProjectMarket(item)] : []
+    }),
+    beside: beside && items.get(itemId(beside)),
+  }
 }
 
 /** Every project with its metrics: a Query on the catalog partition (scheduled jobs only). */

@@ -1,5 +1,6 @@
 import { getProjectMarkets } from '../db/marketStats'
 import { listWatchedProjectIds } from '../db/watchlist'
+import type { SessionGate } from '../http/sessionGate'
 
 export interface WatchlistEntry {
   id: string
@@ -10,11 +11,18 @@ export interface WatchlistEntry {
   priceChangeDaily: number
 }
 
-/** The projects a wallet watches, oldest watch first: one Query and one BatchGetItem per 100. */
-export async function listWatchlist(wallet: string): Promise<WatchlistEntry[]> {
+/**
+ * The projects a wallet watches, oldest watch first: one Query, then one BatchGetItem per 100
+ * keys that also reads the caller's session, admitted before anything is returned.
+ */
+export async function listWatchlist(
+  wallet: string,
+  session: SessionGate,
+): Promise<WatchlistEntry[]> {
   const projectIds = await listWatchedProjectIds(wallet)
-  const projects = await getProjectMarkets(projectIds)
-  return projects.map(({ project, market }) => ({
+  const { projectMarkets, beside } = await getProjectMarkets(projectIds, session.key)
+  await session.admit(beside)
+  return projectMarkets.map(({ project, market }) => ({
     id: project.id,
     symbol: project.symbol,
     name: project.name,
