@@ -3,6 +3,7 @@ import { isNative, NATIVE_COIN } from '../lib/swap/nativeCoin'
 import { DEFAULT_DEADLINE_SECONDS } from '../lib/swap/routerCall'
 import { addressSchema } from './auth'
 import { networkNameSchema } from './networks'
+import { directionSchema, integerString } from './query'
 import * as z from './zod'
 
 // Shapes of the token list, quotes, swaps and transfers (DECISIONS §4). Amounts arrive as decimal
@@ -11,14 +12,6 @@ import * as z from './zod'
 const MAX_DECIMALS = 36
 export const DEFAULT_SLIPPAGE_BPS = 50
 export const MAX_SLIPPAGE_BPS = 5000
-
-/** Digits only: `1e5`, `-1`, `1.0` and ` 1` are refused rather than coerced. */
-function integerString(min: number, max: number) {
-  return z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d{1,16}$/, 'must be a whole number')), z.transform(Number)),
-    z.int().check(z.minimum(min), z.maximum(max)),
-  )
-}
 
 const DECIMAL_AMOUNT = /^\d{1,78}(\.\d{1,36})?$/
 const amountSchema = z
@@ -77,10 +70,7 @@ export const TOKEN_SORT_FIELDS = ['network', 'name', 'symbol', 'decimals', 'crea
 
 export const listTokensQuerySchema = z.object({
   sort: z._default(z.enum(TOKEN_SORT_FIELDS), 'network'),
-  direction: z._default(
-    z.pipe(z.string().check(z.toUpperCase()), z.enum(['ASC', 'DESC'], 'must be ASC or DESC')),
-    'DESC',
-  ),
+  direction: directionSchema,
   limit: z._default(integerString(1, 100), 10),
   offset: z._default(integerString(0, Number.MAX_SAFE_INTEGER), 0),
 })

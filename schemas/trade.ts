@@ -1,4 +1,5 @@
 import { networkNameSchema } from './networks'
+import { directionSchema, integerString } from './query'
 import * as z from './zod'
 
 const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
@@ -7,11 +8,10 @@ export const tradeTypeSchema = z.enum(['swap', 'transfer', 'approval', 'deposit'
 export const tradeStatusSchema = z.enum(['pending', 'successful', 'failed'])
 
 export const listTradesQuerySchema = z.strictObject({
-  limit: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(100))), 10),
-  offset: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(0))), 0),
+  limit: z._default(integerString(1, 100), 10),
+  offset: z._default(integerString(0, Number.MAX_SAFE_INTEGER), 0),
   sort: z._default(z.enum(['createdAt']), 'createdAt'),
-  // Case-insensitive (DECISIONS §4, §5): `asc` is ASC.
-  direction: z._default(z.pipe(z.string().check(z.toUpperCase()), z.enum(['ASC', 'DESC'])), 'DESC'),
+  direction: directionSchema,
 })
 export type ListTradesQuery = z.infer<typeof listTradesQuerySchema>
 

@@ -56,7 +56,6 @@ import {
   badAddress,
   badAmount,
   badAmountString,
-  badCoercedIntegerString,
   badDirection,
   badEnumString,
   badHash,
@@ -614,8 +613,8 @@ const ROUTES: RouteSweep[] = [
         ...queryBreakers(
           valid,
           {
-            limit: { bad: badCoercedIntegerString(1, 100) },
-            offset: { bad: badCoercedIntegerString(0, Number.MAX_SAFE_INTEGER) },
+            limit: { bad: badIntegerString(1, 100) },
+            offset: { bad: badIntegerString(0, Number.MAX_SAFE_INTEGER) },
             sort: { bad: badEnumString(['createdAt']) },
             direction: { bad: badDirection },
           },

@@ -246,21 +246,6 @@ export function badIntegerString(min: number, max: number): fc.Arbitrary<string>
   )
 }
 
-/**
- * A query value that is not a whole number in `min..max` even to `Number()`, which reads
- * `0x10`, `1e2`, ` 1` and `` as numbers: for the routes that coerce.
- */
-export function badCoercedIntegerString(min: number, max: number): fc.Arbitrary<string> {
-  return fc.oneof(
-    fc.constantFrom('-1', '1.5', 'NaN', 'Infinity', 'abc', '1,2', '1-', '--1', '١'),
-    fc.constant(String(max + 1)),
-    fc.integer({ min: 17, max: 30 }).map((digits) => `${'9'.repeat(digits)}.5`),
-    ...(min > 0 ? [fc.constant(String(min - 1))] : []),
-    nonAscii.filter((value) => !Number.isInteger(Number(value)) || Number(value) < min),
-    hugeString.filter((value) => Number.isNaN(Number(value))),
-  )
-}
-
 /** Not one of `allowed` (which are compared as they are, case included). */
 export function badEnumString(allowed: readonly string[]): fc.Arbitrary<string> {
   return fc
