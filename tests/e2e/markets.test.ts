@@ -72,29 +72,6 @@ describe('markets over HTTP (serverless offline)', () => {
     })
   })
 
-  it('adds a project to the watchlist, lists it with its price, and removes it', async () => {
-    const added = await apiCall('POST', `/watchlist/${demoProject}`, { token: wallet.access })
-    const listed = await apiCall('GET', '/watchlist/projects', { token: wallet.access })
-    const removed = await apiCall('DELETE', `/watchlist/${demoProject}`, { token: wallet.access })
-    const after = await apiCall('GET', '/watchlist/projects', { token: wallet.access })
-
-    expect(added).toEqual({ status: 200, body: { ok: true, result: {} } })
-    expect(listed.body.result).toEqual({
-      watchlist: [
-        {
-          id: demoProject,
-          symbol: 'LINK',
-          name: 'Demo Chainlink',
-          price: expect.closeTo(15.5, 0),
-          price_change_daily: expect.any(Number),
-          price_change_daily_positive: expect.any(Boolean),
-        },
-      ],
-    })
-    expect(removed.status).toBe(200)
-    expect(after.body.result).toEqual({ watchlist: [] })
-  })
-
   it('serves the three price histories publicly', async () => {
     for (const [window, key] of [
       ['daily', 'hour'],

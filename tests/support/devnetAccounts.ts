@@ -15,6 +15,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
+import { ANVIL_DEPLOYER_PRIVATE_KEY } from '../../lib/local/deployDex'
 import { signInWithWallet } from './walletSignIn'
 
 // Fresh devnet accounts for tests that move funds. Each test makes its own account: anvil's
@@ -114,6 +115,43 @@ export async function fundedAccount(
   // What is left of the buying budget goes: the account holds `native` exactly.
   await client.setBalance({ address: account.address, value: native })
   return { privateKey, address: account.address }
+}
+
+/**
+ * Sends `native` wei and, per entry of `tokens`, that many base units from the stack's demo
+ * account (anvil's account 0, which deployed the DEX and keeps the rest of every demo token), as
+ * a user funding a new wallet would. The demo account's nonce is shared: only the wallet journey
+ * (tests/e2e/journeys.test.ts) uses it, so no two files race for it.
+ */
+export async function fundFromDemoAccount(
+  network: NetworkName,
+  to: Address,
+  { native = 0n, tokens = {} }: { native?: bigint; tokens?: Record<string, bigint> },
+): Promise<void> {
+  const client = devnet(network)
+  const dex = deployment(network)
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
+    chain: client.chain,
+    transport: http(dex.rpcUrl),
+  })
+  const hashes: Hex[] = []
+  if (native > 0n) hashes.push(await wallet.sendTransaction({ to, value: native }))
+  for (const [symbol, amount] of Object.entries(tokens)) {
+    hashes.push(
+      await wallet.writeContract({
+        address: dex.token(symbol),
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [to, amount],
+      }),
+    )
+  }
+  for (const hash of hashes) {
+    const receipt = await client.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success')
+      throw new Error(`funding ${to} from the demo account reverted`)
+  }
 }
 
 /** An ERC-20 balance, or the native balance for the sentinel. */
