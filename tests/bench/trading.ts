@@ -80,12 +80,12 @@ export async function measureTrading(
   try {
     const route = async (file: string) =>
       (await load<{ handler: Handler }>(`../../functions/${file}`)).handler
-    const [quoteEthereum, swapTokensEthereum, getNonce, loginWallet] = await Promise.all([
+    const [quoteEthereum, swapTokensEthereum] = await Promise.all([
       route('swap/quoteEthereum'),
       route('swap/swapTokensEthereum'),
-      route('auth/getNonce'),
-      route('auth/loginWallet'),
     ])
+    const { signInWithWallet } =
+      await load<typeof import('../support/walletSignIn')>('../support/walletSignIn')
 
     // A funded, signed-in account holding USDC with the router approved once.
     const privateKey = generatePrivateKey()
@@ -111,22 +111,7 @@ export async function measureTrading(
         gas: 500_000n,
       }),
     })
-    const nonce = await invoke(
-      getNonce,
-      httpEvent({
-        routeKey: 'GET /api/v1/auth/nonce/{address}',
-        pathParameters: { address: account.address },
-      }),
-    )
-    const { message } = nonce.body.result as { message: string }
-    const login = await invoke(
-      loginWallet,
-      httpEvent({
-        routeKey: 'POST /api/v1/auth/login',
-        body: { address: account.address, signature: await account.signMessage({ message }) },
-      }),
-    )
-    const { access } = login.body.result as { access: string }
+    const { access } = await signInWithWallet(privateKey)
     const swapEvent = () =>
       httpEvent({
         routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',

@@ -14,7 +14,6 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as loginWallet } from '../../functions/auth/loginWallet'
-import { handler as getNonce } from '../../functions/auth/getNonce'
 import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
@@ -43,7 +42,7 @@ import {
 import { type EnvelopeResponse, httpEvent, invoke } from '../support/httpEvent'
 import { bearer } from '../support/marketFixtures'
 import { createMockTrade } from '../support/tradeFixtures'
-import { signInWithWallet } from '../support/walletSignIn'
+import { signedNonce, signInWithWallet } from '../support/walletSignIn'
 
 // An ethereum devnet of this file's own (the shared one serves other files), stopped and
 // restarted on its port with its state while the handlers stay loaded: chain routes answer 502
@@ -196,23 +195,11 @@ function trades(who: Caller) {
 
 /** Signs a fresh wallet in: the nonce is a table write, the signature check an ethereum call. */
 async function walletLogin() {
-  const account = privateKeyToAccount(generatePrivateKey())
-  const nonce = await invoke(
-    getNonce,
-    httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
-      pathParameters: { address: account.address },
-    }),
-  )
-  const { message } = nonce.body.result as { message: string }
-  const signature = await account.signMessage({ message })
+  const { address, signature } = await signedNonce()
   return () =>
     invoke(
       loginWallet,
-      httpEvent({
-        routeKey: 'POST /api/v1/auth/login',
-        body: { address: account.address, signature },
-      }),
+      httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature } }),
     )
 }
 

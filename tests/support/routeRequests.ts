@@ -57,7 +57,7 @@ import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
 import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
-import { signInWithWallet } from './walletSignIn'
+import { signedNonce, signInWithWallet } from './walletSignIn'
 
 // One valid request for each of the 33 /api/v1 routes, shared by the counts test
 // (tests/functions/requestCosts.test.ts) and the bench (tests/bench/requests.ts). No vitest here:
@@ -178,16 +178,8 @@ export async function routeRequests(
     async (): Promise<() => Promise<EnvelopeResponse>> =>
       call(handler, event)
   const walletSignature = async () => {
-    const account = privateKeyToAccount(generatePrivateKey())
-    const nonce = await invoke(
-      getNonce,
-      httpEvent({
-        routeKey: 'GET /api/v1/auth/nonce/{address}',
-        pathParameters: { address: account.address },
-      }),
-    )
-    const { message } = nonce.body.result as { message: string }
-    return { address: account.address, signature: await account.signMessage({ message }) }
+    const { address, signature } = await signedNonce()
+    return { address, signature }
   }
   const accountTokens = async () => {
     const login = await invoke(
