@@ -9,26 +9,15 @@ import {
 } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
 import type { Audience } from '../http/types'
+import { type Session, toSession } from './sessionItem'
 import { db, tableName } from './client'
 import { sessionKey, subjectSessionsIndexKey } from './keys'
 import { GSI1 } from './tableSchema'
 import { isTransactionCanceled } from './writeConflicts'
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
+export type { Session } from './sessionItem'
 
-/**
- * A session is `active` until logout deletes it or a refresh rotates it. A rotated session stays
- * as a tombstone until its TTL, so a second use of its refresh token is recognised as a replay.
- */
-export interface Session {
-  sessionId: string
-  audience: Audience
-  subject: string
-  status: 'active' | 'rotated'
-  createdAt: string
-  /** Epoch seconds; DynamoDB's TTL removes the item some time after. */
-  expiresAt: number
-}
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
 
 export function newSession(parameters: {
   audience: Audience
@@ -73,19 +62,6 @@ export async function getSession(sessionId: string): Promise<Session | undefined
     new GetCommand({ TableName: tableName(), Key: sessionKey(sessionId), ConsistentRead: true }),
   )
   return toSession(Item)
-}
-
-/** A session item as read (by getSession, or beside a route's own items); expired is none. */
-export function toSession(item: Record<string, unknown> | undefined): Session | undefined {
-  if (!item || Number(item.expiresAt) <= Math.floor(Date.now() / 1000)) return undefined
-  return {
-    sessionId: String(item.sessionId),
-    audience: item.audience as Audience,
-    subject: String(item.subject),
-    status: item.status === 'rotated' ? 'rotated' : 'active',
-    createdAt: String(item.createdAt),
-    expiresAt: Number(item.expiresAt),
-  }
 }
 
 /**

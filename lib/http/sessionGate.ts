@@ -1,5 +1,5 @@
 import { sessionKey, type TableKey } from '../db/keys'
-import { toSession } from '../db/session'
+import { toSession } from '../db/sessionItem'
 import type { Guard, Principal } from './types'
 
 /**

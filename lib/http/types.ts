@@ -1,6 +1,6 @@
 import type { Request } from '@middy/core'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
-import type { Session } from '../db/session'
+import type { Session } from '../db/sessionItem'
 import type { SessionGate } from './sessionGate'
 
 export type HttpEvent = APIGatewayProxyEventV2

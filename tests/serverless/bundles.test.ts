@@ -1,4 +1,6 @@
 import '../support/env'
+import { execFileSync } from 'node:child_process'
+import { resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type DeclaredFunction, declaredFunctions } from '../../lib/serverless/declaredFunctions'
 import { type BundleReport, bundle, bundleReferences } from '../bench/bundleSizes'
@@ -48,6 +50,27 @@ const TABLELESS_FUNCTIONS = new Set([
 ])
 // The login routes issue tokens without verifying any.
 const TOKEN_ISSUERS = new Set(['loginWallet', 'loginAccount'])
+
+// Loads a bundle in a fresh Node process with every way out to the network recording instead
+// of connecting, and prints what it tried: a cold start must make no call before a request.
+const NETWORK_PROBE = `
+const net = require('node:net')
+const dns = require('node:dns')
+const attempts = []
+net.Socket.prototype.connect = function () { attempts.push('socket'); return this }
+dns.lookup = (...args) => { attempts.push('dns'); args.at(-1)(new Error('no network at import')) }
+globalThis.fetch = async () => { attempts.push('fetch'); throw new Error('no network at import') }
+require(process.argv[1])
+setTimeout(() => process.stdout.write(JSON.stringify(attempts)), 50)
+`
+
+function networkAttemptsAtImport(bundlePath: string): string[] {
+  const output = execFileSync(process.execPath, ['-e', NETWORK_PROBE, resolve(bundlePath)], {
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'SILENT' },
+  })
+  return JSON.parse(output) as string[]
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0
 
@@ -104,6 +127,16 @@ describe('function bundles', () => {
       }
       expect(report?.carries.zodClassic, `${fn.name} carries classic zod`).toBe(false)
     }
+  })
+
+  it('make no network call when they load', () => {
+    const attempts = Object.fromEntries(
+      functions.map((fn) => [
+        fn.name,
+        networkAttemptsAtImport(reports.get(fn.name)?.outfile ?? ''),
+      ]),
+    )
+    expect(attempts).toEqual(Object.fromEntries(functions.map((fn) => [fn.name, []])))
   })
 
   it('stay within their size budgets', () => {

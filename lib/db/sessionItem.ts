@@ -1,0 +1,31 @@
+import type { Audience } from '../http/types'
+
+// The session item's shape, apart from the repository so that code reading it beside other items
+// (lib/http/sessionGate.ts) does not bring the AWS SDK into functions that never read the table.
+
+/**
+ * A session is `active` until logout deletes it or a refresh rotates it. A rotated session stays
+ * as a tombstone until its TTL, so a second use of its refresh token is recognised as a replay.
+ */
+export interface Session {
+  sessionId: string
+  audience: Audience
+  subject: string
+  status: 'active' | 'rotated'
+  createdAt: string
+  /** Epoch seconds; DynamoDB's TTL removes the item some time after. */
+  expiresAt: number
+}
+
+/** A session item as read (by getSession, or beside a route's own items); expired is none. */
+export function toSession(item: Record<string, unknown> | undefined): Session | undefined {
+  if (!item || Number(item.expiresAt) <= Math.floor(Date.now() / 1000)) return undefined
+  return {
+    sessionId: String(item.sessionId),
+    audience: item.audience as Audience,
+    subject: String(item.subject),
+    status: item.status === 'rotated' ? 'rotated' : 'active',
+    createdAt: String(item.createdAt),
+    expiresAt: Number(item.expiresAt),
+  }
+}
