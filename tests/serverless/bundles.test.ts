@@ -76,7 +76,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 
 async function verifiesTokens(fn: DeclaredFunction): Promise<boolean> {
   if (!fn.http) return false
-  const module = (await import(`../../${fn.entry}`)) as { handler: { route?: { auth: unknown } } }
+  const module = (await import(/* @vite-ignore */ `../../${fn.entry}`)) as {
+    handler: { route?: { auth: unknown } }
+  }
   return (module.handler.route?.auth ?? 'none') !== 'none'
 }
 
