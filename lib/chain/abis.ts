@@ -1,33 +1,142 @@
-import { parseAbi } from 'viem'
+// The contract surface the service uses, as JSON ABIs `as const` for viem's types. Written out
+// rather than built with parseAbi, which parses its signatures at every cold start.
 
-// The contract surface the service uses, typed for viem; `as const` by way of parseAbi.
+export const uniswapV2FactoryAbi = [
+  {
+    name: 'getPair',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [
+      { type: 'address', name: 'tokenA' },
+      { type: 'address', name: 'tokenB' },
+    ],
+    outputs: [{ type: 'address', name: 'pair' }],
+  },
+  {
+    name: 'allPairsLength',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'uint256' }],
+  },
+  {
+    name: 'allPairs',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [{ type: 'uint256', name: 'index' }],
+    outputs: [{ type: 'address', name: 'pair' }],
+  },
+] as const
 
-export const uniswapV2FactoryAbi = parseAbi([
-  'function getPair(address tokenA, address tokenB) view returns (address pair)',
-  'function allPairsLength() view returns (uint256)',
-  'function allPairs(uint256 index) view returns (address pair)',
-])
+export const uniswapV2RouterAbi = [
+  {
+    name: 'factory',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'address' }],
+  },
+  {
+    name: 'WETH',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'address' }],
+  },
+  {
+    name: 'getAmountsOut',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [
+      { type: 'uint256', name: 'amountIn' },
+      { type: 'address[]', name: 'path' },
+    ],
+    outputs: [{ type: 'uint256[]', name: 'amounts' }],
+  },
+] as const
 
-export const uniswapV2RouterAbi = parseAbi([
-  'function factory() view returns (address)',
-  'function WETH() view returns (address)',
-  'function getAmountsOut(uint256 amountIn, address[] path) view returns (uint256[] amounts)',
-])
-
-export const uniswapV2PairAbi = parseAbi([
-  'function token0() view returns (address)',
-  'function token1() view returns (address)',
-  'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',
-])
+export const uniswapV2PairAbi = [
+  {
+    name: 'token0',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'address' }],
+  },
+  {
+    name: 'token1',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'address' }],
+  },
+  {
+    name: 'getReserves',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [
+      { type: 'uint112', name: 'reserve0' },
+      { type: 'uint112', name: 'reserve1' },
+      { type: 'uint32', name: 'blockTimestampLast' },
+    ],
+  },
+] as const
 
 // The three swaps with an exact input: token to token, native coin in, native coin out.
-export const uniswapV2SwapAbi = parseAbi([
-  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-  'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
-  'function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
-])
+export const uniswapV2SwapAbi = [
+  {
+    name: 'swapExactTokensForTokens',
+    type: 'function',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { type: 'uint256', name: 'amountIn' },
+      { type: 'uint256', name: 'amountOutMin' },
+      { type: 'address[]', name: 'path' },
+      { type: 'address', name: 'to' },
+      { type: 'uint256', name: 'deadline' },
+    ],
+    outputs: [{ type: 'uint256[]', name: 'amounts' }],
+  },
+  {
+    name: 'swapExactETHForTokens',
+    type: 'function',
+    stateMutability: 'payable',
+    inputs: [
+      { type: 'uint256', name: 'amountOutMin' },
+      { type: 'address[]', name: 'path' },
+      { type: 'address', name: 'to' },
+      { type: 'uint256', name: 'deadline' },
+    ],
+    outputs: [{ type: 'uint256[]', name: 'amounts' }],
+  },
+  {
+    name: 'swapExactTokensForETH',
+    type: 'function',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { type: 'uint256', name: 'amountIn' },
+      { type: 'uint256', name: 'amountOutMin' },
+      { type: 'address[]', name: 'path' },
+      { type: 'address', name: 'to' },
+      { type: 'uint256', name: 'deadline' },
+    ],
+    outputs: [{ type: 'uint256[]', name: 'amounts' }],
+  },
+] as const
 
 // What the market sync reads from a pair: its Swap events.
-export const uniswapV2PairEventsAbi = parseAbi([
-  'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
-])
+export const uniswapV2PairEventsAbi = [
+  {
+    name: 'Swap',
+    type: 'event',
+    inputs: [
+      { type: 'address', name: 'sender', indexed: true },
+      { type: 'uint256', name: 'amount0In' },
+      { type: 'uint256', name: 'amount1In' },
+      { type: 'uint256', name: 'amount0Out' },
+      { type: 'uint256', name: 'amount1Out' },
+      { type: 'address', name: 'to', indexed: true },
+    ],
+  },
+] as const
