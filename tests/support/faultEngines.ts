@@ -6,7 +6,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb'
 import { createServer, type IncomingMessage } from 'node:http'
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Hex, createTestClient, http } from 'viem'
@@ -46,6 +46,29 @@ function signal(pid: number | undefined, name: NodeJS.Signals): void {
   if (pid !== undefined) process.kill(pid, name)
 }
 
+/** Whether every thread of `pid` is stopped (state T in /proc), so nothing more is answered. */
+function allThreadsStopped(pid: number): boolean {
+  const threads = readdirSync(`/proc/${pid}/task`)
+  return threads.every((thread) => {
+    const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8')
+    return /^\d+ \(.*\) [Tt] /s.test(stat)
+  })
+}
+
+/**
+ * SIGSTOP, then wait until the kernel has stopped every thread: the signal is asynchronous, and a
+ * request sent at once could still be answered by a thread not yet stopped.
+ */
+function freezeProcess(pid: number | undefined): void {
+  if (pid === undefined) return
+  process.kill(pid, 'SIGSTOP')
+  const deadline = Date.now() + 2_000
+  while (!allThreadsStopped(pid)) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not stop`)
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
+  }
+}
+
 /** DynamoDB Local on a free port with the table, its data on disk so a restart keeps it. */
 export async function startRestartableDynamo(): Promise<RestartableDynamo> {
   const port = await findFreePort()
@@ -63,7 +86,7 @@ export async function startRestartableDynamo(): Promise<RestartableDynamo> {
     async start() {
       node = await startDynamoLocal({ port, persistPath })
     },
-    freeze: () => signal(node?.pid, 'SIGSTOP'),
+    freeze: () => freezeProcess(node?.pid),
     thaw: () => signal(node?.pid, 'SIGCONT'),
     async close() {
       signal(node?.pid, 'SIGCONT')
@@ -159,7 +182,7 @@ export async function startRestartableAnvil({
       node = await startAnvil({ port, chainId })
       if (state !== undefined) await client.loadState({ state })
     },
-    freeze: () => signal(node?.pid, 'SIGSTOP'),
+    freeze: () => freezeProcess(node?.pid),
     thaw: () => signal(node?.pid, 'SIGCONT'),
     async close() {
       signal(node?.pid, 'SIGCONT')
