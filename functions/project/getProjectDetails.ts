@@ -1,4 +1,4 @@
-import { getProjectMarketBeside } from '../../lib/db/marketStats'
+import { getProjectMarkets } from '../../lib/db/marketStats'
 import { accountGuard } from '../../lib/http/authGuard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { NotFound } from '../../lib/http/errors'
@@ -19,7 +19,10 @@ export async function getProjectDetails(
   { projectId }: ProjectIdParams,
   session: SessionGate,
 ): Promise<ProjectResult> {
-  const { projectMarket, other: sessionItem } = await getProjectMarketBeside(projectId, session.key)
+  const {
+    projectMarkets: [projectMarket],
+    beside: sessionItem,
+  } = await getProjectMarkets([projectId], session.key)
   await session.admit(sessionItem)
   if (!projectMarket) throw new NotFound('no project with this id')
   return { project: describeProject(projectMarket) }

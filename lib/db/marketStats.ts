@@ -13,7 +13,6 @@ import { isConditionFailed } from './writeConflicts'
 // the catalog fields. Amounts are decimal strings in the table.
 
 const PRICE_DECIMALS = 18
-const BATCH_GET_LIMIT = 100
 
 export type PriceChanges = Record<PriceChangePeriod, number>
 
@@ -80,26 +79,6 @@ export async function getProjectMarket(id: string): Promise<ProjectMarket | unde
 }
 
 /**
- * A project with its market metrics, and another item read in the same BatchGetItem (a route's
- * caller session, see lib/http/sessionGate.ts). Both are read strongly consistent.
- */
-export async function getProjectMarketBeside(
-  id: string,
-  other: TableKey,
-): Promise<{
-  projectMarket: ProjectMarket | undefined
-  other: Record<string, unknown> | undefined
-}> {
-  const key = projectKey(id)
-  const items = await batchGetItems([key, other], { consistentRead: true })
-  const item = items.get(itemId(key))
-  return {
-    projectMarket: item ? toProjectMarket(item) : undefined,
-    other: items.get(itemId(other)),
-  }
-}
-
-/**
  * Projects with their metrics, in the order of `ids`, unknown ids left out: one BatchGetItem per
  * 100 keys. `beside`, another item such as the caller's session, is read in the first of them
  * (strongly consistent, as a session must be).
@@ -109,13 +88,7 @@ export async function getProjectMarkets(
   beside?: TableKey,
 ): Promise<{ projectMarkets: ProjectMarket[]; beside: Record<string, unknown> | undefined }> {
   const keys = [...(beside ? [beside] : []), ...[...new Set(ids)].map(projectKey)]
-  const items = new Map<string, Record<string, unknown>>()
-  for (let offset = 0; offset < keys.length; offset += BATCH_GET_LIMIT) {
-    const chunk = keys.slice(offset, offset + BATCH_GET_LIMIT)
-    for (const [id, item] of await batchGetItems(chunk, { consistentRead: beside !== undefined })) {
-      items.set(id, item)
-    }
-  }
+  const items = await batchGetItems(keys, { consistentRead: beside !== undefined })
   return {
     projectMarkets: ids.flatMap((id) => {
       const item = items.get(itemId(projectKey(id)))

@@ -1,5 +1,4 @@
-import { BatchGetCommand, BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { mapConcurrently } from '../async/mapConcurrently'
 import {
   type BucketDelta,
@@ -7,8 +6,9 @@ import {
   PRICE_GRAINS,
   type PriceGrain,
 } from '../markets/priceBuckets'
+import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
-import { pricePartition, priceBucketKey, priceHistoryMarkerKey, type TableKey } from './keys'
+import { pricePartition, priceBucketKey, priceHistoryMarkerKey } from './keys'
 import { transact } from './writeConflicts'
 
 /** A stored bucket: the exact sum of its samples (USD, 18 decimals) and their count. */
@@ -19,7 +19,6 @@ export interface PriceBucket {
 }
 
 const WRITE_CONCURRENCY = 8
-const MAX_BATCH_GET_ATTEMPTS = 5
 
 // Sums are scaled integers in a DynamoDB number (38 significant digits, exact decimal ADD); the
 // document client reads one past 2^53 as a bigint and a smaller one as a number.
@@ -122,7 +121,7 @@ export async function queryPriceWindow(
   return { known, buckets }
 }
 
-/** The buckets at the given starts that exist, by `<grain>#<start ISO>`: one BatchGetItem. */
+/** The buckets at the given starts that exist, by `<grain>#<start ISO>`: one BatchGetItem per 100. */
 export async function getPriceBuckets(
   projectId: string,
   wanted: ReadonlyArray<{ grain: PriceGrain; start: Date }>,
@@ -133,18 +132,10 @@ export async function getPriceBuckets(
     const key = priceBucketKey(projectId, grain, bucketLabel(grain, start))
     byKey.set(key.sk, `${grain}#${start.toISOString()}`)
   }
-  let keys: TableKey[] = [...byKey.keys()].map((sk) => ({ pk: pricePartition(projectId), sk }))
-  for (let attempt = 0; keys.length > 0 && attempt < MAX_BATCH_GET_ATTEMPTS; attempt += 1) {
-    const { Responses, UnprocessedKeys } = await db().send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } } }),
-    )
-    for (const item of Responses?.[tableName()] ?? []) {
-      const name = byKey.get(String(item.sk))
-      if (name) found.set(name, toBucket(item))
-    }
-    keys = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as TableKey[]
-    // Unprocessed keys mean throttling: back off before asking again.
-    if (keys.length > 0) await sleep(50 * 2 ** attempt)
+  const keys = [...byKey.keys()].map((sk) => ({ pk: pricePartition(projectId), sk }))
+  for (const item of (await batchGetItems(keys)).values()) {
+    const name = byKey.get(String(item.sk))
+    if (name) found.set(name, toBucket(item))
   }
   return found
 }

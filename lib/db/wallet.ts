@@ -1,9 +1,5 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import { walletKey } from './keys'
 import { putSessionItem, type Session } from './session'
@@ -80,32 +76,14 @@ export async function consumeNonceAndStartSession(parameters: {
   }
 }
 
-const BATCH_GET_MAX_KEYS = 100
-
 /**
  * The addresses among `addresses` that have a wallet record (lower-cased): BatchGetItem over
  * their WALLET# keys, 100 per call, so the cost follows the addresses asked about, not the table.
  */
 export async function findKnownWallets(addresses: Iterable<string>): Promise<Set<string>> {
   const distinct = [...new Set([...addresses].map((address) => address.toLowerCase()))]
+  const items = await batchGetItems(distinct.map(walletKey), { projection: 'pk, sk' })
   const known = new Set<string>()
-  for (let start = 0; start < distinct.length; start += BATCH_GET_MAX_KEYS) {
-    let keys: Record<string, unknown>[] = distinct
-      .slice(start, start + BATCH_GET_MAX_KEYS)
-      .map((address) => ({ ...walletKey(address) }))
-    for (let attempt = 0; keys.length > 0; attempt += 1) {
-      // Unprocessed keys come back under load; back off a little before asking again.
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt))
-      const { Responses, UnprocessedKeys } = await db().send(
-        new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: keys, ProjectionExpression: 'pk' } },
-        }),
-      )
-      for (const item of Responses?.[tableName()] ?? []) {
-        known.add(String(item.pk).slice('WALLET#'.length))
-      }
-      keys = UnprocessedKeys?.[tableName()]?.Keys ?? []
-    }
-  }
+  for (const item of items.values()) known.add(String(item.pk).slice('WALLET#'.length))
   return known
 }
