@@ -13,6 +13,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { LocalStack } from '../../lib/local/localStack'
 import { httpEvent, invoke } from '../support/httpEvent'
+import { countRequests, formatCounts, type RpcTally } from '../support/requestCounters'
 import { timeMany } from './stats'
 
 type Handler = Parameters<typeof invoke>[0]
@@ -37,33 +38,6 @@ const buyAbi = parseAbi([
   'function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
 ])
 
-/** Counts the JSON-RPC calls viem sends to the devnets (it batches calls made together). */
-function countRpc(rpcUrls: string[]) {
-  const original = globalThis.fetch
-  let calls: string[] = []
-  let roundTrips = 0
-  globalThis.fetch = async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input)
-    if (rpcUrls.some((rpcUrl) => url.startsWith(rpcUrl)) && typeof init?.body === 'string') {
-      const body = JSON.parse(init.body) as { method: string } | Array<{ method: string }>
-      roundTrips += 1
-      calls.push(...(Array.isArray(body) ? body : [body]).map((call) => call.method))
-    }
-    return original(input, init)
-  }
-  return {
-    take() {
-      const taken = { calls, roundTrips }
-      calls = []
-      roundTrips = 0
-      return taken
-    },
-    restore: () => {
-      globalThis.fetch = original
-    },
-  }
-}
-
 /**
  * Warm, in-process timings of an ethereum quote (LINK→WBTC, both paths asked) and of a token
  * swap (USDC→LINK with the allowance already given; and once with the first-time approval), with
@@ -76,7 +50,8 @@ export async function measureTrading(
   const dex = deployments.ethereum
   const link = dex.tokens.find((token) => token.symbol === 'LINK')?.address ?? '0x'
   const wbtc = dex.tokens.find((token) => token.symbol === 'WBTC')?.address ?? '0x'
-  const rpc = countRpc([deployments.ethereum.rpcUrl, deployments.altchain.rpcUrl])
+  const { db } = await load<typeof import('../../lib/db/client')>('../../lib/db/client')
+  const counter = countRequests(db())
   try {
     const route = async (file: string) =>
       (await load<{ handler: Handler }>(`../../functions/${file}`)).handler
@@ -138,21 +113,19 @@ export async function measureTrading(
       })
     const figures: TradingFigure[] = []
     const measure = async (name: string, times: number, run: () => Promise<{ status: number }>) => {
-      rpc.take()
-      let perRun = { calls: [] as string[], roundTrips: 0 }
+      counter.take()
+      let perRun: RpcTally = { calls: 0, roundTrips: 0, byMethod: {} }
       const timing = await timeMany(times, async () => {
         const response = await run()
         if (response.status !== 200) throw new Error(`${name} answered ${response.status}`)
-        perRun = rpc.take()
+        perRun = counter.take().rpc
       })
-      const counts = new Map<string, number>()
-      for (const method of perRun.calls) counts.set(method, (counts.get(method) ?? 0) + 1)
       figures.push({
         route: name,
         ...timing,
-        rpcCalls: perRun.calls.length,
+        rpcCalls: perRun.calls,
         rpcRoundTrips: perRun.roundTrips,
-        methods: [...counts].map(([method, count]) => `${method} ×${count}`).join(', '),
+        methods: formatCounts(perRun.byMethod),
       })
     }
 
@@ -174,6 +147,6 @@ export async function measureTrading(
     )
     return figures
   } finally {
-    rpc.restore()
+    counter.stop()
   }
 }

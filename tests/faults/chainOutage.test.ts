@@ -38,6 +38,9 @@ import {
   type RestartableAnvil,
   startRestartableAnvil,
   timed,
+  expectOutage,
+  FAULT_BOUND_MS,
+  untilServed,
 } from '../support/faultEngines'
 import { type EnvelopeResponse, httpEvent, invoke } from '../support/httpEvent'
 import { bearer } from '../support/marketFixtures'
@@ -50,8 +53,6 @@ import { signedNonce, signInWithWallet } from '../support/walletSignIn'
 // transaction unmined, or drops it, to show that such a trade stays pending. The table and the
 // altchain devnet are the shared ones.
 
-const BOUND_MS = 3_000
-const RECOVERY_LIMIT_MS = 20_000
 const scheduled = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent
 const log = faultLog('chainOutage')
 
@@ -204,27 +205,10 @@ async function walletLogin() {
 }
 
 function expectChainUnavailable(response: EnvelopeResponse, ms: number) {
-  expect(response).toEqual({
-    status: 502,
-    body: {
-      ok: false,
-      error: { code: 502, message: 'the ethereum node did not answer; try again shortly' },
-    },
+  expectOutage(response, ms, {
+    code: 502,
+    message: 'the ethereum node did not answer; try again shortly',
   })
-  expect(ms).toBeLessThan(BOUND_MS)
-}
-
-async function untilServed(call: () => Promise<EnvelopeResponse>): Promise<number> {
-  const startedAt = performance.now()
-  for (;;) {
-    const response = await call()
-    if (response.status === 200) return Math.round(performance.now() - startedAt)
-    expect(response.status).toBe(502)
-    if (performance.now() - startedAt > RECOVERY_LIMIT_MS) {
-      throw new Error(`still ${response.status} ${RECOVERY_LIMIT_MS} ms after the restart`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 function tradeStatus(result: unknown) {
@@ -310,7 +294,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
     // The lookup cannot settle the trade, so it answers it as stored: pending.
     expect(lookup.result.status).toBe(200)
     expect(tradeStatus(lookup.result.body.result)).toBe('pending')
-    expect(lookup.ms).toBeLessThan(BOUND_MS)
+    expect(lookup.ms).toBeLessThan(FAULT_BOUND_MS)
   })
 
   it('fails the reconcile run within 3 s, leaving the trade pending', async () => {
@@ -330,7 +314,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
     // Not viem's error: its message quotes the RPC URL, and a provider's URL can hold a key.
     expect(result).toBeInstanceOf(ChainUnavailable)
     expect(String((result as Error).message)).not.toContain(anvil.rpcUrl)
-    expect(ms).toBeLessThan(BOUND_MS)
+    expect(ms).toBeLessThan(FAULT_BOUND_MS)
     expect((await getTrade(who.address, pendingTradeId))?.status).toBe('pending')
   })
 
@@ -350,7 +334,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
     })
     expect(result).toBeInstanceOf(ChainUnavailable)
     expect(String((result as Error).message)).not.toContain(anvil.rpcUrl)
-    expect(ms).toBeLessThan(BOUND_MS)
+    expect(ms).toBeLessThan(FAULT_BOUND_MS)
   })
 
   it('recorded no trade for the refused swap and transfer', async () => {
@@ -365,7 +349,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
     await anvil.start()
     const portBackMs = Math.round(performance.now() - restartedAt)
 
-    const firstServedMs = await untilServed(() => quote('ethereum'))
+    const firstServedMs = await untilServed(() => quote('ethereum'), 502)
 
     log.record({
       fault: 'ethereum node restarted',

@@ -8,7 +8,8 @@ import { storeNonce } from '../../lib/db/wallet'
 import { ChainUnavailable } from '../../lib/http/errors'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { createTable, type RpcProxy, startRpcProxy } from '../support/faultEngines'
-import { demoToken, devnet, fundedAccount, giveTokens } from '../support/tradeFixtures'
+import { devnet } from '../support/devnetAccounts'
+import { demoToken, fundedAccount, giveTokens } from '../support/tradeFixtures'
 
 // The deposit indexer against a node that fails one call of a run: the ERC-20 `decimals()` read
 // that comes after the logs and receipts were read. A real anvil cannot fail one call, so the

@@ -11,6 +11,7 @@ import {
   parseAbi,
   parseEther,
   publicActions,
+  walletActions,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
@@ -36,15 +37,12 @@ function createDevnetClient(network: NetworkName) {
     nativeCurrency: { name: 'Native', symbol: 'NATIVE', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   })
-  return createTestClient({
-    mode: 'anvil',
-    chain,
-    transport: http(rpcUrl),
-    pollingInterval: 50,
-  }).extend(publicActions)
+  return createTestClient({ mode: 'anvil', chain, transport: http(rpcUrl), pollingInterval: 50 })
+    .extend(publicActions)
+    .extend(walletActions)
 }
 
-/** A test client (anvil and public actions) of a devnet. */
+/** An anvil test client of a devnet, with public and wallet actions. */
 export function devnet(network: NetworkName) {
   let client = clients.get(network)
   if (!client) {

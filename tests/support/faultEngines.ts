@@ -15,6 +15,8 @@ import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
 import { LOCAL_TABLE_NAME } from '../../lib/local/localStack'
+import { expect } from 'vitest'
+import type { EnvelopeResponse } from './httpEvent'
 
 // Engines of one fault-test file's own, to stop, freeze and restart mid-run: the shared engines
 // of the global setup serve every other test file at the same time and must stay up. A restart
@@ -291,5 +293,36 @@ export function faultLog(name: string) {
       mkdirSync(folder, { recursive: true })
       writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(timings, null, 2)}\n`)
     },
+  }
+}
+
+/** The issue's bound: a route answers a fault within 3 s. */
+export const FAULT_BOUND_MS = 3_000
+const RECOVERY_LIMIT_MS = 20_000
+
+/** The outage's error envelope (503 database, 502 chain), answered within the bound. */
+export function expectOutage(
+  response: EnvelopeResponse,
+  ms: number,
+  error: { code: 502 | 503; message: string },
+): void {
+  expect(response).toEqual({ status: error.code, body: { ok: false, error } })
+  expect(ms).toBeLessThan(FAULT_BOUND_MS)
+}
+
+/** Calls `call` until it answers 200, every other answer being `outageStatus`; the time it took. */
+export async function untilServed(
+  call: () => Promise<EnvelopeResponse>,
+  outageStatus: 502 | 503,
+): Promise<number> {
+  const startedAt = performance.now()
+  for (;;) {
+    const response = await call()
+    if (response.status === 200) return Math.round(performance.now() - startedAt)
+    expect(response.status).toBe(outageStatus)
+    if (performance.now() - startedAt > RECOVERY_LIMIT_MS) {
+      throw new Error(`still ${response.status} ${RECOVERY_LIMIT_MS} ms after the restart`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }

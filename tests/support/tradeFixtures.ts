@@ -1,49 +1,14 @@
-import {
-  type Address,
-  createTestClient,
-  defineChain,
-  erc20Abi,
-  type Hash,
-  type Hex,
-  http,
-  parseEther,
-  publicActions,
-  walletActions,
-} from 'viem'
+import { type Address, erc20Abi, type Hash, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
 import { NATIVE_TOKEN, type NewTrade } from '../../lib/db/trade'
+import { devnet } from './devnetAccounts'
 import { signInWithWallet } from './walletSignIn'
 
 // Real transactions on the devnets for the trade tests. Fresh accounts get the native coin from
 // anvil's setBalance and tokens from the deployer (anvil account 0), impersonated: anvil then
 // picks the deployer's nonces itself, so other test files sending from it cannot collide with us.
-
-const clients = new Map<NetworkName, ReturnType<typeof createDevnetClient>>()
-
-function createDevnetClient(network: NetworkName) {
-  const { rpcUrl, chainId } = inject('deployments')[network]
-  const chain = defineChain({
-    id: chainId,
-    name: network,
-    nativeCurrency: { name: 'Native', symbol: 'NATIVE', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  return createTestClient({ mode: 'anvil', chain, transport: http(rpcUrl), pollingInterval: 50 })
-    .extend(publicActions)
-    .extend(walletActions)
-}
-
-/** An anvil test client of a devnet, with public and wallet actions. */
-export function devnet(network: NetworkName) {
-  let client = clients.get(network)
-  if (!client) {
-    client = createDevnetClient(network)
-    clients.set(network, client)
-  }
-  return client
-}
 
 /** The first demo catalog token of a devnet: an 18-or-other-decimals OpenZeppelin ERC-20. */
 export function demoToken(network: NetworkName): { address: Address; decimals: number } {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { handler as indexDepositsHandler } from '../../../functions/schedules/indexDeposits'
 import { handler as reconcileTradesHandler } from '../../../functions/schedules/reconcileTrades'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
-import { createMockTrade, devnet, fundedAccount, receiptOf } from '../../support/tradeFixtures'
+import { devnet } from '../../support/devnetAccounts'
+import { createMockTrade, fundedAccount, receiptOf } from '../../support/tradeFixtures'
 
 const event = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent
 

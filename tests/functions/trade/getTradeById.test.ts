@@ -7,13 +7,8 @@ import { handler } from '../../../functions/trade/getTradeById'
 import { db } from '../../../lib/db/client'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import {
-  createMockTrade,
-  devnet,
-  fundedAccount,
-  receiptOf,
-  signIn,
-} from '../../support/tradeFixtures'
+import { devnet } from '../../support/devnetAccounts'
+import { createMockTrade, fundedAccount, receiptOf, signIn } from '../../support/tradeFixtures'
 
 let owner: Awaited<ReturnType<typeof signIn>>
 

@@ -7,13 +7,8 @@ import { getDepositCursor, setDepositCursor } from '../../../lib/db/depositCurso
 import { listTrades, NATIVE_TOKEN, type Trade } from '../../../lib/db/trade'
 import { storeNonce } from '../../../lib/db/wallet'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
-import {
-  demoToken,
-  devnet,
-  fundedAccount,
-  giveTokens,
-  receiptOf,
-} from '../../support/tradeFixtures'
+import { devnet } from '../../support/devnetAccounts'
+import { demoToken, fundedAccount, giveTokens, receiptOf } from '../../support/tradeFixtures'
 
 async function knownWallet(network: NetworkName) {
   const wallet = await fundedAccount(network, parseEther('10'))

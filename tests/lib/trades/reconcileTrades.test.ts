@@ -5,10 +5,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { reconcileTrades } from '../../../lib/trades/reconcileTrades'
+import { devnet } from '../../support/devnetAccounts'
 import {
   createMockTrade,
   demoToken,
-  devnet,
   fundedAccount,
   giveTokens,
   receiptOf,
