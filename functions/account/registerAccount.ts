@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { hashPassword } from '../../lib/auth/password'
 import { createAccount } from '../../lib/db/account'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { Conflict } from '../../lib/http/errors'
+import { Conflict } from '../../lib/errors'
 import { type AccountCredentialsBody, accountCredentialsBodySchema } from '../../schemas/account'
 import { type EmptyResult, emptyResultSchema } from '../../schemas/session'
 

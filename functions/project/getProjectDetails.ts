@@ -1,7 +1,7 @@
 import { getProjectMarkets } from '../../lib/db/marketStats'
 import { accountGuard } from '../../lib/http/authGuard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { NotFound } from '../../lib/http/errors'
+import { NotFound } from '../../lib/errors'
 import type { SessionGate } from '../../lib/http/sessionGate'
 import { describeProject } from '../../lib/markets/describeProject'
 import {

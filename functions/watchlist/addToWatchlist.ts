@@ -1,7 +1,7 @@
 import { watchProject } from '../../lib/db/watchlist'
 import { walletGuard } from '../../lib/http/authGuard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { NotFound } from '../../lib/http/errors'
+import { NotFound } from '../../lib/errors'
 import type { Principal } from '../../lib/http/types'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 import { type EmptyResult, emptyResultSchema } from '../../schemas/session'

@@ -1,5 +1,5 @@
 import { type Account, getLoginRecord, recordLoginFailure } from '../db/account'
-import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../http/errors'
+import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../errors'
 import { verifyPassword } from './password'
 
 // DECISIONS §2: after 5 failed logins in 15 minutes a username answers 429 until the window passes.

@@ -7,7 +7,7 @@ import {
   deleteSession,
   type Session,
 } from '../db/session'
-import { UNAUTHORIZED, Unauthorized } from '../http/errors'
+import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Audience, Principal } from '../http/types'
 import { signToken } from './tokens'
 

@@ -1,7 +1,7 @@
 import { errors, jwtVerify, SignJWT } from 'jose'
 import { randomUUID } from 'node:crypto'
 import { loadAuthConfig } from '../config'
-import { UNAUTHORIZED, Unauthorized } from '../http/errors'
+import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Audience, TokenUse } from '../http/types'
 import { jwtSecret } from './jwtSecret'
 

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { consumeNonceAndStartSession, getNonce, storeNonce } from '../db/wallet'
-import { UNAUTHORIZED, Unauthorized } from '../http/errors'
+import { UNAUTHORIZED, Unauthorized } from '../errors'
 import { createSessionRecord, issueTokens, type SessionTokens } from './sessions'
 import { generateNonce, signInMessage, verifySignIn } from './siwe'
 

@@ -1,5 +1,5 @@
 import { BaseError, ContractFunctionRevertedError, HttpRequestError, TimeoutError } from 'viem'
-import { ChainUnavailable, Unprocessable } from '../http/errors'
+import { ChainUnavailable, Unprocessable } from '../errors'
 
 /**
  * Turns a viem failure into the service's errors: a node that failed or timed out is 502, a

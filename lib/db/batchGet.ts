@@ -1,6 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DatabaseUnavailable } from '../http/errors'
+import { DatabaseUnavailable } from '../errors'
 import { db, tableName } from './client'
 import type { TableKey } from './keys'
 

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { loadCoreConfig } from '../config'
-import { DatabaseUnavailable } from '../http/errors'
+import { DatabaseUnavailable } from '../errors'
 
 // Failures that mean "the database cannot serve us now": throttling after the SDK's own retries,
 // timeouts and refused connections. They become a prompt 503 instead of a hang or a 500.

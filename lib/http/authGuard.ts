@@ -1,6 +1,6 @@
 import { verifyToken } from '../auth/tokens'
 import { getSession, revokeSubjectSessions, type Session } from '../db/session'
-import { UNAUTHORIZED, Unauthorized } from './errors'
+import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Audience, Guard, Principal, TokenUse } from './types'
 
 // The scheme is case-insensitive (RFC 7235). The signature may be empty so that an unsigned

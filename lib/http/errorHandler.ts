@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core'
 import { logger } from '../logger'
-import { AppError, BadRequest, UnsupportedMediaType } from './errors'
+import { AppError, BadRequest, UnsupportedMediaType } from '../errors'
 import { jsonResponse } from './envelope'
 import { type HttpEvent, type HttpRequest, type HttpResponse, requestIdOf } from './types'
 

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core'
 import httpJsonBodyParser from '@middy/http-json-body-parser'
-import { BadRequest } from './errors'
+import { BadRequest } from '../errors'
 import type { HttpEvent, HttpRequest, HttpResponse } from './types'
 
 /**

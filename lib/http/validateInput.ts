@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core'
 import type * as z from '../../schemas/zod'
-import { BadRequest, type ErrorDetail } from './errors'
+import { BadRequest, type ErrorDetail } from '../errors'
 import type { HttpEvent, HttpRequest, HttpResponse } from './types'
 
 export interface InputSchemas {

@@ -1,6 +1,6 @@
 import { queryNetworks } from '../db/network'
 import { attachWalletNetworks } from '../db/walletNetwork'
-import { NotFound } from '../http/errors'
+import { NotFound } from '../errors'
 
 /** Attaches networks to a wallet by id; any unknown id is a 404 and nothing is attached. */
 export async function attachNetworks(wallet: string, networkIds: readonly string[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors'
+import { AppError } from '../errors'
 
 /**
  * A loggable reason for a failed project in a scheduled run: our own errors carry safe messages;

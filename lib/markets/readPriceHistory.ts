@@ -1,5 +1,5 @@
 import { queryPriceWindow } from '../db/priceBucket'
-import { NotFound } from '../http/errors'
+import { NotFound } from '../errors'
 import { type PriceGrain, windowStart } from './priceBuckets'
 
 export interface PricePoint {

@@ -4,7 +4,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from '../db/idempotency'
-import { BadRequest, Conflict, Unprocessable } from '../http/errors'
+import { BadRequest, Conflict, Unprocessable } from '../errors'
 import { logger } from '../logger'
 
 export interface Sent {

@@ -12,7 +12,7 @@ import { bestAmountOut } from '../chain/bestAmountOut'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
-import { Unprocessable } from '../http/errors'
+import { Unprocessable } from '../errors'
 import { routerToken } from './nativeCoin'
 import { DEFAULT_DEADLINE_SECONDS, minimumOut, routerCall } from './routerCall'
 

@@ -2,7 +2,7 @@ import { getBalance, readContract } from 'viem/actions'
 import { type Address, erc20Abi, maxUint256 } from 'viem'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
-import { BadRequest } from '../http/errors'
+import { BadRequest } from '../errors'
 import { isNative } from './nativeCoin'
 import { beforeBroadcast } from './sendError'
 

@@ -11,7 +11,7 @@ import {
 } from 'viem'
 import { getNodeError } from 'viem/utils'
 import { translateChainError } from '../chain/chainError'
-import { AppError, Conflict, Unprocessable } from '../http/errors'
+import { AppError, Conflict, Unprocessable } from '../errors'
 
 const NODE_ERRORS = [
   InsufficientFundsError,

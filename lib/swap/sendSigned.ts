@@ -4,7 +4,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
-import { AppError, Conflict, Unprocessable } from '../http/errors'
+import { AppError, Conflict, Unprocessable } from '../errors'
 import type { Fees } from './sendContext'
 import { translateSendError } from './sendError'
 

@@ -1,6 +1,6 @@
 import { isAddressEqual } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
-import { UNAUTHORIZED, Unauthorized } from '../http/errors'
+import { UNAUTHORIZED, Unauthorized } from '../errors'
 import { parsePrivateKey } from '../wallet/privateKey'
 
 /**

@@ -8,7 +8,7 @@ import {
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
-import { BadRequest, Unprocessable } from '../http/errors'
+import { BadRequest, Unprocessable } from '../errors'
 import { estimateGasLimit } from './gasLimit'
 import { isNative, NATIVE_COIN } from './nativeCoin'
 import { assertDecimals, readHolding } from './readHolding'

@@ -1,6 +1,6 @@
 import { BaseError } from 'viem'
 import { findTradeByHash, getTrade, type Trade } from '../db/trade'
-import { NotFound } from '../http/errors'
+import { NotFound } from '../errors'
 import { settleIfMined } from './settleIfMined'
 
 export type TradeSelector = { id: string } | { hash: string }

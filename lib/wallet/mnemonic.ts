@@ -1,6 +1,6 @@
 import { generateMnemonic, validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english'
-import { BadRequest } from '../http/errors'
+import { BadRequest } from '../errors'
 
 const WORD_COUNTS = [12, 15, 18, 21, 24]
 const WORDS = new Set(wordlist)

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { BadRequest } from '../http/errors'
+import { BadRequest } from '../errors'
 
 const PRIVATE_KEY = /^(?:0x)?([0-9a-f]{64})$/i
 // The order n of secp256k1: a private key is a scalar in 1..n-1.

@@ -83,9 +83,9 @@ export async function measureMarkets(runs: number): Promise<MarketFigures> {
 
   const history: HistoryFigure[] = []
   for (const [name, file] of [
-    ['daily', 'getDailyHistory'],
-    ['monthly', 'getMonthlyHistory'],
-    ['yearly', 'getYearlyHistory'],
+    ['daily', 'getDailyPriceHistory'],
+    ['monthly', 'getMonthlyPriceHistory'],
+    ['yearly', 'getYearlyPriceHistory'],
   ] as const) {
     const handler = await route(file)
     const routeKey = `GET /api/v1/price/history/${name}/{projectId}`

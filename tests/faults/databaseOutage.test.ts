@@ -11,9 +11,9 @@ import { handler as refreshWalletSession } from '../../functions/auth/refreshWal
 import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
 import { handler as listNetworks } from '../../functions/networks/listNetworks'
-import { handler as getDailyHistory } from '../../functions/price/getDailyHistory'
+import { handler as getDailyPriceHistory } from '../../functions/price/getDailyPriceHistory'
 import { handler as getProjectDetails } from '../../functions/project/getProjectDetails'
-import { handler as listTokens } from '../../functions/swap/listTokens'
+import { handler as listTokens } from '../../functions/swap/listSwapTokens'
 import { handler as getTradeById } from '../../functions/trade/getTradeById'
 import { handler as listTrades } from '../../functions/trades/listTrades'
 import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
@@ -95,7 +95,7 @@ function routeCalls(): RouteCall[] {
       name: 'GET /v1/price/history/daily/{projectId}',
       call: () =>
         invoke(
-          getDailyHistory,
+          getDailyPriceHistory,
           httpEvent({
             routeKey: 'GET /api/v1/price/history/daily/{projectId}',
             pathParameters: { projectId },

@@ -18,11 +18,11 @@ import { handler as refreshWalletSession } from '../../functions/auth/refreshWal
 import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
 import { handler as listNetworks } from '../../functions/networks/listNetworks'
-import { handler as getDailyHistory } from '../../functions/price/getDailyHistory'
-import { handler as getMonthlyHistory } from '../../functions/price/getMonthlyHistory'
-import { handler as getYearlyHistory } from '../../functions/price/getYearlyHistory'
+import { handler as getDailyPriceHistory } from '../../functions/price/getDailyPriceHistory'
+import { handler as getMonthlyPriceHistory } from '../../functions/price/getMonthlyPriceHistory'
+import { handler as getYearlyPriceHistory } from '../../functions/price/getYearlyPriceHistory'
 import { handler as getProjectDetails } from '../../functions/project/getProjectDetails'
-import { handler as listTokens } from '../../functions/swap/listTokens'
+import { handler as listTokens } from '../../functions/swap/listSwapTokens'
 import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
 import { handler as swapNativeAltchain } from '../../functions/swap/swapNativeAltchain'
@@ -35,8 +35,8 @@ import { handler as transferAltchain } from '../../functions/transfer/transferAl
 import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { handler as createWallet } from '../../functions/wallet/createWallet'
 import { handler as generateMnemonic } from '../../functions/wallet/generateMnemonic'
-import { handler as recoverFromKey } from '../../functions/wallet/recoverFromKey'
-import { handler as recoverFromMnemonic } from '../../functions/wallet/recoverFromMnemonic'
+import { handler as recoverWalletFromKey } from '../../functions/wallet/recoverWalletFromKey'
+import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/recoverWalletFromMnemonic'
 import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
 import { handler as removeFromWatchlist } from '../../functions/watchlist/removeFromWatchlist'
@@ -46,7 +46,7 @@ import { publicClient } from '../../lib/chain/clients'
 import { loadAuthConfig, NETWORK_NAMES } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { queryNetworks } from '../../lib/db/network'
-import { UNAUTHORIZED } from '../../lib/http/errors'
+import { UNAUTHORIZED } from '../../lib/errors'
 import type { Audience, HttpEvent, TokenUse } from '../../lib/http/types'
 import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
 import { type TokenRealm, tokenBreakers } from '../support/badTokens'
@@ -510,10 +510,10 @@ const ROUTES: RouteSweep[] = [
   tokenOnlyRoute('DELETE /api/v1/auth/logout', logoutWallet, 'wallet', 'access'),
   { routeKey: 'GET /api/v1/wallet/mnemonic', handler: generateMnemonic, breakers: ignoredInput },
   mnemonicBody('POST /api/v1/wallet/create', createWallet),
-  mnemonicBody('POST /api/v1/wallet/recover/mnemonic', recoverFromMnemonic),
+  mnemonicBody('POST /api/v1/wallet/recover/mnemonic', recoverWalletFromMnemonic),
   {
     routeKey: 'POST /api/v1/wallet/recover/key',
-    handler: recoverFromKey,
+    handler: recoverWalletFromKey,
     breakers: () =>
       bodyBreakers(
         { body: { privateKey: generatePrivateKey() } },
@@ -591,13 +591,13 @@ const ROUTES: RouteSweep[] = [
   projectRoute('GET /api/v1/project/{projectId}', getProjectDetails, 'account', {
     unknownIsNotFound: true,
   }),
-  projectRoute('GET /api/v1/price/history/daily/{projectId}', getDailyHistory, 'none', {
+  projectRoute('GET /api/v1/price/history/daily/{projectId}', getDailyPriceHistory, 'none', {
     unknownIsNotFound: true,
   }),
-  projectRoute('GET /api/v1/price/history/monthly/{projectId}', getMonthlyHistory, 'none', {
+  projectRoute('GET /api/v1/price/history/monthly/{projectId}', getMonthlyPriceHistory, 'none', {
     unknownIsNotFound: true,
   }),
-  projectRoute('GET /api/v1/price/history/yearly/{projectId}', getYearlyHistory, 'none', {
+  projectRoute('GET /api/v1/price/history/yearly/{projectId}', getYearlyPriceHistory, 'none', {
     unknownIsNotFound: true,
   }),
   {

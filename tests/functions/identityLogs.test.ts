@@ -11,8 +11,8 @@ import { handler as logoutWallet } from '../../functions/auth/logoutWallet'
 import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
 import { handler as createWallet } from '../../functions/wallet/createWallet'
 import { handler as generateMnemonic } from '../../functions/wallet/generateMnemonic'
-import { handler as recoverFromKey } from '../../functions/wallet/recoverFromKey'
-import { handler as recoverFromMnemonic } from '../../functions/wallet/recoverFromMnemonic'
+import { handler as recoverWalletFromKey } from '../../functions/wallet/recoverWalletFromKey'
+import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/recoverWalletFromMnemonic'
 import { captureLogs } from '../support/captureLogs'
 import { type HttpEventOverrides, httpEvent, invoke } from '../support/httpEvent'
 
@@ -45,15 +45,15 @@ describe('identity routes and the log', () => {
       body: { mnemonic },
     })
     const { privateKey } = created.body.result as { privateKey: `0x${string}` }
-    await call(recoverFromMnemonic, {
+    await call(recoverWalletFromMnemonic, {
       routeKey: 'POST /api/v1/wallet/recover/mnemonic',
       body: { mnemonic, index: 1 },
     })
-    await call(recoverFromKey, {
+    await call(recoverWalletFromKey, {
       routeKey: 'POST /api/v1/wallet/recover/key',
       body: { privateKey },
     })
-    await call(recoverFromKey, {
+    await call(recoverWalletFromKey, {
       routeKey: 'POST /api/v1/wallet/recover/key',
       body: { privateKey: `${privateKey}ff` },
     })

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check'
 import { createHmac, randomUUID } from 'node:crypto'
-import { UNAUTHORIZED } from '../../lib/http/errors'
+import { UNAUTHORIZED } from '../../lib/errors'
 import type { Audience, TokenUse } from '../../lib/http/types'
 import {
   base64UrlString,

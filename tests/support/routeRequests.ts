@@ -26,11 +26,11 @@ import { handler as refreshWalletSession } from '../../functions/auth/refreshWal
 import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
 import { handler as listNetworks } from '../../functions/networks/listNetworks'
-import { handler as getDailyHistory } from '../../functions/price/getDailyHistory'
-import { handler as getMonthlyHistory } from '../../functions/price/getMonthlyHistory'
-import { handler as getYearlyHistory } from '../../functions/price/getYearlyHistory'
+import { handler as getDailyPriceHistory } from '../../functions/price/getDailyPriceHistory'
+import { handler as getMonthlyPriceHistory } from '../../functions/price/getMonthlyPriceHistory'
+import { handler as getYearlyPriceHistory } from '../../functions/price/getYearlyPriceHistory'
 import { handler as getProjectDetails } from '../../functions/project/getProjectDetails'
-import { handler as listTokens } from '../../functions/swap/listTokens'
+import { handler as listTokens } from '../../functions/swap/listSwapTokens'
 import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
 import { handler as swapNativeAltchain } from '../../functions/swap/swapNativeAltchain'
@@ -43,8 +43,8 @@ import { handler as transferAltchain } from '../../functions/transfer/transferAl
 import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { handler as createWallet } from '../../functions/wallet/createWallet'
 import { handler as generateMnemonic } from '../../functions/wallet/generateMnemonic'
-import { handler as recoverFromKey } from '../../functions/wallet/recoverFromKey'
-import { handler as recoverFromMnemonic } from '../../functions/wallet/recoverFromMnemonic'
+import { handler as recoverWalletFromKey } from '../../functions/wallet/recoverWalletFromKey'
+import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/recoverWalletFromMnemonic'
 import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
 import { handler as removeFromWatchlist } from '../../functions/watchlist/removeFromWatchlist'
@@ -287,7 +287,7 @@ export async function routeRequests(
     {
       routeKey: 'POST /api/v1/wallet/recover/mnemonic',
       read: true,
-      prepare: same(recoverFromMnemonic, {
+      prepare: same(recoverWalletFromMnemonic, {
         routeKey: 'POST /api/v1/wallet/recover/mnemonic',
         body: { mnemonic: TEST_PHRASE, index: 0 },
       }),
@@ -295,7 +295,7 @@ export async function routeRequests(
     {
       routeKey: 'POST /api/v1/wallet/recover/key',
       read: true,
-      prepare: same(recoverFromKey, {
+      prepare: same(recoverWalletFromKey, {
         routeKey: 'POST /api/v1/wallet/recover/key',
         body: { privateKey: generatePrivateKey() },
       }),
@@ -475,9 +475,9 @@ export async function routeRequests(
     },
     ...(
       [
-        ['daily', getDailyHistory],
-        ['monthly', getMonthlyHistory],
-        ['yearly', getYearlyHistory],
+        ['daily', getDailyPriceHistory],
+        ['monthly', getMonthlyPriceHistory],
+        ['yearly', getYearlyPriceHistory],
       ] as const
     ).map(([grain, handler]) => ({
       routeKey: `GET /api/v1/price/history/${grain}/{projectId}`,

@@ -12,7 +12,7 @@ import { loadAuthConfig } from '../../../lib/config'
 import { getLoginRecord } from '../../../lib/db/account'
 import { db, tableName } from '../../../lib/db/client'
 import { loginFailuresKey } from '../../../lib/db/keys'
-import { UNAUTHORIZED } from '../../../lib/http/errors'
+import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
 const ROUTE = 'POST /api/v1/account/login'

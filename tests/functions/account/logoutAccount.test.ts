@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/account/logoutAccount'
 import { handler as refreshHandler } from '../../../functions/account/refreshAccountSession'
 import { startSession } from '../../../lib/auth/sessions'
-import { UNAUTHORIZED } from '../../../lib/http/errors'
+import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
 function logout(token?: string): Promise<EnvelopeResponse> {

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/account/refreshAccountSession'
 import { type SessionTokens, startSession } from '../../../lib/auth/sessions'
-import { UNAUTHORIZED } from '../../../lib/http/errors'
+import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
 function refresh(token?: string): Promise<EnvelopeResponse> {

@@ -7,7 +7,7 @@ import { handler as getProjectDetails } from '../../../functions/project/getProj
 import { handler as addToWatchlist } from '../../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../../functions/watchlist/listWatchlist'
 import { handler as removeFromWatchlist } from '../../../functions/watchlist/removeFromWatchlist'
-import { UNAUTHORIZED } from '../../../lib/http/errors'
+import { UNAUTHORIZED } from '../../../lib/errors'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { accountSession, bearer, walletSession } from '../../support/marketFixtures'
 

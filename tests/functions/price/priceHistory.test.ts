@@ -2,15 +2,18 @@ import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { formatUnits } from 'viem'
 import { describe, expect, it, vi } from 'vitest'
-import { getDailyHistory, handler as dailyHandler } from '../../../functions/price/getDailyHistory'
 import {
-  getMonthlyHistory,
+  getDailyPriceHistory,
+  handler as dailyHandler,
+} from '../../../functions/price/getDailyPriceHistory'
+import {
+  getMonthlyPriceHistory,
   handler as monthlyHandler,
-} from '../../../functions/price/getMonthlyHistory'
+} from '../../../functions/price/getMonthlyPriceHistory'
 import {
-  getYearlyHistory,
+  getYearlyPriceHistory,
   handler as yearlyHandler,
-} from '../../../functions/price/getYearlyHistory'
+} from '../../../functions/price/getYearlyPriceHistory'
 import { db } from '../../../lib/db/client'
 import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
 import type { PriceSample } from '../../../lib/markets/priceBuckets'
@@ -79,11 +82,15 @@ describe('price history over a year of 5-minute samples', () => {
     console.log(`folded ${count} samples into ${buckets} live buckets in ${foldMs.toFixed(0)} ms`)
 
     // Act
-    const daily = await countingDynamoCalls(() => getDailyHistory({ projectId: project.id }, now))
-    const monthly = await countingDynamoCalls(() =>
-      getMonthlyHistory({ projectId: project.id }, now),
+    const daily = await countingDynamoCalls(() =>
+      getDailyPriceHistory({ projectId: project.id }, now),
     )
-    const yearly = await countingDynamoCalls(() => getYearlyHistory({ projectId: project.id }, now))
+    const monthly = await countingDynamoCalls(() =>
+      getMonthlyPriceHistory({ projectId: project.id }, now),
+    )
+    const yearly = await countingDynamoCalls(() =>
+      getYearlyPriceHistory({ projectId: project.id }, now),
+    )
 
     // Assess
     expect(count).toBe(105_120)

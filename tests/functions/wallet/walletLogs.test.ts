@@ -2,8 +2,8 @@ import '../../support/env'
 import { describe, expect, it } from 'vitest'
 import { handler as createWallet } from '../../../functions/wallet/createWallet'
 import { handler as generateMnemonic } from '../../../functions/wallet/generateMnemonic'
-import { handler as recoverFromKey } from '../../../functions/wallet/recoverFromKey'
-import { handler as recoverFromMnemonic } from '../../../functions/wallet/recoverFromMnemonic'
+import { handler as recoverWalletFromKey } from '../../../functions/wallet/recoverWalletFromKey'
+import { handler as recoverWalletFromMnemonic } from '../../../functions/wallet/recoverWalletFromMnemonic'
 import { captureLogs } from '../../support/captureLogs'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
@@ -35,7 +35,7 @@ describe('wallet routes and the log', () => {
     for (const phrase of phrases) {
       for (const route of [
         [createWallet, 'POST /api/v1/wallet/create'],
-        [recoverFromMnemonic, 'POST /api/v1/wallet/recover/mnemonic'],
+        [recoverWalletFromMnemonic, 'POST /api/v1/wallet/recover/mnemonic'],
       ] as const) {
         const response = await call(route[0], route[1], { mnemonic: ` ${phrase.toUpperCase()} ` })
         const result = response.body.result as { privateKey?: string } | undefined
@@ -46,11 +46,13 @@ describe('wallet routes and the log', () => {
       }
     }
     for (const key of keys) {
-      await call(recoverFromKey, 'POST /api/v1/wallet/recover/key', { privateKey: key })
-      await call(recoverFromKey, 'POST /api/v1/wallet/recover/key', { privateKey: `0x${key}0` })
-      await call(recoverFromKey, 'POST /api/v1/wallet/recover/key', { privateKey: key, key })
+      await call(recoverWalletFromKey, 'POST /api/v1/wallet/recover/key', { privateKey: key })
+      await call(recoverWalletFromKey, 'POST /api/v1/wallet/recover/key', {
+        privateKey: `0x${key}0`,
+      })
+      await call(recoverWalletFromKey, 'POST /api/v1/wallet/recover/key', { privateKey: key, key })
       await call(
-        recoverFromKey,
+        recoverWalletFromKey,
         'POST /api/v1/wallet/recover/key',
         undefined,
         `{"privateKey":"${key}`,

@@ -7,7 +7,7 @@ import {
   FAILED_LOGIN_WINDOW_SECONDS,
   MAX_FAILED_LOGINS,
 } from '../../../lib/auth/checkCredentials'
-import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../../../lib/http/errors'
+import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../../../lib/errors'
 
 const later = (start: Date, seconds: number) => new Date(start.getTime() + seconds * 1000)
 

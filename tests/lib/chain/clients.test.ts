@@ -5,7 +5,7 @@ import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
 import { onChain } from '../../../lib/chain/chainError'
 import { createChainClient } from '../../../lib/chain/clients'
 import { loadChainConfig, NETWORK_NAMES } from '../../../lib/config'
-import { ChainUnavailable } from '../../../lib/http/errors'
+import { ChainUnavailable } from '../../../lib/errors'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { readClient } from '../../support/readClient'
 

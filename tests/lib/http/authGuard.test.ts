@@ -11,7 +11,7 @@ import { db, tableName } from '../../../lib/db/client'
 import { deleteSession, putSession } from '../../../lib/db/session'
 import { walletGuard, walletRefreshGuard } from '../../../lib/http/authGuard'
 import { defineHandler } from '../../../lib/http/defineHandler'
-import { UNAUTHORIZED } from '../../../lib/http/errors'
+import { UNAUTHORIZED } from '../../../lib/errors'
 import type { Audience } from '../../../lib/http/types'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 

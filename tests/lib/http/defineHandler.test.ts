@@ -11,7 +11,7 @@ import {
   NotFound,
   TooManyRequests,
   Unprocessable,
-} from '../../../lib/http/errors'
+} from '../../../lib/errors'
 import { httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 
 const ITEM_ROUTE = 'PUT /api/v1/test/items/{itemId}'

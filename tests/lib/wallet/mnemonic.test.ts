@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bytesToHex, hexToBytes } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { BadRequest } from '../../../lib/http/errors'
+import { BadRequest } from '../../../lib/errors'
 import { normaliseMnemonic, parseMnemonic, randomMnemonic } from '../../../lib/wallet/mnemonic'
 
 interface Bip39Vector {

@@ -1,6 +1,6 @@
 import '../../support/env'
 import { describe, expect, it } from 'vitest'
-import { handler } from '../../../functions/wallet/recoverFromKey'
+import { handler } from '../../../functions/wallet/recoverWalletFromKey'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 const ROUTE = 'POST /api/v1/wallet/recover/key'

@@ -2,19 +2,19 @@ import { defineHandler } from '../../lib/http/defineHandler'
 import { readPriceHistory } from '../../lib/markets/readPriceHistory'
 import { usdToNumber } from '../../lib/markets/usdAmount'
 import { formatTimestamp } from '../../lib/time/formatTimestamp'
-import { type DailyHistoryResult, dailyHistoryResultSchema } from '../../schemas/priceHistory'
+import { type YearlyHistoryResult, yearlyHistoryResultSchema } from '../../schemas/priceHistory'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 
-/** The last 24 hours, one point per hour: one DynamoDB Query. */
-export async function getDailyHistory(
+/** The last 12 months, one point per month: one DynamoDB Query. */
+export async function getYearlyPriceHistory(
   { projectId }: ProjectIdParams,
   now = new Date(),
-): Promise<DailyHistoryResult> {
-  const points = await readPriceHistory(projectId, 'hour', now)
+): Promise<YearlyHistoryResult> {
+  const points = await readPriceHistory(projectId, 'month', now)
   return {
     history: points.map((point) => ({
       avgPrice: usdToNumber(point.averageE18),
-      hour: formatTimestamp(point.start),
+      month: formatTimestamp(point.start),
     })),
   }
 }
@@ -22,6 +22,6 @@ export async function getDailyHistory(
 export const handler = defineHandler({
   auth: 'none',
   params: projectIdParamsSchema,
-  result: dailyHistoryResultSchema,
-  run: ({ params }) => getDailyHistory(params),
+  result: yearlyHistoryResultSchema,
+  run: ({ params }) => getYearlyPriceHistory(params),
 })

@@ -7,7 +7,7 @@ import {
   walletResultSchema,
 } from '../../schemas/wallet'
 
-export function recoverFromKey({ privateKey }: PrivateKeyBody): WalletResult {
+export function recoverWalletFromKey({ privateKey }: PrivateKeyBody): WalletResult {
   return walletFromKey(privateKey)
 }
 
@@ -15,5 +15,5 @@ export const handler = defineHandler({
   auth: 'none',
   body: privateKeyBodySchema,
   result: walletResultSchema,
-  run: ({ body }) => recoverFromKey(body),
+  run: ({ body }) => recoverWalletFromKey(body),
 })

@@ -1,6 +1,6 @@
 import '../../support/env'
 import { describe, expect, it } from 'vitest'
-import { handler as listTokens } from '../../../functions/swap/listTokens'
+import { handler as listTokens } from '../../../functions/swap/listSwapTokens'
 import { listProjects } from '../../../lib/db/project'
 import { deployment } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'

@@ -2,19 +2,19 @@ import { defineHandler } from '../../lib/http/defineHandler'
 import { readPriceHistory } from '../../lib/markets/readPriceHistory'
 import { usdToNumber } from '../../lib/markets/usdAmount'
 import { formatTimestamp } from '../../lib/time/formatTimestamp'
-import { type MonthlyHistoryResult, monthlyHistoryResultSchema } from '../../schemas/priceHistory'
+import { type DailyHistoryResult, dailyHistoryResultSchema } from '../../schemas/priceHistory'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 
-/** The last 30 days, one point per day: one DynamoDB Query. */
-export async function getMonthlyHistory(
+/** The last 24 hours, one point per hour: one DynamoDB Query. */
+export async function getDailyPriceHistory(
   { projectId }: ProjectIdParams,
   now = new Date(),
-): Promise<MonthlyHistoryResult> {
-  const points = await readPriceHistory(projectId, 'day', now)
+): Promise<DailyHistoryResult> {
+  const points = await readPriceHistory(projectId, 'hour', now)
   return {
     history: points.map((point) => ({
       avgPrice: usdToNumber(point.averageE18),
-      day: formatTimestamp(point.start),
+      hour: formatTimestamp(point.start),
     })),
   }
 }
@@ -22,6 +22,6 @@ export async function getMonthlyHistory(
 export const handler = defineHandler({
   auth: 'none',
   params: projectIdParamsSchema,
-  result: monthlyHistoryResultSchema,
-  run: ({ params }) => getMonthlyHistory(params),
+  result: dailyHistoryResultSchema,
+  run: ({ params }) => getDailyPriceHistory(params),
 })

@@ -1,7 +1,7 @@
 import '../../support/env'
 import { describe, expect, it } from 'vitest'
 import { handler as createWallet } from '../../../functions/wallet/createWallet'
-import { handler } from '../../../functions/wallet/recoverFromMnemonic'
+import { handler } from '../../../functions/wallet/recoverWalletFromMnemonic'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 const ROUTE = 'POST /api/v1/wallet/recover/mnemonic'

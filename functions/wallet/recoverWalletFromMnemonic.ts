@@ -7,7 +7,7 @@ import {
   walletResultSchema,
 } from '../../schemas/wallet'
 
-export function recoverFromMnemonic({ mnemonic, index }: MnemonicBody): WalletResult {
+export function recoverWalletFromMnemonic({ mnemonic, index }: MnemonicBody): WalletResult {
   return deriveWallet({ mnemonic, index })
 }
 
@@ -15,5 +15,5 @@ export const handler = defineHandler({
   auth: 'none',
   body: mnemonicBodySchema,
   result: walletResultSchema,
-  run: ({ body }) => recoverFromMnemonic(body),
+  run: ({ body }) => recoverWalletFromMnemonic(body),
 })

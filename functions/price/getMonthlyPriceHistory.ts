@@ -2,19 +2,19 @@ import { defineHandler } from '../../lib/http/defineHandler'
 import { readPriceHistory } from '../../lib/markets/readPriceHistory'
 import { usdToNumber } from '../../lib/markets/usdAmount'
 import { formatTimestamp } from '../../lib/time/formatTimestamp'
-import { type YearlyHistoryResult, yearlyHistoryResultSchema } from '../../schemas/priceHistory'
+import { type MonthlyHistoryResult, monthlyHistoryResultSchema } from '../../schemas/priceHistory'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 
-/** The last 12 months, one point per month: one DynamoDB Query. */
-export async function getYearlyHistory(
+/** The last 30 days, one point per day: one DynamoDB Query. */
+export async function getMonthlyPriceHistory(
   { projectId }: ProjectIdParams,
   now = new Date(),
-): Promise<YearlyHistoryResult> {
-  const points = await readPriceHistory(projectId, 'month', now)
+): Promise<MonthlyHistoryResult> {
+  const points = await readPriceHistory(projectId, 'day', now)
   return {
     history: points.map((point) => ({
       avgPrice: usdToNumber(point.averageE18),
-      month: formatTimestamp(point.start),
+      day: formatTimestamp(point.start),
     })),
   }
 }
@@ -22,6 +22,6 @@ export async function getYearlyHistory(
 export const handler = defineHandler({
   auth: 'none',
   params: projectIdParamsSchema,
-  result: yearlyHistoryResultSchema,
-  run: ({ params }) => getYearlyHistory(params),
+  result: monthlyHistoryResultSchema,
+  run: ({ params }) => getMonthlyPriceHistory(params),
 })
