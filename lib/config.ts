@@ -38,6 +38,13 @@ const authSchema = z
     }),
   )
 
+// DECISIONS §7.1: per source IP, per minute, on the anonymous routes that cost work.
+const clientLimitSchema = z.object({
+  CLIENT_LIMIT_NONCES_PER_MINUTE: z._default(positiveInt, 30),
+  CLIENT_LIMIT_LOGINS_PER_MINUTE: z._default(positiveInt, 20),
+  CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: z._default(positiveInt, 5),
+})
+
 const address = z
   .string()
   .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'))
@@ -111,6 +118,17 @@ export const loadAuthConfig = memoize(() => {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
+  }
+})
+
+export type ClientLimitName = 'nonce' | 'login' | 'register'
+
+export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number> => {
+  const env = parseEnv(clientLimitSchema)
+  return {
+    nonce: env.CLIENT_LIMIT_NONCES_PER_MINUTE,
+    login: env.CLIENT_LIMIT_LOGINS_PER_MINUTE,
+    register: env.CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE,
   }
 })
 

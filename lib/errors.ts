@@ -55,6 +55,13 @@ export class Conflict extends AppError {
   }
 }
 
+export class PayloadTooLarge extends AppError {
+  override name = 'PayloadTooLarge'
+  constructor(message: string) {
+    super(413, 413, message)
+  }
+}
+
 export class UnsupportedMediaType extends AppError {
   override name = 'UnsupportedMediaType'
   constructor(message: string) {
@@ -72,7 +79,11 @@ export class Unprocessable extends AppError {
 
 export class TooManyRequests extends AppError {
   override name = 'TooManyRequests'
-  constructor(message: string) {
+  /** Sent as the `Retry-After` header, in seconds. */
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(429, 429, message)
   }
 }

@@ -1,16 +1,25 @@
 import { getAddress, isAddress } from 'viem'
 import * as z from './zod'
 
-/** Any-case 0x address, returned checksummed. */
+const SINGLE_CASE = /^0x(?:[0-9a-f]{40}|[0-9A-F]{40})$/
+
+/**
+ * A 0x address, returned checksummed. A mixed-case address must carry a valid EIP-55 checksum
+ * (DECISIONS §7.2): one flipped letter is a typo that would send funds elsewhere; all lower or
+ * all upper case carries no checksum and is accepted.
+ */
 export const addressSchema = z.pipe(
-  z
-    .string()
-    .check(
-      z.refine(
-        (value) => isAddress(value, { strict: false }),
-        'must be a 0x-prefixed 20-byte address',
-      ),
+  z.string().check(
+    z.refine(
+      (value) => isAddress(value, { strict: false }),
+      'must be a 0x-prefixed 20-byte address',
     ),
+    z.refine(
+      (value) =>
+        !isAddress(value, { strict: false }) || SINGLE_CASE.test(value) || isAddress(value),
+      'has a wrong EIP-55 checksum (mixed case); check the address or send it in lower case',
+    ),
+  ),
   z.transform((value: string) => getAddress(value)),
 )
 
@@ -19,16 +28,21 @@ export type NonceParams = z.infer<typeof nonceParamsSchema>
 
 export const nonceResultSchema = z.object({ nonce: z.int(), message: z.string() })
 
+// DECISIONS §7.1: a signature is 65 bytes, or up to 8 KB for a contract wallet (EIP-1271/6492).
+export const MAX_SIGNATURE_BYTES = 8 * 1024
+
 export const walletLoginBodySchema = z.strictObject({
   address: addressSchema,
   signature: z.pipe(
     z
       .string()
       .check(
+        z.maxLength(2 + 2 * MAX_SIGNATURE_BYTES, `must be at most ${MAX_SIGNATURE_BYTES} bytes`),
         z.regex(/^0x([0-9a-fA-F]{2}){65,}$/, 'must be a 0x-prefixed hex signature'),
-        z.maxLength(20_000),
       ),
     z.transform((value: string) => value as `0x${string}`),
   ),
+  /** The nonce that was signed (recommended): without it, the newest outstanding ones are tried. */
+  nonce: z.optional(z.int().check(z.positive())),
 })
 export type WalletLoginBody = z.infer<typeof walletLoginBodySchema>

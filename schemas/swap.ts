@@ -211,7 +211,9 @@ export const transferBodySchema = z
       const decimals = body.decimals ?? (native ? 18 : MAX_DECIMALS)
       const issue = (path: string, message: string) =>
         context.addIssue({ code: 'custom', path: [path], message })
-      if (native && body.decimals !== undefined && body.decimals !== 18) {
+      if (!native && body.token?.toLowerCase() === body.to.toLowerCase()) {
+        issue('to', 'is the token contract itself; tokens sent there are lost')
+      } else if (native && body.decimals !== undefined && body.decimals !== 18) {
         issue('decimals', 'the native coin has 18 decimals')
       } else if ((body.amount.split('.')[1] ?? '').length > decimals) {
         issue('amount', `has more fraction digits than decimals (${decimals})`)

@@ -16,6 +16,7 @@ export async function loginAccount(credentials: LoginBody): Promise<AccountToken
 
 export const handler = defineHandler({
   auth: 'none',
+  clientLimit: 'login',
   body: loginBodySchema,
   result: accountTokenResultSchema,
   run: ({ body }) => loginAccount(body),

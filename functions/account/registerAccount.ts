@@ -23,6 +23,7 @@ export async function registerAccount({
 
 export const handler = defineHandler({
   auth: 'none',
+  clientLimit: 'register',
   body: accountCredentialsBodySchema,
   result: emptyResultSchema,
   run: ({ body }) => registerAccount(body),

@@ -8,6 +8,7 @@ export async function getNonce({ address }: NonceParams) {
 
 export const handler = defineHandler({
   auth: 'none',
+  clientLimit: 'nonce',
   params: nonceParamsSchema,
   result: nonceResultSchema,
   run: ({ params }) => getNonce(params),

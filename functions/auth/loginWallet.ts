@@ -3,12 +3,13 @@ import { defineHandler } from '../../lib/http/defineHandler'
 import { type WalletLoginBody, walletLoginBodySchema } from '../../schemas/auth'
 import { sessionTokensSchema } from '../../schemas/session'
 
-export async function loginWallet({ address, signature }: WalletLoginBody) {
-  return signInWithWallet(address, signature)
+export async function loginWallet({ address, signature, nonce }: WalletLoginBody) {
+  return signInWithWallet(address, signature, nonce)
 }
 
 export const handler = defineHandler({
   auth: 'none',
+  clientLimit: 'login',
   body: walletLoginBodySchema,
   result: sessionTokensSchema,
   run: ({ body }) => loginWallet(body),

@@ -1,10 +1,11 @@
 import { loadAuthConfig } from '../config'
 import {
+  deleteSession,
+  getSession,
   newSession,
   putSession,
-  revokeSubjectSessions,
+  revokeFamily,
   rotateSessionRecord,
-  deleteSession,
   type Session,
 } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
@@ -16,9 +17,22 @@ export interface SessionTokens {
   refresh: string
 }
 
-/** A session record for a subject, lasting as long as its refresh token. */
-export function createSessionRecord(audience: Audience, subject: string): Session {
-  return newSession({ audience, subject, lifetimeSeconds: loadAuthConfig().refreshTokenTtlSeconds })
+// DECISIONS §7.1: a replay this soon after the rotation it lost to is a retry or a second tab,
+// not a theft: it is refused without revoking, so the winner's tokens keep working.
+export const REPLAY_GRACE_SECONDS = 10
+
+/** A session record for a subject, lasting as long as its refresh token; a login's starts a family. */
+export function createSessionRecord(
+  audience: Audience,
+  subject: string,
+  familyId?: string,
+): Session {
+  return newSession({
+    audience,
+    subject,
+    familyId,
+    lifetimeSeconds: loadAuthConfig().refreshTokenTtlSeconds,
+  })
 }
 
 /** Signs the access and refresh tokens of a session. */
@@ -46,16 +60,30 @@ export async function startSession(parameters: {
 }
 
 /**
- * Refresh: replaces the principal's session atomically. Losing a race for the same session means
- * the refresh token was used twice: a replay, so every session of the subject is revoked.
+ * A refresh token presented after its session was rotated. Within the grace period it is refused
+ * only; later it is a replay, and its token family (not the subject's other logins) is revoked.
+ */
+export async function refuseRotatedRefresh(session: Session, now = new Date()): Promise<never> {
+  const rotatedAt = session.rotatedAt ? Date.parse(session.rotatedAt) : 0
+  if (now.getTime() - rotatedAt > REPLAY_GRACE_SECONDS * 1000) {
+    await revokeFamily(session.familyId)
+  }
+  throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'this refresh token was already used')
+}
+
+/**
+ * Refresh: replaces the principal's session atomically, in its family. Losing a race for the same
+ * session is decided by the session as it now stands (read only on this path).
  */
 export async function rotateSession(principal: Principal): Promise<SessionTokens> {
-  const next = createSessionRecord(principal.audience, principal.subject)
-  if (!(await rotateSessionRecord(principal.sessionId, next))) {
-    await revokeSubjectSessions(principal.audience, principal.subject)
-    throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'this refresh token was already used')
+  const familyId = principal.familyId ?? principal.sessionId
+  const next = createSessionRecord(principal.audience, principal.subject, familyId)
+  if (await rotateSessionRecord({ sessionId: principal.sessionId, familyId }, next)) {
+    return issueTokens(next)
   }
-  return issueTokens(next)
+  const current = await getSession(principal.sessionId)
+  if (current?.status === 'rotated') return refuseRotatedRefresh(current)
+  throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
 }
 
 /** Logout: deletes only the principal's session. */

@@ -1,6 +1,19 @@
 import { randomInt } from 'node:crypto'
-import type { Address, Hex } from 'viem'
-import { createSiweMessage, verifySiweMessage } from 'viem/siwe'
+import {
+  type Address,
+  encodeDeployData,
+  erc6492SignatureValidatorAbi,
+  erc6492SignatureValidatorByteCode,
+  type Hex,
+  hashMessage,
+  hexToBool,
+  isAddressEqual,
+  isErc6492Signature,
+  recoverMessageAddress,
+  size,
+} from 'viem'
+import { call, getCode } from 'viem/actions'
+import { createSiweMessage } from 'viem/siwe'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadAuthConfig, loadChainConfig } from '../config'
@@ -8,6 +21,10 @@ import type { WalletNonce } from '../db/wallet'
 
 export const NONCE_LIFETIME_MS = 5 * 60 * 1000
 const STATEMENT = 'Sign in to the wallet app. This request costs nothing and sends no transaction.'
+/** An EOA's signature: r, s and v. */
+const ECDSA_SIGNATURE_BYTES = 65
+/** DECISIONS §7.1: a contract wallet's check may not burn more than this. */
+export const CONTRACT_CHECK_GAS = 1_000_000n
 
 /** A random nonce of 12 to 15 digits, as a number (the interface's type). */
 export function generateNonce(now = new Date()): WalletNonce {
@@ -30,28 +47,83 @@ export function signInMessage(address: Address, nonce: WalletNonce): string {
   })
 }
 
+/** Whether the nonce is still within its lifetime at `now`. */
+export function isNonceLive(nonce: WalletNonce, now = new Date()): boolean {
+  const age = now.getTime() - nonce.issuedAt.getTime()
+  return age >= 0 && age <= NONCE_LIFETIME_MS
+}
+
+/** How a signature must be checked (DECISIONS §7.1: the cheap way first). */
+export function signatureKind(signature: Hex): 'ecdsa' | 'contract' {
+  return size(signature) === ECDSA_SIGNATURE_BYTES && !isErc6492Signature(signature)
+    ? 'ecdsa'
+    : 'contract'
+}
+
+/** The nonce among `nonces` whose message the EOA signature recovers to `address`; no RPC call. */
+export async function recoverSignedNonce(
+  address: Address,
+  nonces: WalletNonce[],
+  signature: Hex,
+): Promise<WalletNonce | undefined> {
+  for (const nonce of nonces) {
+    try {
+      const signer = await recoverMessageAddress({
+        message: signInMessage(address, nonce),
+        signature,
+      })
+      if (isAddressEqual(signer, address)) return nonce
+    } catch {
+      // Not a valid secp256k1 signature at all: no nonce matches.
+      return undefined
+    }
+  }
+  return undefined
+}
+
 /**
- * Verifies a sign-in signature with viem on the ethereum client, so EOAs (EIP-191) and contract
- * wallets (EIP-1271, ERC-6492) both work. Age is checked here because viem does not.
+ * A contract wallet's signature (EIP-1271, or ERC-6492 for one not yet deployed), checked on
+ * chain by the ERC-6492 validator in a deployless `eth_call` capped at CONTRACT_CHECK_GAS. An
+ * address without code is refused unless the signature is ERC-6492-wrapped (it deploys first).
  */
-export async function verifySignIn(parameters: {
-  address: Address
-  nonce: WalletNonce
-  signature: Hex
-  now?: Date
-}): Promise<boolean> {
-  const now = parameters.now ?? new Date()
-  const age = now.getTime() - parameters.nonce.issuedAt.getTime()
-  if (age < 0 || age > NONCE_LIFETIME_MS) return false
-  const config = loadAuthConfig()
-  return onChain('ethereum', () =>
-    verifySiweMessage(publicClient('ethereum'), {
-      message: signInMessage(parameters.address, parameters.nonce),
-      signature: parameters.signature,
-      address: parameters.address,
-      domain: config.siweDomain,
-      nonce: String(parameters.nonce.nonce),
-      time: now,
-    }),
-  )
+export async function verifyContractSignature(
+  address: Address,
+  nonce: WalletNonce,
+  signature: Hex,
+): Promise<boolean> {
+  const client = publicClient('ethereum')
+  return onChain('ethereum', async () => {
+    if (!isErc6492Signature(signature)) {
+      const code = await getCode(client, { address })
+      if (!code || code === '0x') return false
+    }
+    try {
+      const { data } = await call(client, {
+        data: encodeDeployData({
+          abi: erc6492SignatureValidatorAbi,
+          bytecode: erc6492SignatureValidatorByteCode,
+          args: [address, hashMessage(signInMessage(address, nonce)), signature],
+        }),
+        gas: CONTRACT_CHECK_GAS,
+      })
+      return hexToBool(data ?? '0x0')
+    } catch (error) {
+      // A revert or running out of the capped gas is a refusal; a node failure is not.
+      if (isExecutionFailure(error)) return false
+      throw error
+    }
+  })
+}
+
+function isExecutionFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'CallExecutionError' && !isNodeFailure(error)
+}
+
+function isNodeFailure(error: Error): boolean {
+  let cause: unknown = error
+  while (cause instanceof Error) {
+    if (cause.name === 'HttpRequestError' || cause.name === 'TimeoutError') return true
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return false
 }

@@ -4,12 +4,17 @@
 // |------------------------------------|-----------|--------------------------------------------------|
 // | list networks                      | Query     | pk = NETWORK                                     |
 // | find a network by id               | Query     | pk = NETWORK (two items; matched on `id`)        |
-// | get a wallet (nonce, login)        | GetItem   | pk = WALLET#<address>, sk = WALLET               |
+// | know a wallet (created at 1st login)| UpdateItem| pk = WALLET#<address>, sk = WALLET (in the login transaction) |
+// | issue a sign-in nonce              | PutItem   | pk = NONCE#<address>, sk = NONCE#<issued ms>#<nonce> (TTL 5 min) |
+// | outstanding nonces, newest first   | Query     | pk = NONCE#<address>, sk BETWEEN NONCE#<now - 5 min> AND NONCE#~ |
+// | consume a nonce once               | TransactWrite | Delete the nonce (if present) + Put the session and its family |
+// | credential checks of a window      | UpdateItem| pk = ATTEMPTS#ACCOUNT#<lower name> or ATTEMPTS#WALLET#<address>, sk = WINDOW#<start> (ADD if < limit) |
+// | requests of a client in a window   | UpdateItem| pk = CLIENT#<route>#<source ip>, sk = WINDOW#<start> (ADD if < limit) |
+// | token family (refresh lineage)     | GetItem, TransactWrite | pk = FAMILY#<familyId>, sk = FAMILY (current session, revoked) |
 // | get a session by id (guard)        | GetItem   | pk = SESSION#<sid>, sk = SESSION#<sid>           |
 // | list sessions of a subject         | Query GSI1| gsi1pk = SUBJECT#<aud>#<sub>, gsi1sk = SESSION#<sid> |
 // | register an account (unique name)  | PutItem   | pk = USERNAME#<lower>, sk = ACCOUNT (if absent)  |
-// | login: account and failed logins   | Query     | pk = USERNAME#<lower> (ACCOUNT, LOGIN_FAILURES)  |
-// | count a failed login               | UpdateItem| pk = USERNAME#<lower>, sk = LOGIN_FAILURES       |
+// | login: the account                 | GetItem   | pk = USERNAME#<lower>, sk = ACCOUNT              |
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
 // | get a project by id                | GetItem   | pk = CATALOG, sk = PROJECT#<id>                  |
 // | list trades of a wallet, with count| Query     | pk = WALLET#<address>, sk BETWEEN TRADE# AND TRADE#~ |
@@ -77,8 +82,42 @@ export function accountKey(username: string): TableKey {
   return { pk: usernamePartition(username), sk: 'ACCOUNT' }
 }
 
-export function loginFailuresKey(username: string): TableKey {
-  return { pk: usernamePartition(username), sk: 'LOGIN_FAILURES' }
+/** One window of credential checks for an account name or a wallet address (lower-cased). */
+export function attemptWindowKey(
+  kind: 'account' | 'wallet',
+  subject: string,
+  windowStart: number,
+): TableKey {
+  return {
+    pk: `ATTEMPTS#${kind.toUpperCase()}#${subject.toLowerCase()}`,
+    sk: `WINDOW#${windowStart}`,
+  }
+}
+
+/** One window of a client's (source IP's) requests to a limited route family. */
+export function clientWindowKey(route: string, sourceIp: string, windowStart: number): TableKey {
+  return { pk: `CLIENT#${route}#${sourceIp.toLowerCase()}`, sk: `WINDOW#${windowStart}` }
+}
+
+// Nonces sort by issue time (zero-padded ms), so the newest are a Query from the end.
+export function nonceKey(address: string, issuedAt: Date, nonce: number): TableKey {
+  return {
+    pk: noncePartition(address),
+    sk: `NONCE#${String(issuedAt.getTime()).padStart(15, '0')}#${nonce}`,
+  }
+}
+
+export function noncePartition(address: string): string {
+  return `NONCE#${address.toLowerCase()}`
+}
+
+export function nonceSortKeyFrom(issuedAfter: Date): string {
+  return `NONCE#${String(issuedAfter.getTime()).padStart(15, '0')}`
+}
+
+// A token family: the sessions descended from one login by refresh; it points at its current one.
+export function familyKey(familyId: string): TableKey {
+  return { pk: `FAMILY#${familyId}`, sk: 'FAMILY' }
 }
 
 export function walletKey(address: string): TableKey {

@@ -1,9 +1,6 @@
 import {
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
-  PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
@@ -11,9 +8,8 @@ import { randomUUID } from 'node:crypto'
 import type { Audience } from '../http/types'
 import { type Session, toSession } from './sessionItem'
 import { db, tableName } from './client'
-import { sessionKey, subjectSessionsIndexKey } from './keys'
-import { GSI1 } from './tableSchema'
-import { isTransactionCanceled } from './writeConflicts'
+import { familyKey, sessionKey } from './keys'
+import { isTransactionCanceled, transact } from './writeConflicts'
 
 export type { Session } from './sessionItem'
 
@@ -23,14 +19,18 @@ export function newSession(parameters: {
   audience: Audience
   subject: string
   lifetimeSeconds: number
+  /** The family of the session a refresh replaces; a login starts a new one. */
+  familyId?: string
   now?: Date
 }): Session {
   const now = parameters.now ?? new Date()
+  const sessionId = randomUUID()
   return {
-    sessionId: randomUUID(),
+    sessionId,
     audience: parameters.audience,
     subject: parameters.subject,
     status: 'active',
+    familyId: parameters.familyId ?? sessionId,
     createdAt: now.toISOString(),
     expiresAt: Math.floor(now.getTime() / 1000) + parameters.lifetimeSeconds,
   }
@@ -41,19 +41,33 @@ export function putSessionItem(session: Session): TransactItem {
   return {
     Put: {
       TableName: tableName(),
+      Item: { ...sessionKey(session.sessionId), type: 'Session', ...session },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }
+}
+
+/** The write that starts a token family at a login, pointing at its first session. */
+export function putFamilyItem(session: Session): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
       Item: {
-        ...sessionKey(session.sessionId),
-        ...subjectSessionsIndexKey(session.audience, session.subject, session.sessionId),
-        type: 'Session',
-        ...session,
+        ...familyKey(session.familyId),
+        type: 'TokenFamily',
+        currentSessionId: session.sessionId,
+        expiresAt: session.expiresAt,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   }
 }
 
+/** Creates a login's first session and its token family, in one transaction. */
 export async function putSession(session: Session): Promise<void> {
-  await db().send(new PutCommand(putSessionItem(session).Put as never))
+  await db().send(
+    new TransactWriteCommand({ TransactItems: [putSessionItem(session), putFamilyItem(session)] }),
+  )
 }
 
 /** The session, active or rotated; undefined when it ended or its TTL passed (TTL deletion lags). */
@@ -65,13 +79,14 @@ export async function getSession(sessionId: string): Promise<Session | undefined
 }
 
 /**
- * Marks `previousSessionId` rotated and creates `next`, atomically and only while the previous
- * session is still active: of concurrent rotations of one session exactly one succeeds.
- * Returns false when the previous session was no longer active.
+ * Marks `previous` rotated and creates `next` in the same family, atomically and only while the
+ * previous session is active and its family is alive and points at it: of concurrent rotations of
+ * one session exactly one succeeds. Returns false when the rotation did not happen.
  */
 export async function rotateSessionRecord(
-  previousSessionId: string,
+  previous: { sessionId: string; familyId: string },
   next: Session,
+  now = new Date(),
 ): Promise<boolean> {
   try {
     await db().send(
@@ -80,15 +95,31 @@ export async function rotateSessionRecord(
           {
             Update: {
               TableName: tableName(),
-              Key: sessionKey(previousSessionId),
-              // Leaving the index: a tombstone is not a session of its subject any more.
-              UpdateExpression: 'SET #status = :rotated REMOVE gsi1pk, gsi1sk',
+              Key: sessionKey(previous.sessionId),
+              UpdateExpression: 'SET #status = :rotated, rotatedAt = :now',
               ConditionExpression: '#status = :active',
               ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':rotated': 'rotated', ':active': 'active' },
+              ExpressionAttributeValues: {
+                ':rotated': 'rotated',
+                ':active': 'active',
+                ':now': now.toISOString(),
+              },
             },
           },
           putSessionItem(next),
+          {
+            Update: {
+              TableName: tableName(),
+              Key: familyKey(previous.familyId),
+              UpdateExpression: 'SET currentSessionId = :next, expiresAt = :expiresAt',
+              ConditionExpression: 'currentSessionId = :previous AND attribute_not_exists(revoked)',
+              ExpressionAttributeValues: {
+                ':next': next.sessionId,
+                ':previous': previous.sessionId,
+                ':expiresAt': next.expiresAt,
+              },
+            },
+          },
         ],
       }),
     )
@@ -103,29 +134,38 @@ export async function deleteSession(sessionId: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(sessionId) }))
 }
 
-/** Deletes every active session of a subject (a detected refresh-token replay). */
-export async function revokeSubjectSessions(audience: Audience, subject: string): Promise<number> {
-  const { gsi1pk } = subjectSessionsIndexKey(audience, subject, '')
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: GSI1,
-      KeyConditionExpression: 'gsi1pk = :gsi1pk',
-      ExpressionAttributeValues: { ':gsi1pk': gsi1pk },
-      ProjectionExpression: 'pk, sk',
-    }),
-  )
-  for (let start = 0; start < Items.length; start += 25) {
-    const batch = Items.slice(start, start + 25)
-    await db().send(
-      new BatchWriteCommand({
-        RequestItems: {
-          [tableName()]: batch.map((item) => ({
-            DeleteRequest: { Key: { pk: item.pk, sk: item.sk } },
-          })),
-        },
-      }),
+const MAX_REVOKE_ATTEMPTS = 8
+
+/**
+ * Revokes a token family (a detected refresh-token replay): marks it revoked and deletes its
+ * current session in one transaction, conditioned on the family still pointing at that session,
+ * so a rotation racing the revocation cannot leave a live session behind. Strongly consistent
+ * reads only. A revoked family stays revoked; other families of the subject are untouched.
+ */
+export async function revokeFamily(familyId: string): Promise<void> {
+  for (let attempt = 1; attempt <= MAX_REVOKE_ATTEMPTS; attempt += 1) {
+    const { Item } = await db().send(
+      new GetCommand({ TableName: tableName(), Key: familyKey(familyId), ConsistentRead: true }),
     )
+    if (Item?.revoked === true) return
+    const current = typeof Item?.currentSessionId === 'string' ? Item.currentSessionId : undefined
+    const failed = await transact([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: familyKey(familyId),
+          UpdateExpression: 'SET revoked = :true',
+          ConditionExpression: current
+            ? 'currentSessionId = :current'
+            : 'attribute_not_exists(currentSessionId)',
+          ExpressionAttributeValues: { ':true': true, ...(current && { ':current': current }) },
+        },
+      },
+      ...(current
+        ? [{ Delete: { TableName: tableName(), Key: sessionKey(current) } } as TransactItem]
+        : []),
+    ])
+    if (!failed) return
   }
-  return Items.length
+  throw new Error('the token family could not be revoked: it kept changing')
 }

@@ -12,6 +12,10 @@ export interface Session {
   audience: Audience
   subject: string
   status: 'active' | 'rotated'
+  /** The first session of the login this one descends from by refresh (its token family). */
+  familyId: string
+  /** When a refresh rotated it (ISO); only on rotated sessions. */
+  rotatedAt?: string
   createdAt: string
   /** Epoch seconds; DynamoDB's TTL removes the item some time after. */
   expiresAt: number
@@ -25,6 +29,8 @@ export function toSession(item: Record<string, unknown> | undefined): Session | 
     audience: item.audience as Audience,
     subject: String(item.subject),
     status: item.status === 'rotated' ? 'rotated' : 'active',
+    familyId: String(item.familyId ?? item.sessionId),
+    ...(typeof item.rotatedAt === 'string' && { rotatedAt: item.rotatedAt }),
     createdAt: String(item.createdAt),
     expiresAt: Number(item.expiresAt),
   }

@@ -1,8 +1,14 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import {
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
-import { walletKey } from './keys'
-import { putSessionItem, type Session } from './session'
+import { nonceKey, noncePartition, nonceSortKeyFrom, type TableKey, walletKey } from './keys'
+import { putFamilyItem, putSessionItem, type Session, type TransactItem } from './session'
+import { releaseItem } from './windowCounter'
 import { isTransactionCanceled } from './writeConflicts'
 
 export interface WalletNonce {
@@ -10,62 +16,107 @@ export interface WalletNonce {
   issuedAt: Date
 }
 
-/** Stores a fresh sign-in nonce, creating the wallet record on first use. One write. */
-export async function storeNonce(address: string, nonce: WalletNonce): Promise<void> {
+/**
+ * Stores a sign-in nonce as its own item (TTL: its lifetime), so a new nonce never replaces an
+ * outstanding one and no wallet record is written. One write.
+ */
+export async function storeNonce(
+  address: string,
+  nonce: WalletNonce,
+  lifetimeSeconds: number,
+): Promise<void> {
   await db().send(
-    new UpdateCommand({
+    new PutCommand({
       TableName: tableName(),
-      Key: walletKey(address),
-      UpdateExpression:
-        'SET #type = :type, address = :address, nonce = :nonce, nonceIssuedAt = :issuedAt, createdAt = if_not_exists(createdAt, :issuedAt)',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: {
-        ':type': 'Wallet',
-        ':address': address,
-        ':nonce': nonce.nonce,
-        ':issuedAt': nonce.issuedAt.toISOString(),
+      Item: {
+        ...nonceKey(address, nonce.issuedAt, nonce.nonce),
+        type: 'Nonce',
+        nonce: nonce.nonce,
+        issuedAt: nonce.issuedAt.toISOString(),
+        expiresAt: Math.floor(nonce.issuedAt.getTime() / 1000) + lifetimeSeconds,
       },
     }),
   )
 }
 
-/** The wallet's current nonce, if it has one. */
-export async function getNonce(address: string): Promise<WalletNonce | undefined> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: walletKey(address), ConsistentRead: true }),
+/**
+ * The address's nonces issued after `issuedAfter`, newest first, at most `limit`; with `nonce`,
+ * only that one. One strongly consistent Query over the live window.
+ */
+export async function listOutstandingNonces(
+  address: string,
+  { issuedAfter, limit, nonce }: { issuedAfter: Date; limit: number; nonce?: number },
+): Promise<WalletNonce[]> {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ...(nonce !== undefined && { FilterExpression: 'nonce = :nonce' }),
+      ExpressionAttributeValues: {
+        ':pk': noncePartition(address),
+        ':from': nonceSortKeyFrom(issuedAfter),
+        ':to': 'NONCE#~',
+        ...(nonce !== undefined && { ':nonce': nonce }),
+      },
+      ScanIndexForward: false,
+      // A filter applies after the limit, so the named nonce is searched in the whole window.
+      ...(nonce === undefined && { Limit: limit }),
+      ConsistentRead: true,
+    }),
   )
-  if (!Item || typeof Item.nonce !== 'number') return undefined
-  return { nonce: Item.nonce, issuedAt: new Date(String(Item.nonceIssuedAt)) }
+  return Items.slice(0, limit).map((item) => ({
+    nonce: Number(item.nonce),
+    issuedAt: new Date(String(item.issuedAt)),
+  }))
+}
+
+/** The write that makes a wallet known (indexed, listed, attachable); idempotent. */
+function knownWalletItem(address: string, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: walletKey(address),
+      UpdateExpression:
+        'SET #type = :type, address = :address, createdAt = if_not_exists(createdAt, :now)',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'Wallet', ':address': address, ':now': now },
+    },
+  }
+}
+
+/** Makes a wallet known outside a login (demo data, fixtures). */
+export async function markWalletKnown(address: string, now = new Date()): Promise<void> {
+  await db().send(new UpdateCommand(knownWalletItem(address, now.toISOString()).Update as never))
 }
 
 /**
- * Consumes the signed nonce (replacing it with `fresh`) and creates the session, atomically and
- * only while the nonce is unchanged: a nonce signs in once. Returns false when it was used.
+ * Consumes the signed nonce, starts the session and its token family, and makes the wallet known
+ * (created at its first login), and gives the login's credential check back, atomically: a nonce
+ * signs in once. Returns false when it was used.
  */
 export async function consumeNonceAndStartSession(parameters: {
   address: string
-  usedNonce: number
-  fresh: WalletNonce
+  usedNonce: WalletNonce
   session: Session
+  /** The credential check reserved for this login, given back by the same transaction. */
+  attemptKey: TableKey
 }): Promise<boolean> {
+  const { address, usedNonce, session } = parameters
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
           {
-            Update: {
+            Delete: {
               TableName: tableName(),
-              Key: walletKey(parameters.address),
-              UpdateExpression: 'SET nonce = :fresh, nonceIssuedAt = :issuedAt',
-              ConditionExpression: 'nonce = :used',
-              ExpressionAttributeValues: {
-                ':fresh': parameters.fresh.nonce,
-                ':issuedAt': parameters.fresh.issuedAt.toISOString(),
-                ':used': parameters.usedNonce,
-              },
+              Key: nonceKey(address, usedNonce.issuedAt, usedNonce.nonce),
+              ConditionExpression: 'attribute_exists(pk)',
             },
           },
-          putSessionItem(parameters.session),
+          knownWalletItem(address, session.createdAt),
+          putSessionItem(session),
+          putFamilyItem(session),
+          releaseItem(parameters.attemptKey),
         ],
       }),
     )

@@ -1,5 +1,6 @@
+import { refuseRotatedRefresh } from '../auth/sessions'
 import { verifyToken } from '../auth/tokens'
-import { getSession, revokeSubjectSessions, type Session } from '../db/session'
+import { getSession, type Session } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Audience, Guard, Principal, TokenUse } from './types'
 
@@ -37,8 +38,8 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
       throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
     }
     if (session.status === 'rotated') {
-      // A refresh token presented again after its rotation is a replay: end every session.
-      if (tokenUse === 'refresh') await revokeSubjectSessions(audience, session.subject)
+      // A refresh token presented again after its rotation: a retry, or a replay of its family.
+      if (tokenUse === 'refresh') await refuseRotatedRefresh(session)
       throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session was replaced by a refresh')
     }
   }
@@ -50,8 +51,9 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
     admit,
     async authenticate(header) {
       const principal = await verify(header)
-      await admit(principal, await getSession(principal.sessionId))
-      return principal
+      const session = await getSession(principal.sessionId)
+      await admit(principal, session)
+      return { ...principal, familyId: session?.familyId }
     },
   }
 }

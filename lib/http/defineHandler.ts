@@ -1,8 +1,10 @@
 import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
+import type { ClientLimitName } from '../config'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
+import { clientLimit } from './clientLimit'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
@@ -37,6 +39,8 @@ export interface HandlerDefinition<
    * call fewer); an expired or ended session then answers 401003 after input validation.
    */
   sessionRead?: 'guard' | 'route'
+  /** A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1). */
+  clientLimit?: ClientLimitName
   params?: ParamsSchema
   query?: QuerySchema
   body?: BodySchema
@@ -54,7 +58,8 @@ export interface HandlerDefinition<
 
 /**
  * The one way to declare an HTTP route: schemas, auth and a core function. The middy chain runs
- * in this order: access log, header normalisation, JSON body, auth, validation, core, envelope;
+ * in this order: access log, header normalisation, client limit, auth, JSON body (64 KB at most),
+ * validation, core, envelope;
  * the error handler turns any failure into the error envelope. The returned handler carries the
  * definition as `route`.
  */
@@ -83,10 +88,12 @@ export function defineHandler<
   const chain = middy<HttpEvent, HttpResponse, Error, HandlerContext>(core)
     .use(accessLog())
     .use(httpHeaderNormalizer())
-  if (definition.body) chain.use(jsonBody())
+  if (definition.clientLimit) chain.use(clientLimit(definition.clientLimit))
+  // The token is checked before the body is parsed: an anonymous caller cannot make us parse.
   if (definition.auth !== 'none') {
     chain.use(authenticate(definition.auth, definition.sessionRead))
   }
+  if (definition.body) chain.use(jsonBody())
   const handler = chain.use(validateInput(definition)).use(envelope()).use(errorHandler())
   // The definition travels with the handler so that `npm run openapi` documents the route from it.
   return Object.assign(handler, { route: definition })

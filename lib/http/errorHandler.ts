@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core'
 import { logger } from '../logger'
-import { AppError, BadRequest, UnsupportedMediaType } from '../errors'
+import { AppError, BadRequest, TooManyRequests, UnsupportedMediaType } from '../errors'
 import { jsonResponse } from './envelope'
 import { type HttpEvent, type HttpRequest, type HttpResponse, requestIdOf } from './types'
 
@@ -32,6 +32,12 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResponse> {
             ...(known.details && { details: known.details }),
           },
         })
+        if (known instanceof TooManyRequests && known.retryAfterSeconds !== undefined) {
+          request.response.headers = {
+            ...request.response.headers,
+            'retry-after': String(known.retryAfterSeconds),
+          }
+        }
         return
       }
       const requestId = requestIdOf(request)

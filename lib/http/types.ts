@@ -16,6 +16,8 @@ export interface Principal {
   sessionId: string
   tokenId: string
   tokenUse: TokenUse
+  /** The session's token family, when the guard read the session. */
+  familyId?: string
 }
 
 /** An authentication strategy; built in lib/http/authGuard.ts so only routes using it carry jose. */

@@ -4,7 +4,7 @@ import { parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { getDepositCursor, setDepositCursor } from '../../lib/db/depositCursor'
 import { listTrades } from '../../lib/db/trade'
-import { storeNonce } from '../../lib/db/wallet'
+import { markWalletKnown } from '../../lib/db/wallet'
 import { ChainUnavailable } from '../../lib/errors'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { createTable, type RpcProxy, startRpcProxy } from '../support/faultEngines'
@@ -44,7 +44,7 @@ describe('a node that fails the token decimals read of an indexer run', () => {
     const network = 'ethereum'
     const token = demoToken(network)
     const wallet = await fundedAccount(network, parseEther('1'))
-    await storeNonce(wallet.address, { nonce: 123_456_789, issuedAt: new Date() })
+    await markWalletKnown(wallet.address)
     const head = await devnet(network).getBlockNumber({ cacheTime: 0 })
     await setDepositCursor(network, head + 1n)
     await giveTokens(network, {

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda'
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type { HttpEvent } from '../../lib/http/types'
 
 export interface HttpEventOverrides {
@@ -10,6 +10,13 @@ export interface HttpEventOverrides {
   body?: unknown
   /** Send `body` as is (for malformed JSON); otherwise it is serialised. */
   rawBody?: string
+  /** The caller's address (`requestContext.http.sourceIp`); random unless given. */
+  sourceIp?: string
+}
+
+function randomSourceIp(): string {
+  const [a = 0, b = 0, c = 0] = randomBytes(3)
+  return `10.${a}.${b}.${c}`
 }
 
 /** An API Gateway HTTP API (payload 2.0) event, as the real integration sends it. */
@@ -44,7 +51,8 @@ export function httpEvent(overrides: HttpEventOverrides): HttpEvent {
         method,
         path: rawPath,
         protocol: 'HTTP/1.1',
-        sourceIp: '127.0.0.1',
+        // A client of its own per event, so per-IP limits never link unrelated tests.
+        sourceIp: overrides.sourceIp ?? randomSourceIp(),
         userAgent: 'vitest',
       },
       requestId,

@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/account/refreshAccountSession'
-import { type SessionTokens, startSession } from '../../../lib/auth/sessions'
+import { REPLAY_GRACE_SECONDS, type SessionTokens, startSession } from '../../../lib/auth/sessions'
 import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
+import { backdateRotation } from '../../support/sessionClock'
 
 function refresh(token?: string): Promise<EnvelopeResponse> {
   return invoke(
@@ -57,9 +58,20 @@ describe('GET /v1/account/refresh', () => {
     expect((await refresh(next.refresh)).status).toBe(200)
   })
 
-  it('answers 401003 when the refresh token was rotated, and ends the new session too', async () => {
+  it('answers 401003 to a retry within 10 s of the rotation, and the new tokens keep working', async () => {
     const tokens = await accountSession()
     const next = tokensOf(await refresh(tokens.refresh))
+
+    const retry = await refresh(tokens.refresh)
+
+    expectUnauthorized(retry, UNAUTHORIZED.sessionEnded)
+    expect((await refresh(next.refresh)).status).toBe(200)
+  })
+
+  it('revokes the token family on a replay after the grace period', async () => {
+    const tokens = await accountSession()
+    const next = tokensOf(await refresh(tokens.refresh))
+    await backdateRotation(tokens.refresh, REPLAY_GRACE_SECONDS + 1)
 
     const replay = await refresh(tokens.refresh)
 

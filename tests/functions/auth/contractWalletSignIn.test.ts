@@ -1,9 +1,18 @@
 import '../../support/env'
-import { createTestClient, createWalletClient, http, parseEther, publicActions } from 'viem'
+import {
+  createTestClient,
+  createWalletClient,
+  http,
+  parseEther,
+  publicActions,
+  serializeErc6492Signature,
+  zeroAddress,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
+import { CONTRACT_CHECK_GAS } from '../../../lib/auth/siwe'
 import { chainOf } from '../../../lib/chain/clients'
 import { loadChainConfig } from '../../../lib/config'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
@@ -21,11 +30,21 @@ contract Minimal1271Wallet {
     return error == ECDSA.RecoverError.NoError && signer == owner ? bytes4(0x1626ba7e) : bytes4(0xffffffff);
   }
 }
+
+// A hostile "wallet" whose check burns all the gas it is given.
+contract GasBurningWallet {
+  uint256 private counter;
+  function isValidSignature(bytes32, bytes calldata) external returns (bytes4) {
+    while (true) { counter += 1; }
+    return bytes4(0x1626ba7e);
+  }
+}
 `
 
 const owner = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
 let walletAddress: `0x${string}`
+let burnerAddress: `0x${string}`
 
 // Deployed by a fresh account funded through anvil, so no other test's nonces are touched.
 beforeAll(async () => {
@@ -39,6 +58,11 @@ beforeAll(async () => {
     source: MINIMAL_1271_WALLET,
     contractName: 'Minimal1271Wallet',
   })
+  const burner = await compileSolidity({
+    sourceName: 'Minimal1271Wallet.sol',
+    source: MINIMAL_1271_WALLET,
+    contractName: 'GasBurningWallet',
+  })
   const client = createWalletClient({
     account: deployer,
     chain,
@@ -51,25 +75,54 @@ beforeAll(async () => {
   })
   const receipt = await client.waitForTransactionReceipt({ hash })
   walletAddress = receipt.contractAddress ?? '0x'
+  const burnerHash = await client.deployContract({ abi: burner.abi, bytecode: burner.bytecode })
+  burnerAddress =
+    (await client.waitForTransactionReceipt({ hash: burnerHash })).contractAddress ?? '0x'
 })
 
-async function signInAsContract(signer: typeof owner) {
+/**
+ * A deployed contract wallet's EIP-1271 signature, sent ERC-6492-wrapped (no factory: the wallet
+ * exists), as DECISIONS §7.1 asks of signatures that are not a plain EOA's 65 bytes.
+ */
+async function signInAsContract(
+  signer: typeof owner,
+  { address = walletAddress, wrap = true }: { address?: `0x${string}`; wrap?: boolean } = {},
+) {
   const nonce = await invoke(
     getNonce,
-    httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
-      pathParameters: { address: walletAddress },
-    }),
+    httpEvent({ routeKey: 'GET /api/v1/auth/nonce/{address}', pathParameters: { address } }),
   )
-  const { message } = nonce.body.result as { message: string }
-  const signature = await signer.signMessage({ message })
+  const { message, nonce: issued } = nonce.body.result as { message: string; nonce: number }
+  const ownerSignature = await signer.signMessage({ message })
+  const signature = wrap
+    ? serializeErc6492Signature({ address: zeroAddress, data: '0x', signature: ownerSignature })
+    : ownerSignature
   return invoke(
     loginWallet,
-    httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address: walletAddress, signature } }),
+    httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature, nonce: issued } }),
   )
 }
 
-describe('wallet sign-in for a contract wallet (EIP-1271)', () => {
+/** The `gas` of every eth_call the node is sent while `run` runs. */
+async function ethCallGasDuring(run: () => Promise<unknown>): Promise<bigint[]> {
+  const original = globalThis.fetch
+  const gas: bigint[] = []
+  globalThis.fetch = (input, init) => {
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
+    for (const call of [body].flat() as Array<{ method?: string; params?: [{ gas?: string }] }>) {
+      if (call?.method === 'eth_call') gas.push(BigInt(call.params?.[0]?.gas ?? '0xffffffffff'))
+    }
+    return original(input, init)
+  }
+  try {
+    await run()
+  } finally {
+    globalThis.fetch = original
+  }
+  return gas
+}
+
+describe('wallet sign-in for a contract wallet (EIP-1271, ERC-6492-wrapped)', () => {
   it("logs in when the contract accepts its owner's signature", async () => {
     const response = await signInAsContract(owner)
 
@@ -78,6 +131,23 @@ describe('wallet sign-in for a contract wallet (EIP-1271)', () => {
       access: expect.any(String),
       refresh: expect.any(String),
     })
+  })
+
+  it("refuses an unwrapped 65-byte signature for a contract: it is checked as an EOA's, locally", async () => {
+    const response = await signInAsContract(owner, { wrap: false })
+
+    expect(response.body.error?.code).toBe(401004)
+  })
+
+  it('caps the on-chain check of a gas-burning wallet at 1,000,000 gas and answers 401004', async () => {
+    let response: Awaited<ReturnType<typeof signInAsContract>> | undefined
+    const gas = await ethCallGasDuring(async () => {
+      response = await signInAsContract(owner, { address: burnerAddress })
+    })
+
+    expect(response?.body.error?.code).toBe(401004)
+    expect(gas.length).toBeGreaterThan(0)
+    for (const limit of gas) expect(limit).toBeLessThanOrEqual(CONTRACT_CHECK_GAS)
   })
 
   it('answers 401004 when the contract rejects the signer', async () => {

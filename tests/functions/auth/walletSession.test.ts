@@ -1,5 +1,4 @@
 import '../../support/env'
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { decodeJwt } from 'jose'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parseSiweMessage } from 'viem/siwe'
@@ -8,9 +7,11 @@ import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { handler as logoutWallet } from '../../../functions/auth/logoutWallet'
 import { handler as refreshWalletSession } from '../../../functions/auth/refreshWalletSession'
-import { db, tableName } from '../../../lib/db/client'
-import { walletKey } from '../../../lib/db/keys'
+import { REPLAY_GRACE_SECONDS } from '../../../lib/auth/sessions'
+import { signInWithWallet } from '../../../lib/auth/walletSignIn'
+import { db } from '../../../lib/db/client'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import { backdateRotation } from '../../support/sessionClock'
 
 interface Tokens {
   access: string
@@ -110,19 +111,11 @@ describe('wallet sign-in (EIP-4361)', () => {
     const account = privateKeyToAccount(generatePrivateKey())
     const { message } = await requestNonce(account.address)
     const signature = await account.signMessage({ message })
-    const issuedAt = new Date(Date.now() - 6 * 60 * 1000).toISOString()
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: walletKey(account.address),
-        UpdateExpression: 'SET nonceIssuedAt = :issuedAt',
-        ExpressionAttributeValues: { ':issuedAt': issuedAt },
-      }),
-    )
+    const sixMinutesLater = new Date(Date.now() + 6 * 60 * 1000)
 
-    const response = await login(account.address, signature)
-
-    expect(response.body.error?.code).toBe(401004)
+    await expect(
+      signInWithWallet(account.address, signature, undefined, sixMinutesLater),
+    ).rejects.toMatchObject({ status: 401, code: 401004 })
   })
 
   it('answers 400 naming the field for a malformed address or signature', async () => {
@@ -137,7 +130,7 @@ describe('wallet sign-in (EIP-4361)', () => {
     )
   })
 
-  it('uses at most 3 DynamoDB calls to log in', async () => {
+  it('logs in with 4 DynamoDB calls: client limit, attempt and nonces at once, one transaction', async () => {
     const account = privateKeyToAccount(generatePrivateKey())
     const { message } = await requestNonce(account.address)
     const signature = await account.signMessage({ message })
@@ -146,7 +139,7 @@ describe('wallet sign-in (EIP-4361)', () => {
     const response = await login(account.address, signature)
 
     expect(response.status).toBe(200)
-    expect(send.mock.calls.length).toBeLessThanOrEqual(3)
+    expect(send.mock.calls.length).toBe(4)
     send.mockRestore()
   })
 })
@@ -163,17 +156,47 @@ describe('wallet sessions', () => {
     expect((await logout(tokens.access)).body.error?.code).toBe(401003)
   })
 
-  it('treats a reused refresh token as a replay and ends every session of the wallet', async () => {
+  it("treats a replayed refresh token as theft of its family only: the phone's login survives", async () => {
     const privateKey = generatePrivateKey()
     const { tokens: laptop } = await signIn(privateKey)
     const { tokens: phone } = await signIn(privateKey)
     const rotated = (await refresh(laptop.refresh)).body.result as Tokens
+    await backdateRotation(laptop.refresh, REPLAY_GRACE_SECONDS + 1)
 
     const replay = await refresh(laptop.refresh)
 
     expect(replay.body.error?.code).toBe(401003)
     expect((await refresh(rotated.refresh)).body.error?.code).toBe(401003)
-    expect((await logout(phone.access)).body.error?.code).toBe(401003)
+    expect((await refresh(phone.refresh)).status).toBe(200)
+  })
+
+  it('keeps a dead family dead, and a later login alive when the dead tokens are replayed again', async () => {
+    const privateKey = generatePrivateKey()
+    const { tokens: first } = await signIn(privateKey)
+    const rotated = (await refresh(first.refresh)).body.result as Tokens
+    await backdateRotation(first.refresh, REPLAY_GRACE_SECONDS + 1)
+    await refresh(first.refresh)
+    const { tokens: later } = await signIn(privateKey)
+
+    expect((await refresh(first.refresh)).body.error?.code).toBe(401003)
+    expect((await refresh(rotated.refresh)).body.error?.code).toBe(401003)
+
+    const afterReplays = await refresh(later.refresh)
+    expect(afterReplays.status).toBe(200)
+    expect((await logout((afterReplays.body.result as Tokens).access)).status).toBe(200)
+  })
+
+  it('of 8 concurrent refreshes, lets exactly one win and its tokens keep working', async () => {
+    const { tokens } = await signIn()
+
+    const responses = await Promise.all(Array.from({ length: 8 }, () => refresh(tokens.refresh)))
+
+    const winners = responses.filter((response) => response.status === 200)
+    expect(winners).toHaveLength(1)
+    const won = winners[0]?.body.result as Tokens
+    const next = await refresh(won.refresh)
+    expect(next.status).toBe(200)
+    expect((await logout((next.body.result as Tokens).access)).status).toBe(200)
   })
 
   it('lets exactly one of 20 concurrent refreshes with one token succeed', async () => {

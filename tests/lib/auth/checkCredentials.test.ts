@@ -1,15 +1,24 @@
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { registerAccount } from '../../../functions/account/registerAccount'
-import {
-  checkCredentials,
-  FAILED_LOGIN_WINDOW_SECONDS,
-  MAX_FAILED_LOGINS,
-} from '../../../lib/auth/checkCredentials'
+import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
+import { checkCredentials } from '../../../lib/auth/checkCredentials'
+import * as password from '../../../lib/auth/password'
+import { windowOf } from '../../../lib/db/windowCounter'
 import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../../../lib/errors'
 
-const later = (start: Date, seconds: number) => new Date(start.getTime() + seconds * 1000)
+// Counts the scrypt checks that run, without changing what they do.
+vi.mock('../../../lib/auth/password', async (importOriginal) => {
+  const original = await importOriginal<typeof password>()
+  return { ...original, verifyPassword: vi.fn(original.verifyPassword) }
+})
+
+/** A moment `seconds` into a window of its own, far from the present one. */
+function inWindow(windowIndex: number, seconds: number): Date {
+  const { startsAt } = windowOf(CREDENTIAL_WINDOW_SECONDS)
+  return new Date((startsAt + windowIndex * CREDENTIAL_WINDOW_SECONDS + seconds) * 1000)
+}
 
 async function registered() {
   const credentials = {
@@ -51,37 +60,57 @@ describe('checkCredentials', () => {
     })
   })
 
-  it('locks for the rest of the window opened by the first failure, then lets the owner in', async () => {
+  it('locks for the rest of the window after 5 failures, then lets the owner in', async () => {
     const { username, password } = await registered()
-    const start = new Date()
-    await failTimes(username, 1, start)
-    await failTimes(username, MAX_FAILED_LOGINS - 1, later(start, 600))
+    await failTimes(username, MAX_CREDENTIAL_CHECKS, inWindow(2, 10))
 
-    const beforeEnd = later(start, FAILED_LOGIN_WINDOW_SECONDS - 5)
-    const afterEnd = later(start, FAILED_LOGIN_WINDOW_SECONDS + 1)
-
-    await expect(checkCredentials({ username, password }, beforeEnd)).rejects.toThrow(
-      TooManyRequests,
-    )
-    await expect(checkCredentials({ username, password }, afterEnd)).resolves.toMatchObject({
+    await expect(checkCredentials({ username, password }, inWindow(2, 890))).rejects.toMatchObject({
+      status: 429,
+      retryAfterSeconds: 10,
+    })
+    await expect(checkCredentials({ username, password }, inWindow(3, 1))).resolves.toMatchObject({
       username,
     })
   })
 
-  it('does not lock after 4 failures', async () => {
+  it('does not count right passwords against the budget', async () => {
     const { username, password } = await registered()
-    await failTimes(username, MAX_FAILED_LOGINS - 1, new Date())
+    await failTimes(username, MAX_CREDENTIAL_CHECKS - 1, inWindow(4, 5))
 
-    await expect(checkCredentials({ username, password })).resolves.toMatchObject({ username })
+    for (let login = 0; login < 3; login++) {
+      await expect(checkCredentials({ username, password }, inWindow(4, 6))).resolves.toBeDefined()
+    }
+    await failTimes(username, 1, inWindow(4, 7))
+    await expect(checkCredentials({ username, password }, inWindow(4, 8))).rejects.toThrow(
+      TooManyRequests,
+    )
   })
 
   it('says how long the lock lasts', async () => {
     const username = `cred_${randomUUID().slice(0, 8)}`
-    const start = new Date()
-    await failTimes(username, MAX_FAILED_LOGINS, start)
+    await failTimes(username, MAX_CREDENTIAL_CHECKS, inWindow(5, 0))
 
     await expect(
-      checkCredentials({ username, password: 'any password' }, later(start, 60)),
+      checkCredentials({ username, password: 'any password' }, inWindow(5, 60)),
     ).rejects.toThrow('too many failed logins; try again in 14 minutes')
+  })
+
+  it('lets at most 5 of 20 concurrent guesses reach scrypt', async () => {
+    const { username, password: right } = await registered()
+    const verify = vi.mocked(password.verifyPassword)
+    verify.mockClear()
+    const guesses = Array.from({ length: 20 }, (_, index) =>
+      index === 13 ? right : `guess ${index}`,
+    )
+
+    const outcomes = await Promise.allSettled(
+      guesses.map((guess) => checkCredentials({ username, password: guess })),
+    )
+
+    expect(verify).toHaveBeenCalledTimes(MAX_CREDENTIAL_CHECKS)
+    const refused = outcomes.filter(
+      (outcome) => outcome.status === 'rejected' && outcome.reason instanceof TooManyRequests,
+    )
+    expect(refused).toHaveLength(20 - MAX_CREDENTIAL_CHECKS)
   })
 })

@@ -69,6 +69,7 @@ async function createSession(audience: Audience, subject: string, expiresAt = no
     audience,
     subject,
     status: 'active',
+    familyId: sessionId,
     createdAt: new Date().toISOString(),
     expiresAt,
   })

@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest'
 import type { NetworkName } from '../../../lib/config'
 import { getDepositCursor, setDepositCursor } from '../../../lib/db/depositCursor'
 import { listTrades, NATIVE_TOKEN, type Trade } from '../../../lib/db/trade'
-import { storeNonce } from '../../../lib/db/wallet'
+import { markWalletKnown } from '../../../lib/db/wallet'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { devnet } from '../../support/devnetAccounts'
 import { demoToken, fundedAccount, giveTokens, receiptOf } from '../../support/tradeFixtures'
 
 async function knownWallet(network: NetworkName) {
   const wallet = await fundedAccount(network, parseEther('10'))
-  await storeNonce(wallet.address, { nonce: 123_456_789, issuedAt: new Date() })
+  await markWalletKnown(wallet.address)
   return wallet
 }
 

@@ -1,0 +1,74 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from './client'
+import type { TableKey } from './keys'
+import { isConditionFailed } from './writeConflicts'
+
+export interface CountedWindow {
+  /** Epoch seconds at which the window (and the counter item, by TTL) ends. */
+  endsAt: number
+}
+
+export type WindowCount =
+  | ({ allowed: true } & CountedWindow)
+  | ({ allowed: false; retryAfterSeconds: number } & CountedWindow)
+
+/** The fixed window of `seconds` that contains `now`, as epoch seconds. */
+export function windowOf(seconds: number, now = new Date()): { startsAt: number; endsAt: number } {
+  const epoch = Math.floor(now.getTime() / 1000)
+  const startsAt = epoch - (epoch % seconds)
+  return { startsAt, endsAt: startsAt + seconds }
+}
+
+/**
+ * Takes one unit of a fixed-window budget: a single conditional UpdateItem (ADD, TTL at the
+ * window's end), so concurrent callers on any Lambda instance can never take more than `limit`
+ * between them. `key` names the window (its start is part of the key), so no reset is needed.
+ */
+export async function countInWindow(
+  key: TableKey,
+  { limit, endsAt, now = new Date() }: { limit: number; endsAt: number; now?: Date },
+): Promise<WindowCount> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #type = :type, expiresAt = :endsAt ADD #count :one',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        ExpressionAttributeNames: { '#type': 'type', '#count': 'count' },
+        ExpressionAttributeValues: {
+          ':type': 'WindowCounter',
+          ':endsAt': endsAt,
+          ':one': 1,
+          ':limit': limit,
+        },
+      }),
+    )
+    return { allowed: true, endsAt }
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error
+    const retryAfterSeconds = Math.max(1, endsAt - Math.floor(now.getTime() / 1000))
+    return { allowed: false, retryAfterSeconds, endsAt }
+  }
+}
+
+/**
+ * The update that gives a unit back, also for use inside a transaction. Unconditional, so it can
+ * never fail a login's transaction; the unit was taken from this same window's counter.
+ */
+export function releaseItem(key: TableKey) {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'ADD #count :minusOne',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':minusOne': -1 },
+    },
+  }
+}
+
+/** Gives a unit back (a credential check that succeeded does not count against the budget). */
+export async function releaseFromWindow(key: TableKey): Promise<void> {
+  await db().send(new UpdateCommand(releaseItem(key).Update))
+}
