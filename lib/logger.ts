@@ -4,20 +4,36 @@ import { loadLogConfig } from './config'
 
 // Secrets must never reach a log line. Handlers log only route keys, ids and error names, and this
 // formatter is the safety net: it masks values under secret-looking keys and anything shaped like
-// a JWT, a private key or a mnemonic, wherever it appears.
+// a JWT, a private key (in any spelling: 0x or 0X, any case, percent-encoded), a mnemonic or a
+// URL (an RPC URL carries the provider's key), wherever it appears, and drops stack traces.
 
 const SECRET_KEY =
   /pass(word)?|secret|private|mnemonic|phrase|seed|signature|authorization|jwt|^(access|refresh)(token)?$|^(id)?token$|^key$/i
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]*/g
 // A private key and a transaction hash look alike (32 bytes of hex); both are masked.
-const HEX_32_BYTES = /\b(0x)?[0-9a-fA-F]{64}\b/g
+const HEX_32_BYTES = /\b(?:0[xX])?[0-9a-fA-F]{64}\b/g
+// Any URL with a scheme: provider RPC URLs carry keys in their path or query.
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi
+// A run of percent-encoded bytes: decoded before matching, so an encoded key is seen.
+const PERCENT_ENCODED = /(?:%[0-9a-fA-F]{2})+/g
 // Twelve or more short lower-case words in a row: the shape of a BIP39 phrase.
 const WORD_PHRASE = /\b(?:[a-z]{3,8}\s+){11,}[a-z]{3,8}\b/g
 const REDACTED = '[redacted]'
 
+function decodePercents(value: string): string {
+  return value.replace(PERCENT_ENCODED, (run) => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      return run
+    }
+  })
+}
+
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
-    return value
+    return decodePercents(value)
+      .replace(URL, '[url]')
       .replace(JWT, REDACTED)
       .replace(HEX_32_BYTES, REDACTED)
       .replace(WORD_PHRASE, REDACTED)
@@ -25,12 +41,10 @@ export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value
   // Too deep (or cyclic) to inspect: drop it rather than let its secrets through unmasked.
   if (depth > 6) return '[truncated]'
+  // An error is logged by name and (redacted) message only: a stack names files and lines, and
+  // viem's messages quote the URL and request body, which the URL pattern masks.
   if (value instanceof Error) {
-    return {
-      name: value.name,
-      message: redact(value.message, depth + 1),
-      stack: redact(value.stack, depth + 1),
-    }
+    return { name: value.name, message: redact(value.message, depth + 1) }
   }
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1))
   return Object.fromEntries(

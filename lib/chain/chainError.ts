@@ -1,22 +1,42 @@
-import { BaseError, ContractFunctionRevertedError, HttpRequestError, TimeoutError } from 'viem'
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  ExecutionRevertedError,
+  RpcRequestError,
+} from 'viem'
 import { ChainUnavailable, Unprocessable } from '../errors'
 
+// JSON-RPC code 3 is how nodes answer a reverted eth_call/estimate: the contract's answer, not
+// the node's failure.
+const REVERT_CODE = 3
+
+function isRevert(error: BaseError): boolean {
+  return Boolean(
+    error.walk(
+      (cause) =>
+        cause instanceof ContractFunctionRevertedError ||
+        cause instanceof ExecutionRevertedError ||
+        (cause instanceof RpcRequestError && cause.code === REVERT_CODE),
+    ),
+  )
+}
+
 /**
- * Turns a viem failure into the service's errors: a node that failed or timed out is 502, a
- * revert is 422 with the contract's reason. Anything else is returned as is.
+ * Turns a viem failure into the service's errors (DECISIONS §7.2): a revert is 422 with the
+ * contract's reason; any failure of the node itself (HTTP error or rate limit, timeout, JSON-RPC
+ * error such as -32005 or -32603, a malformed answer) is 502. An empty answer from a call
+ * (`ContractFunctionZeroDataError`: no contract there) is returned as is, for the caller to judge.
  */
 export function translateChainError(error: unknown, network: string): unknown {
   if (!(error instanceof BaseError)) return error
-  if (error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError)) {
-    return new ChainUnavailable(network)
+  if (error.walk((cause) => cause instanceof ContractFunctionZeroDataError)) return error
+  if (isRevert(error)) {
+    const revert = error.walk((cause) => cause instanceof ContractFunctionRevertedError)
+    const reason = revert instanceof ContractFunctionRevertedError ? revert.reason : undefined
+    return new Unprocessable(`the ${network} contract call reverted: ${reason ?? 'no reason'}`)
   }
-  const revert = error.walk((cause) => cause instanceof ContractFunctionRevertedError)
-  if (revert instanceof ContractFunctionRevertedError) {
-    return new Unprocessable(
-      `the ${network} contract call reverted: ${revert.reason ?? 'no reason'}`,
-    )
-  }
-  return error
+  return new ChainUnavailable(network)
 }
 
 /** Runs a chain call and translates its failure; for every chain read made on a request path. */

@@ -41,7 +41,12 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResponse> {
         return
       }
       const requestId = requestIdOf(request)
-      logger.error('unhandled error', { requestId, routeKey: request.event.routeKey, error })
+      // The name only: messages of library errors may quote URLs or bodies, stacks name files.
+      logger.error('unhandled error', {
+        requestId,
+        routeKey: request.event.routeKey,
+        errorName: error.name,
+      })
       request.response = jsonResponse(500, {
         ok: false,
         error: { code: 500, message: 'internal error', requestId },

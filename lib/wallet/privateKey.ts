@@ -1,6 +1,8 @@
 import type { Hex } from 'viem'
 import { BadRequest } from '../errors'
 
+// Every spelling accepted here (0x or 0X or none, any case, surrounding whitespace; the gateway
+// decodes a percent-encoded path) is one the log redactor masks (tests/lib/logger.test.ts).
 const PRIVATE_KEY = /^(?:0x)?([0-9a-f]{64})$/i
 // The order n of secp256k1: a private key is a scalar in 1..n-1.
 const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n

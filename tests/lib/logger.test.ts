@@ -94,18 +94,39 @@ describe('redact', () => {
     expect(text).toContain('[truncated]')
   })
 
-  it('masks secrets in the message and stack of an Error', () => {
+  it('keeps only the masked message and name of an Error, never its stack', () => {
     const error = new Error(`could not sign with ${PRIVATE_KEY} for ${JWT}`)
 
-    const redacted = redact(error) as { name: string; message: string; stack: string }
+    const redacted = redact(error)
 
     expect(redacted).toEqual({
       name: 'Error',
       message: `could not sign with ${REDACTED} for ${REDACTED}`,
-      stack: expect.stringContaining(`could not sign with ${REDACTED} for ${REDACTED}`),
     })
-    expect(redacted.stack).not.toContain(PRIVATE_KEY_HEX)
-    expect(redacted.stack).not.toContain(JWT)
+  })
+
+  it('masks URLs, which carry RPC provider keys', () => {
+    const message =
+      'HTTP request failed.\nURL: https://eth-mainnet.example/v2/SECRETKEY123?x=1\nRequest body: {}'
+
+    const text = String(redact(message))
+
+    expect(text).not.toContain('SECRETKEY123')
+    expect(text).toContain('URL: [url]')
+  })
+
+  it.each([
+    ['0x, lower case', PRIVATE_KEY],
+    ['0x, upper-case digits', `0x${PRIVATE_KEY_HEX.toUpperCase()}`],
+    ['0X prefix', `0X${PRIVATE_KEY_HEX}`],
+    ['no prefix', PRIVATE_KEY_HEX],
+    ['percent-encoded', [...PRIVATE_KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+    ['percent-encoded prefix only', `%30%78${PRIVATE_KEY_HEX}`],
+  ])('masks a private key written %s, in a path', (_, spelling) => {
+    const text = String(redact(`POST /api/v1/transfer/tokens/ethereum/${spelling}`))
+
+    expect(text.toLowerCase()).not.toContain(PRIVATE_KEY_HEX.slice(0, 16))
+    expect(text).toContain(REDACTED)
   })
 
   it('leaves ordinary data intact', () => {

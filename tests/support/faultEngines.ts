@@ -198,11 +198,56 @@ export interface JsonRpcCall {
   params?: unknown[]
 }
 
+/** How a misbehaving provider answers, for every request while it is set. */
+export type ProviderFault =
+  'http-429' | 'http-500' | 'rpc-rate-limit' | 'rpc-internal' | 'garbage' | 'silence'
+
 export interface RpcProxy {
   url: string
   /** Requests holding a call that matches answer HTTP 503; `undefined` forwards everything. */
   refuse(matches: ((call: JsonRpcCall) => boolean) | undefined): void
+  /** Answers every request the way a failing provider does; `undefined` forwards again. */
+  misbehave(fault: ProviderFault | undefined): void
   close(): Promise<void>
+}
+
+function rpcError(body: string, code: number, message: string): string {
+  const calls = [JSON.parse(body) as { id?: number } | Array<{ id?: number }>].flat()
+  const answers = calls.map((call) => ({
+    jsonrpc: '2.0',
+    id: call.id ?? null,
+    error: { code, message },
+  }))
+  return JSON.stringify(body.trimStart().startsWith('[') ? answers : answers[0])
+}
+
+/** The answer of a failing provider, or undefined to stay silent (never answer). */
+function faultAnswer(
+  fault: ProviderFault,
+  body: string,
+): { status: number; type: string; body: string } | undefined {
+  switch (fault) {
+    case 'http-429':
+      return { status: 429, type: 'application/json', body: '{"error":"Too Many Requests"}' }
+    case 'http-500':
+      return { status: 500, type: 'text/html', body: '<html>Internal Server Error</html>' }
+    case 'rpc-rate-limit':
+      return {
+        status: 200,
+        type: 'application/json',
+        body: rpcError(body, -32005, 'limit exceeded'),
+      }
+    case 'rpc-internal':
+      return {
+        status: 200,
+        type: 'application/json',
+        body: rpcError(body, -32603, 'internal error'),
+      }
+    case 'garbage':
+      return { status: 200, type: 'application/json', body: '{"jsonrpc":"2.0","id":' }
+    case 'silence':
+      return undefined
+  }
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -221,9 +266,16 @@ function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   let matches: ((call: JsonRpcCall) => boolean) | undefined
+  let fault: ProviderFault | undefined
   const server = createServer((request, response) => {
     void readBody(request)
       .then(async (body) => {
+        if (fault) {
+          const answer = faultAnswer(fault, body)
+          if (answer)
+            response.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body)
+          return
+        }
         const calls = [JSON.parse(body) as JsonRpcCall | JsonRpcCall[]].flat()
         if (matches && calls.some(matches)) {
           response.writeHead(503, { 'content-type': 'text/plain' }).end('injected fault')
@@ -246,6 +298,9 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     url: `http://127.0.0.1:${port}`,
     refuse(next) {
       matches = next
+    },
+    misbehave(next) {
+      fault = next
     },
     close: () =>
       new Promise<void>((resolve) => {
