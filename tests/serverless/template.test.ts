@@ -138,6 +138,58 @@ describe('serverless package (stage prod, no credentials)', () => {
     })
   })
 
+  it('throttles the anonymous credential routes below the stage, after their routes exist', () => {
+    const [stage] = ofType('AWS::ApiGatewayV2::Stage')
+    const settings = stage?.Properties.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >
+    const stageRate = (stage?.Properties.DefaultRouteSettings as { ThrottlingRateLimit: number })
+      .ThrottlingRateLimit
+    const credentialRoutes = [
+      'GET /api/v1/auth/nonce/{address}',
+      'POST /api/v1/auth/login',
+      'POST /api/v1/account/login',
+      'POST /api/v1/account/register',
+    ]
+
+    expect(Object.keys(settings).sort()).toEqual([...credentialRoutes].sort())
+    for (const route of credentialRoutes) {
+      expect(settings[route]?.ThrottlingRateLimit).toBeLessThan(stageRate)
+    }
+    const stageResource = Object.entries(resources).find(([, r]) => r === stage)?.[0] ?? ''
+    const dependsOn = (
+      JSON.parse(
+        readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'),
+      ) as { Resources: Record<string, { DependsOn?: string[] }> }
+    ).Resources[stageResource]?.DependsOn
+    expect(dependsOn).toEqual(expect.arrayContaining(['HttpApiRoutePostApiV1AuthLogin']))
+  })
+
+  it('reserves a bounded concurrency for the two scrypt functions', () => {
+    const reserved = Object.fromEntries(
+      ofType('AWS::Lambda::Function').map((fn) => [
+        String(fn.Properties.Handler),
+        fn.Properties.ReservedConcurrentExecutions,
+      ]),
+    )
+
+    expect(reserved['functions/account/registerAccount.handler']).toBe(10)
+    expect(reserved['functions/account/loginAccount.handler']).toBe(10)
+  })
+
+  it('sets the per-IP budgets of DECISIONS §7.1 on the deployed stage', () => {
+    const env = ofType('AWS::Lambda::Function')[0]?.Properties.Environment as {
+      Variables: Record<string, string>
+    }
+
+    expect(env.Variables).toMatchObject({
+      CLIENT_LIMIT_NONCES_PER_MINUTE: '30',
+      CLIENT_LIMIT_LOGINS_PER_MINUTE: '20',
+      CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: '5',
+    })
+  })
+
   it('scopes IAM to the table, its indexes and the stage secret', () => {
     const role = ofType('AWS::IAM::Role')[0]
     const statements = JSON.stringify(role?.Properties.Policies)

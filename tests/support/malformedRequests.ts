@@ -47,6 +47,15 @@ export function describeValue(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 60)}… (${text.length} chars)` : text
 }
 
+/** DECISIONS §7.1: a body over 64 KB is refused (413) before anything in it is looked at. */
+const MAX_BODY_BYTES = 64 * 1024
+const PAYLOAD_TOO_LARGE: Expected = { status: 413 }
+
+function bodyBytes(request: RequestParts): number {
+  const text = request.rawBody ?? (request.body === undefined ? '' : JSON.stringify(request.body))
+  return Buffer.byteLength(text ?? '', 'utf8')
+}
+
 export function malformed(
   category: string,
   broken: string,
@@ -54,11 +63,14 @@ export function malformed(
   expected: Expected,
   secrets: string[] = [],
 ): MalformedRequest {
+  // A refusal that depends on a body's content becomes 413 once the body is too large to read;
+  // a 401 (token checked first) or 415 is decided before the size.
+  const oversized = expected.status === 400 && bodyBytes(request) > MAX_BODY_BYTES
   return {
     category,
     broken,
     request,
-    expected,
+    expected: oversized ? PAYLOAD_TOO_LARGE : expected,
     secrets,
     // fast-check prints a counterexample with this: the category and the broken part only, so a
     // failure report never carries the valid token or key the request was built from.
