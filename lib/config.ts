@@ -57,6 +57,12 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
     [`${prefix}_FACTORY`]: address,
     [`${prefix}_WRAPPED_NATIVE`]: address,
     [`${prefix}_USD_STABLECOIN`]: address,
+    // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
+    [`${prefix}_BASE_TOKENS`]: z.optional(
+      z
+        .string()
+        .check(z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses')),
+    ),
   })
 }
 
@@ -73,6 +79,8 @@ export interface ChainConfig {
   factory: `0x${string}`
   wrappedNative: `0x${string}`
   usdStablecoin: `0x${string}`
+  /** Tokens a route may pass through (DECISIONS §7.2): wrapped coin, stablecoin, then others. */
+  baseTokens: `0x${string}`[]
 }
 
 export class ConfigError extends Error {
@@ -145,11 +153,22 @@ const chainLoaders = Object.fromEntries(
         factory: String(env[`${prefix}_FACTORY`]) as `0x${string}`,
         wrappedNative: String(env[`${prefix}_WRAPPED_NATIVE`]) as `0x${string}`,
         usdStablecoin: String(env[`${prefix}_USD_STABLECOIN`]) as `0x${string}`,
+        baseTokens: baseTokensOf(
+          env[`${prefix}_WRAPPED_NATIVE`],
+          env[`${prefix}_USD_STABLECOIN`],
+          env[`${prefix}_BASE_TOKENS`],
+        ),
       }
     })
     return [network, load]
   }),
 ) as Record<NetworkName, () => ChainConfig>
+
+function baseTokensOf(...lists: Array<string | number | undefined>): `0x${string}`[] {
+  const addresses = lists.flatMap((list) => (list === undefined ? [] : String(list).split(',')))
+  const unique = new Map(addresses.map((address) => [address.toLowerCase(), address]))
+  return [...unique.values()] as `0x${string}`[]
+}
 
 export function loadChainConfig(network: NetworkName): ChainConfig {
   return chainLoaders[network]()

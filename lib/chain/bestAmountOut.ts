@@ -19,17 +19,35 @@ export interface BestAmountOutReturnType {
   path: Address[]
 }
 
-/** Candidate paths: direct, and through the wrapped native coin when neither side is it. */
-export function candidatePaths(tokenIn: Address, tokenOut: Address, wrappedNative: Address) {
-  const direct = [tokenIn, tokenOut]
-  const touchesWrapped =
-    isAddressEqual(tokenIn, wrappedNative) || isAddressEqual(tokenOut, wrappedNative)
-  return touchesWrapped ? [direct] : [direct, [tokenIn, wrappedNative, tokenOut]]
+/** DECISIONS §7.2: routes of up to 3 hops (4 tokens). */
+export const MAX_HOPS = 3
+
+/**
+ * Every simple path from `tokenIn` to `tokenOut` of at most MAX_HOPS hops whose intermediate
+ * tokens are base tokens: the direct pair, one base between, or two different bases between.
+ */
+export function candidatePaths(
+  tokenIn: Address,
+  tokenOut: Address,
+  baseTokens: readonly Address[],
+): Address[][] {
+  const ends = [tokenIn, tokenOut]
+  const between = baseTokens.filter((base) => !ends.some((end) => isAddressEqual(end, base)))
+  const paths: Address[][] = [[tokenIn, tokenOut]]
+  for (const first of between) {
+    paths.push([tokenIn, first, tokenOut])
+    if (MAX_HOPS < 3) continue
+    for (const second of between) {
+      if (!isAddressEqual(first, second)) paths.push([tokenIn, first, second, tokenOut])
+    }
+  }
+  return paths
 }
 
 /**
- * The router's exact output for `amountIn`, on the better of the candidate paths; the paths are
- * asked in parallel. A path without a pair reverts and is skipped; none left is a 422.
+ * The router's exact output for `amountIn` on the best candidate path. All candidates are asked
+ * at once, so the transport sends them as one JSON-RPC batch (one round trip). A path without a
+ * pair reverts and is skipped; none left is a 422.
  */
 export async function bestAmountOut({
   network,
@@ -37,10 +55,10 @@ export async function bestAmountOut({
   tokenIn,
   tokenOut,
 }: BestAmountOutParameters): Promise<BestAmountOutReturnType> {
-  const { router, wrappedNative } = loadChainConfig(network)
+  const { router, baseTokens } = loadChainConfig(network)
   const client = publicClient(network)
   const quotes = await Promise.all(
-    candidatePaths(tokenIn, tokenOut, wrappedNative).map((path) =>
+    candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
       onChain(network, () =>
         readContract(client, {
           address: router,
@@ -61,6 +79,7 @@ export async function bestAmountOut({
         }),
     ),
   )
+  // Ties go to the shorter path (fewer hops, less gas): candidates come shortest first.
   const best = quotes
     .filter(
       (quote): quote is BestAmountOutReturnType => quote !== undefined && quote.amountOut > 0n,

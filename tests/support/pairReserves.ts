@@ -62,7 +62,35 @@ export async function amountOutAlong(
   return amount
 }
 
-/** The best of the direct path and the path through the wrapped native coin, at a block. */
+/**
+ * Every path from `tokenIn` to `tokenOut` of at most 3 hops through the network's base tokens
+ * (wrapped coin and stablecoin), found by walking the token graph here, not by the service's code.
+ */
+export function pathsThroughBases(
+  network: NetworkName,
+  tokenIn: Address,
+  tokenOut: Address,
+): Address[][] {
+  const { wrappedNative, usdStablecoin } = deployment(network)
+  const bases = [wrappedNative, usdStablecoin]
+  const paths: Address[][] = []
+  const walk = (path: Address[]) => {
+    const last = path[path.length - 1] as Address
+    if (isAddressEqual(last, tokenOut)) {
+      paths.push(path)
+      return
+    }
+    if (path.length === 4) return
+    for (const next of [...bases, tokenOut]) {
+      if (path.some((token) => isAddressEqual(token, next))) continue
+      walk([...path, next])
+    }
+  }
+  walk([tokenIn])
+  return paths
+}
+
+/** The best output over every path of at most 3 hops through the base tokens, at a block. */
 export async function bestOut(
   network: NetworkName,
   amountIn: bigint,
@@ -70,13 +98,8 @@ export async function bestOut(
   tokenOut: Address,
   blockNumber?: bigint,
 ): Promise<{ amountOut: bigint; path: Address[] } | undefined> {
-  const { wrappedNative } = deployment(network)
-  const paths: Address[][] = [[tokenIn, tokenOut]]
-  if (!isAddressEqual(tokenIn, wrappedNative) && !isAddressEqual(tokenOut, wrappedNative)) {
-    paths.push([tokenIn, wrappedNative, tokenOut])
-  }
   let best: { amountOut: bigint; path: Address[] } | undefined
-  for (const path of paths) {
+  for (const path of pathsThroughBases(network, tokenIn, tokenOut)) {
     const amountOut = await amountOutAlong(network, amountIn, path, blockNumber)
     if (amountOut !== undefined && amountOut > 0n && (!best || amountOut > best.amountOut)) {
       best = { amountOut, path }

@@ -12,7 +12,7 @@ import {
   toHex,
   zeroAddress,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
@@ -112,6 +112,9 @@ describe('GET /v1/swap/quote/{network}', () => {
       decimals1: 6,
       amount: '100000.12345678',
     },
+    // UNI has no pool with WETH: the route needs the stablecoin (and may go on through WETH).
+    { network: 'ethereum', from: 'UNI', decimals0: 18, to: 'LINK', decimals1: 18, amount: '750' },
+    { network: 'altchain', from: 'DOGE', decimals0: 8, to: 'CAKE', decimals1: 18, amount: '9000' },
   ] as const)(
     'quotes $network $from→$to exactly as the pair reserves give it',
     async ({ network, from: symbol0, decimals0, to: symbol1, decimals1, amount }) => {
@@ -138,8 +141,8 @@ describe('GET /v1/swap/quote/{network}', () => {
     },
   )
 
-  it('takes the path through the wrapped native coin when it pays more, and applies slippage', async () => {
-    // CAKE and BTCB share no pool: only CAKE→WALT→BTCB exists.
+  it('takes the best path through the base tokens, and applies slippage', async () => {
+    // CAKE and BTCB share no pool: the route goes through WALT or the stablecoin.
     const dex = deployment('altchain')
     const query = {
       amount: '5000',
@@ -153,7 +156,8 @@ describe('GET /v1/swap/quote/{network}', () => {
     const { response, expected } = await quoteWithExpectation('altchain', query)
 
     const result = response.body.result as Quote
-    expect(result.path).toEqual([dex.token('CAKE'), dex.wrappedNative, dex.token('BTCB')])
+    expect(result.path).toEqual(expected?.path)
+    expect(result.path.length).toBeGreaterThan(2)
     expect(result.amountOutMin).toBe(toHex(floorSlippage(expected?.amountOut ?? 0n, 137)))
     expect(result).not.toHaveProperty('calldata')
     expect(result).not.toHaveProperty('value')
@@ -275,13 +279,14 @@ describe('GET /v1/swap/quote/{network}', () => {
       })
     })
 
-    it('answers 422 between tokens that share neither a pool nor one with the wrapped coin', async () => {
+    it('answers 422 to a token with no pool on any path of up to 3 hops', async () => {
       const dex = deployment('altchain')
+      const unpooled = privateKeyToAccount(generatePrivateKey()).address
       const response = await quote('altchain', {
         amount: '1',
         address0: dex.token('DOGE'),
         decimals0: '8',
-        address1: dex.token('BTCB'),
+        address1: unpooled,
         decimals1: '18',
       })
 

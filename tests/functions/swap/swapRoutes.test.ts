@@ -154,7 +154,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
     })
   })
 
-  it('swaps CAKE for BTCB on altchain through the wrapped coin', async () => {
+  it('swaps CAKE for BTCB on altchain through a base token (they share no pool)', async () => {
     const body = request('altchain', 'CAKE', 'BTCB', '1234.5678')
     const { account, token } = await caller('altchain', { CAKE: parseEther('2000') })
     const quote = await quoteFor('altchain', body)
@@ -163,7 +163,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
 
     expect(response.status).toBe(200)
     const { txId } = response.body.result as { txId: Hex }
-    expect(quote.path).toEqual([body.address0, deployment('altchain').wrappedNative, body.address1])
+    expect(quote.path.length).toBeGreaterThan(2)
     await expectSwapMatchesQuote('altchain', {
       owner: account.address,
       hash: txId,
@@ -202,16 +202,27 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
     })
   })
 
-  it('answers 422 for DOGE to the native coin, which has no pool with it, and sends nothing', async () => {
-    // DOGE is pooled with USDC only: neither DOGE/WALT nor a path through WALT exists.
+  it('swaps DOGE, pooled with the stablecoin only, for the native coin through it', async () => {
+    // Before multi-hop routing (DECISIONS §7.2) this was a 422: no DOGE/WALT pool exists.
     const body = request('altchain', 'DOGE', 'NATIVE', '10')
     const { account, token } = await caller('altchain', { DOGE: parseUnits('10', 8) })
-    const nonce = await nonceOf('altchain', account.address)
+    const quote = await quoteFor('altchain', body)
 
     const response = await swap('native/altchain', { key: account.privateKey, token, body })
 
-    expect(response.status).toBe(422)
-    expect(await nonceOf('altchain', account.address)).toBe(nonce)
+    expect(response.status).toBe(200)
+    expect(quote.path).toEqual([
+      body.address0,
+      deployment('altchain').usdStablecoin,
+      deployment('altchain').wrappedNative,
+    ])
+    const { txId } = response.body.result as { txId: Hex }
+    await expectSwapMatchesQuote('altchain', {
+      owner: account.address,
+      hash: txId,
+      request: body,
+      quote,
+    })
   })
 
   it('swaps CAKE for the native coin on altchain, unwrapping inside the router call', async () => {
