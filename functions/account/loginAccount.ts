@@ -1,5 +1,6 @@
 import { checkCredentials } from '../../lib/auth/checkCredentials'
 import { startSession } from '../../lib/auth/sessions'
+import { clientLimit } from '../../lib/http/clientLimit'
 import { defineHandler } from '../../lib/http/defineHandler'
 import {
   type AccountTokenResult,
@@ -16,7 +17,7 @@ export async function loginAccount(credentials: LoginBody): Promise<AccountToken
 
 export const handler = defineHandler({
   auth: 'none',
-  clientLimit: 'login',
+  clientLimit: clientLimit('login'),
   body: loginBodySchema,
   result: accountTokenResultSchema,
   run: ({ body }) => loginAccount(body),

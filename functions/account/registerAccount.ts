@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { hashPassword } from '../../lib/auth/password'
 import { createAccount } from '../../lib/db/account'
+import { clientLimit } from '../../lib/http/clientLimit'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { Conflict } from '../../lib/errors'
 import { type AccountCredentialsBody, accountCredentialsBodySchema } from '../../schemas/account'
@@ -23,7 +24,7 @@ export async function registerAccount({
 
 export const handler = defineHandler({
   auth: 'none',
-  clientLimit: 'register',
+  clientLimit: clientLimit('register'),
   body: accountCredentialsBodySchema,
   result: emptyResultSchema,
   run: ({ body }) => registerAccount(body),

@@ -1,4 +1,5 @@
 import { issueNonce } from '../../lib/auth/walletSignIn'
+import { clientLimit } from '../../lib/http/clientLimit'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { type NonceParams, nonceParamsSchema, nonceResultSchema } from '../../schemas/auth'
 
@@ -8,7 +9,7 @@ export async function getNonce({ address }: NonceParams) {
 
 export const handler = defineHandler({
   auth: 'none',
-  clientLimit: 'nonce',
+  clientLimit: clientLimit('nonce'),
   params: nonceParamsSchema,
   result: nonceResultSchema,
   run: ({ params }) => getNonce(params),

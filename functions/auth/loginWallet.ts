@@ -1,4 +1,5 @@
 import { signInWithWallet } from '../../lib/auth/walletSignIn'
+import { clientLimit } from '../../lib/http/clientLimit'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { type WalletLoginBody, walletLoginBodySchema } from '../../schemas/auth'
 import { sessionTokensSchema } from '../../schemas/session'
@@ -9,7 +10,7 @@ export async function loginWallet({ address, signature, nonce }: WalletLoginBody
 
 export const handler = defineHandler({
   auth: 'none',
-  clientLimit: 'login',
+  clientLimit: clientLimit('login'),
   body: walletLoginBodySchema,
   result: sessionTokensSchema,
   run: ({ body }) => loginWallet(body),

@@ -1,10 +1,9 @@
 import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
-import type { ClientLimitName } from '../config'
+import type { MiddlewareObj } from '@middy/core'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
-import { clientLimit } from './clientLimit'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
@@ -39,8 +38,11 @@ export interface HandlerDefinition<
    * call fewer); an expired or ended session then answers 401003 after input validation.
    */
   sessionRead?: 'guard' | 'route'
-  /** A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1). */
-  clientLimit?: ClientLimitName
+  /**
+   * A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1), from
+   * lib/http/clientLimit.ts: passed in, so that only those routes bundle the table client.
+   */
+  clientLimit?: MiddlewareObj<HttpEvent, HttpResponse>
   params?: ParamsSchema
   query?: QuerySchema
   body?: BodySchema
@@ -88,7 +90,7 @@ export function defineHandler<
   const chain = middy<HttpEvent, HttpResponse, Error, HandlerContext>(core)
     .use(accessLog())
     .use(httpHeaderNormalizer())
-  if (definition.clientLimit) chain.use(clientLimit(definition.clientLimit))
+  if (definition.clientLimit) chain.use(definition.clientLimit)
   // The token is checked before the body is parsed: an anonymous caller cannot make us parse.
   if (definition.auth !== 'none') {
     chain.use(authenticate(definition.auth, definition.sessionRead))

@@ -9,6 +9,8 @@ export interface RouteDefinition {
   query?: z.core.$ZodType
   body?: z.core.$ZodType
   result: z.core.$ZodType
+  /** Present on routes with a per-client budget (429). */
+  clientLimit?: unknown
 }
 
 /** One HTTP function of serverless.yml with what its handler declares. */
@@ -116,13 +118,14 @@ function unauthorizedResponse(codes: Array<keyof typeof UNAUTHORIZED_CODES>) {
 }
 
 function operationOf({ name, area, definition }: DocumentedRoute): Operation {
-  const { auth, params, query, body, result } = definition
+  const { auth, params, query, body, result, clientLimit } = definition
   const notes = ROUTE_ERRORS[name]
   if (!notes) throw new Error(`lib/openapi/routeErrors.ts lists no errors for ${name}`)
   // Errors that follow from the definition itself; the rest come from routeErrors.ts.
   const statuses = new Set<ErrorStatus>([...notes.errors, 500])
   if (params || query || body) statuses.add(400)
-  if (body) statuses.add(415)
+  if (body) statuses.add(413).add(415)
+  if (clientLimit) statuses.add(429)
   const unauthorized: Array<keyof typeof UNAUTHORIZED_CODES> = []
   if (auth !== 'none') unauthorized.push(401001, 401002, 401003)
   if (notes.credentials) unauthorized.push(401004)

@@ -1,8 +1,8 @@
 // The errors a route's core can answer, beyond what its definition implies (400 with any input,
-// 415 with a body, 401001..401003 with a token, 500 always). The generator fails on a route that
+// 413 and 415 with a body, 401001..401003 with a token, 429 with a client limit, 500 always). The generator fails on a route that
 // is missing here, so a new route gets a decision rather than a silent omission.
 
-export type ErrorStatus = 400 | 404 | 409 | 415 | 422 | 429 | 500 | 502 | 503
+export type ErrorStatus = 400 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503
 
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
   400: {
@@ -14,12 +14,17 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
     name: 'Conflict',
     description: 'Already registered, or another request of this wallet is in flight.',
   },
+  413: { name: 'PayloadTooLarge', description: 'The body is over 64 KB; it was not read.' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
   422: {
     name: 'Unprocessable',
     description: 'Valid, but the chain cannot serve it: no liquidity, short balance, a revert.',
   },
-  429: { name: 'TooManyRequests', description: 'Too many failed logins: locked for a while.' },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      'Too many failed logins for this name or address, or too many requests from this client; `Retry-After` gives the seconds to wait.',
+  },
   500: { name: 'InternalError', description: 'Unexpected; `requestId` names the log entry.' },
   502: { name: 'ChainUnavailable', description: 'A chain RPC node failed or timed out.' },
   503: { name: 'DatabaseUnavailable', description: 'The database is unavailable or throttling.' },
@@ -43,7 +48,7 @@ const SIGNED: RouteErrors = {
 export const ROUTE_ERRORS: Record<string, RouteErrors> = {
   listNetworks: { errors: [503] },
   getNonce: { errors: [503] },
-  loginWallet: { errors: [502, 503], credentials: true },
+  loginWallet: { errors: [429, 502, 503], credentials: true },
   refreshWalletSession: { errors: [503] },
   logoutWallet: { errors: [503] },
   generateMnemonic: { errors: [] },

@@ -127,7 +127,9 @@ describe('the OpenAPI document', () => {
     expect(statuses('post', '/api/v1/account/register')).toEqual([
       '400',
       '409',
+      '413',
       '415',
+      '429',
       '500',
       '503',
     ])
