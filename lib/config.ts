@@ -57,6 +57,12 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
     [`${prefix}_FACTORY`]: address,
     [`${prefix}_WRAPPED_NATIVE`]: address,
     [`${prefix}_USD_STABLECOIN`]: address,
+    // Blocks a deposit or trade waits before it counts (DECISIONS §7.2: 12 on Ethereum, 15 on BNB
+    // Chain in production; 0 on a devnet).
+    [`${prefix}_CONFIRMATIONS`]: z._default(
+      z.pipe(z.coerce.number(), z.int().check(z.nonnegative())),
+      0,
+    ),
     // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
     [`${prefix}_BASE_TOKENS`]: z.optional(
       z
@@ -79,6 +85,8 @@ export interface ChainConfig {
   factory: `0x${string}`
   wrappedNative: `0x${string}`
   usdStablecoin: `0x${string}`
+  /** Blocks after its own before a block's deposits and trades count (DECISIONS §7.2). */
+  confirmations: number
   /** Tokens a route may pass through (DECISIONS §7.2): wrapped coin, stablecoin, then others. */
   baseTokens: `0x${string}`[]
 }
@@ -153,6 +161,7 @@ const chainLoaders = Object.fromEntries(
         factory: String(env[`${prefix}_FACTORY`]) as `0x${string}`,
         wrappedNative: String(env[`${prefix}_WRAPPED_NATIVE`]) as `0x${string}`,
         usdStablecoin: String(env[`${prefix}_USD_STABLECOIN`]) as `0x${string}`,
+        confirmations: Number(env[`${prefix}_CONFIRMATIONS`]),
         baseTokens: baseTokensOf(
           env[`${prefix}_WRAPPED_NATIVE`],
           env[`${prefix}_USD_STABLECOIN`],

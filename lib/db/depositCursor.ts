@@ -7,6 +7,18 @@ import { isConditionFailed } from './writeConflicts'
 // The deposit indexer's place in each chain: the first block it has not yet recorded.
 
 export async function getDepositCursor(network: NetworkName): Promise<bigint | undefined> {
+  return (await getDepositCursorState(network))?.nextBlock
+}
+
+export interface DepositCursorState {
+  nextBlock: bigint
+  /** The hash of block `nextBlock - 1` when it was indexed: a changed hash is a reorganisation. */
+  lastHash?: `0x${string}`
+}
+
+export async function getDepositCursorState(
+  network: NetworkName,
+): Promise<DepositCursorState | undefined> {
   const { Item } = await db().send(
     new GetCommand({
       TableName: tableName(),
@@ -14,23 +26,30 @@ export async function getDepositCursor(network: NetworkName): Promise<bigint | u
       ConsistentRead: true,
     }),
   )
-  return Item ? BigInt(Item.nextBlock as number) : undefined
+  if (!Item) return undefined
+  return {
+    nextBlock: BigInt(Item.nextBlock as number),
+    ...(typeof Item.lastHash === 'string' && { lastHash: Item.lastHash as `0x${string}` }),
+  }
 }
 
 /**
- * Moves the cursor from `from` (undefined: no cursor yet) to `to`, only if nobody moved it in
- * between. Returns false when another run (or an operator) got there first.
+ * Moves the cursor from `from` (undefined: no cursor yet) to `to`, with the hash of block `to - 1`,
+ * only if nobody moved it in between (forward, or back after a reorganisation). Returns false
+ * when another run (or an operator) got there first.
  */
 export async function advanceDepositCursor(
   network: NetworkName,
-  { from, to }: { from: bigint | undefined; to: bigint },
+  { from, to, lastHash }: { from: bigint | undefined; to: bigint; lastHash?: `0x${string}` },
 ): Promise<boolean> {
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: depositCursorKey(network),
-        UpdateExpression: 'SET #type = :type, nextBlock = :to, updatedAt = :now',
+        UpdateExpression: `SET #type = :type, nextBlock = :to, updatedAt = :now${
+          lastHash ? ', lastHash = :lastHash' : ' REMOVE lastHash'
+        }`,
         ConditionExpression: from === undefined ? 'attribute_not_exists(pk)' : 'nextBlock = :from',
         ExpressionAttributeNames: { '#type': 'type' },
         ExpressionAttributeValues: {
@@ -38,6 +57,7 @@ export async function advanceDepositCursor(
           ':to': Number(to),
           ':now': new Date().toISOString(),
           ...(from !== undefined && { ':from': Number(from) }),
+          ...(lastHash && { ':lastHash': lastHash }),
         },
       }),
     )

@@ -22,7 +22,8 @@
 // | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |
 // | list pending trades of a network   | Query GSI2| gsi2pk = PENDING#<network> (sparse: pending only) |
 // | record a deposit once              | PutItem   | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index> or NATIVE (if absent) |
-// | deposit indexer cursor             | GetItem   | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
+// | deposit indexer cursor (+ last hash)| GetItem  | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
+// | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
 // | claim an Idempotency-Key (swaps)   | PutItem   | pk = IDEMPOTENCY#<address>, sk = KEY#<sha256 of the key> (if absent) |
 // | attach a network to a wallet       | UpdateItem| pk = WALLET#<address>, sk = NETWORK#<networkId>  |
@@ -157,6 +158,28 @@ export function depositMarkerKey(
     pk: `DEPOSIT#${network}#${hash.toLowerCase()}`,
     sk: logIndex === 'native' ? 'NATIVE' : `LOG#${logIndex}`,
   }
+}
+
+/** A recorded deposit by block, so a reorganisation can find and remove the orphaned ones. */
+export function depositJournalKey(
+  network: string,
+  blockNumber: bigint,
+  hash: string,
+  logIndex: number | 'native',
+): TableKey {
+  return {
+    pk: depositJournalPartition(network),
+    sk: `${depositJournalBlockPrefix(blockNumber)}#${hash.toLowerCase()}#${logIndex}`,
+  }
+}
+
+export function depositJournalPartition(network: string): string {
+  return `DEPOSIT_JOURNAL#${network}`
+}
+
+/** Zero-padded, so blocks sort by number. */
+export function depositJournalBlockPrefix(blockNumber: bigint): string {
+  return `BLOCK#${String(blockNumber).padStart(15, '0')}`
 }
 
 export function depositCursorKey(network: string): TableKey {

@@ -15,6 +15,7 @@ import {
   tradeCounterKeys,
   tradeHashIndexKey,
   tradeKey,
+  depositJournalKey,
 } from './keys'
 import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
@@ -32,6 +33,8 @@ export interface TradeOutcome {
   status: 'successful' | 'failed'
   gasUsed: bigint
   blockNumber: bigint
+  /** The block's hash: a deposit is journalled under it, so a reorg can find it again. */
+  blockHash?: `0x${string}`
 }
 
 export interface NewTrade {
@@ -168,6 +171,28 @@ export async function recordTrade(
         TableName: tableName(),
         Item: { ...marker, type: 'DepositMarker', tradeId: id, wallet: item.wallet },
         ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    })
+  }
+  // Before the marker, whose place at the end tells a repeat (see the catch below).
+  if (marker && trade.outcome?.blockHash) {
+    items.splice(items.length - 1, 0, {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...depositJournalKey(
+            trade.network,
+            trade.outcome.blockNumber,
+            trade.hash,
+            trade.isNativeTransfer ? 'native' : (trade.logIndex ?? 0),
+          ),
+          type: 'DepositJournal',
+          blockHash: trade.outcome.blockHash,
+          wallet: item.wallet,
+          tradeId: id,
+          markerPk: marker.pk,
+          markerSk: marker.sk,
+        },
       },
     })
   }

@@ -1,6 +1,7 @@
 import { getBlock, getBlockNumber, getLogs, readContract } from 'viem/actions'
 import {
   type Address,
+  BlockNotFoundError,
   erc20Abi,
   formatEther,
   formatUnits,
@@ -12,8 +13,9 @@ import {
 import { onChain, translateChainError } from '../chain/chainError'
 import { type ChainClient, publicClient } from '../chain/clients'
 import { findReceipt } from '../chain/findReceipt'
-import { NETWORK_NAMES, type NetworkName } from '../config'
-import { advanceDepositCursor, getDepositCursor } from '../db/depositCursor'
+import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../config'
+import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
+import { listJournalledDeposits, removeJournalledDeposit } from '../db/depositJournal'
 import { ChainUnavailable } from '../errors'
 import { NATIVE_TOKEN, recordTrade } from '../db/trade'
 import { findKnownWallets } from '../db/wallet'
@@ -35,6 +37,8 @@ export interface NetworkIndexing {
   recorded: number
   /** False when another run or an operator moved the cursor meanwhile. */
   advanced: boolean
+  /** Deposits of orphaned blocks removed after a reorganisation was detected. */
+  removed: number
 }
 
 /** A transfer into some address, before we know whether the address is a wallet of ours. */
@@ -51,6 +55,49 @@ interface IncomingTransfer {
 const TRANSFER_EVENT = getAbiItem({ abi: erc20Abi, name: 'Transfer' })
 // Blocks requested at once; the batched transport sends them in one HTTP request.
 const BLOCK_CONCURRENCY = 50
+/**
+ * How far back a reorganisation is looked for and re-scanned once detected; one deeper than this
+ * (and than the confirmation depth) needs an operator to set the cursor back.
+ */
+export const REORG_WINDOW = 128n
+
+/** The canonical hash at a height, or undefined when the chain is not that long (any more). */
+async function blockHashAt(client: ChainClient, blockNumber: bigint): Promise<Hash | undefined> {
+  try {
+    return (await getBlock(client, { blockNumber })).hash ?? undefined
+  } catch (error) {
+    if (error instanceof BlockNotFoundError) return undefined
+    throw error
+  }
+}
+
+/**
+ * After a reorganisation below `nextBlock`: removes every journalled deposit of the last
+ * REORG_WINDOW blocks whose block is no longer canonical, and answers where to scan again from
+ * (the window's start: deposits still canonical are not recorded twice, thanks to their markers).
+ */
+async function rollBackOrphans(
+  client: ChainClient,
+  network: NetworkName,
+  nextBlock: bigint,
+): Promise<{ rescanFrom: bigint; removed: number }> {
+  const rescanFrom = nextBlock > REORG_WINDOW ? nextBlock - REORG_WINDOW : 0n
+  const journalled = await listJournalledDeposits(network, rescanFrom)
+  const heights = [...new Set(journalled.map((deposit) => deposit.blockNumber))]
+  const canonical = new Map(
+    await Promise.all(
+      heights.map(async (height) => [height, await blockHashAt(client, height)] as const),
+    ),
+  )
+  let removed = 0
+  for (const deposit of journalled) {
+    if (canonical.get(deposit.blockNumber) === deposit.blockHash) continue
+    await removeJournalledDeposit(deposit)
+    removed += 1
+  }
+  logger.warn('deposit indexer: reorganisation rolled back', { network, removed })
+  return { rescanFrom, removed }
+}
 
 // Token decimals never change: read once per container.
 const decimalsCache = new Map<string, Promise<number | undefined>>()
@@ -77,12 +124,14 @@ function tokenDecimals(client: ChainClient, network: NetworkName, token: Address
   return decimals
 }
 
+/** Native transfers of the range, and the hash of each block read (to journal and compare). */
 async function readNativeTransfers(
   client: ChainClient,
   fromBlock: bigint,
   toBlock: bigint,
-): Promise<IncomingTransfer[]> {
+): Promise<{ transfers: IncomingTransfer[]; hashes: Map<bigint, Hash> }> {
   const transfers: IncomingTransfer[] = []
+  const hashes = new Map<bigint, Hash>()
   for (let start = fromBlock; start <= toBlock; start += BigInt(BLOCK_CONCURRENCY)) {
     const numbers: bigint[] = []
     for (let n = start; n <= toBlock && n < start + BigInt(BLOCK_CONCURRENCY); n += 1n) {
@@ -91,6 +140,7 @@ async function readNativeTransfers(
     const blocks = await Promise.all(
       numbers.map((blockNumber) => getBlock(client, { blockNumber, includeTransactions: true })),
     )
+    for (const block of blocks) if (block.hash) hashes.set(block.number ?? 0n, block.hash)
     for (const transaction of blocks.flatMap((block) => block.transactions)) {
       if (transaction.value === 0n || !transaction.to) continue
       transfers.push({
@@ -102,7 +152,7 @@ async function readNativeTransfers(
       })
     }
   }
-  return transfers
+  return { transfers, hashes }
 }
 
 async function readTokenTransfers(
@@ -128,6 +178,7 @@ async function recordDeposits(
   client: ChainClient,
   network: NetworkName,
   deposits: IncomingTransfer[],
+  scannedHashes: Set<Hash>,
 ): Promise<number> {
   const hashes = [...new Set(deposits.map((deposit) => deposit.hash))]
   const receipts = new Map<Hash, TransactionReceipt | undefined>(
@@ -147,6 +198,8 @@ async function recordDeposits(
     // A reverted transaction moved no value; a wallet's own transaction is its own trade
     // (a swap's output, a transfer to itself), not a deposit.
     if (receipt.status !== 'success' || getAddress(receipt.from) === deposit.to) continue
+    // Mined again elsewhere since the scan (a reorganisation mid-run): the next run sees it.
+    if (!scannedHashes.has(receipt.blockHash)) continue
     byWallet.set(deposit.to, [...(byWallet.get(deposit.to) ?? []), { deposit, receipt }])
   }
   // One wallet's deposits in turn (they share its counters); wallets in parallel.
@@ -188,34 +241,63 @@ async function recordDeposits(
 
 async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<NetworkIndexing> {
   const client = publicClient(network)
+  const { confirmations } = loadChainConfig(network)
   const [cursor, head] = await Promise.all([
-    getDepositCursor(network),
+    getDepositCursorState(network),
     getBlockNumber(client, { cacheTime: 0 }),
   ])
+  // DECISIONS §7.2: deposits only from blocks with `confirmations` blocks on top.
+  const safeHead = head - BigInt(confirmations)
   if (cursor === undefined) {
     // First run: follow the chain from here on; what came before the service is not a deposit.
-    const advanced = await advanceDepositCursor(network, { from: undefined, to: head + 1n })
-    return { network, recorded: 0, advanced }
+    const lastHash = safeHead >= 0n ? await blockHashAt(client, safeHead) : undefined
+    const advanced = await advanceDepositCursor(network, {
+      from: undefined,
+      to: safeHead + 1n,
+      lastHash,
+    })
+    return { network, recorded: 0, advanced, removed: 0 }
   }
-  if (cursor > head) return { network, recorded: 0, advanced: false }
-  const fromBlock = cursor
+  let fromBlock = cursor.nextBlock
+  let removed = 0
+  if (cursor.lastHash && fromBlock > 0n) {
+    const lastHash = await blockHashAt(client, fromBlock - 1n)
+    if (lastHash !== cursor.lastHash) {
+      const rollBack = await rollBackOrphans(client, network, fromBlock)
+      fromBlock = rollBack.rescanFrom
+      removed = rollBack.removed
+    }
+  }
+  if (fromBlock > safeHead) {
+    if (fromBlock === cursor.nextBlock) return { network, recorded: 0, advanced: false, removed }
+    const advanced = await advanceDepositCursor(network, {
+      from: cursor.nextBlock,
+      to: fromBlock,
+      lastHash: fromBlock > 0n ? await blockHashAt(client, fromBlock - 1n) : undefined,
+    })
+    return { network, recorded: 0, advanced, removed }
+  }
   const toBlock =
-    head < fromBlock + BigInt(maxBlocks) - 1n ? head : fromBlock + BigInt(maxBlocks) - 1n
-  const transfers = (
-    await Promise.all([
-      readTokenTransfers(client, fromBlock, toBlock),
-      readNativeTransfers(client, fromBlock, toBlock),
-    ])
-  ).flat()
+    safeHead < fromBlock + BigInt(maxBlocks) - 1n ? safeHead : fromBlock + BigInt(maxBlocks) - 1n
+  const [tokenTransfers, native] = await Promise.all([
+    readTokenTransfers(client, fromBlock, toBlock),
+    readNativeTransfers(client, fromBlock, toBlock),
+  ])
+  const transfers = [...tokenTransfers, ...native.transfers]
   const known = await findKnownWallets(transfers.map((transfer) => transfer.to))
   const recorded = await recordDeposits(
     client,
     network,
     transfers.filter((transfer) => known.has(transfer.to.toLowerCase())),
+    new Set(native.hashes.values()),
   )
   // Only now: a run that failed above leaves the cursor, and the next run scans the range again.
-  const advanced = await advanceDepositCursor(network, { from: fromBlock, to: toBlock + 1n })
-  return { network, fromBlock, toBlock, recorded, advanced }
+  const advanced = await advanceDepositCursor(network, {
+    from: cursor.nextBlock,
+    to: toBlock + 1n,
+    lastHash: native.hashes.get(toBlock),
+  })
+  return { network, fromBlock, toBlock, recorded, advanced, removed }
 }
 
 /**

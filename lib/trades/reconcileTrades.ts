@@ -1,5 +1,7 @@
+import { getBlockNumber } from 'viem/actions'
 import { onChain } from '../chain/chainError'
-import { NETWORK_NAMES, type NetworkName } from '../config'
+import { publicClient } from '../chain/clients'
+import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../config'
 import { listPendingTrades } from '../db/trade'
 import { settleIfMined } from './settleIfMined'
 
@@ -24,6 +26,12 @@ async function reconcileNetwork(
   let checked = 0
   let settled = 0
   let cursor: Record<string, unknown> | undefined
+  // DECISIONS §7.2: with a confirmation depth, a receipt counts once that many blocks followed.
+  const { confirmations } = loadChainConfig(network)
+  const head =
+    confirmations > 0
+      ? await onChain(network, () => getBlockNumber(publicClient(network), { cacheTime: 0 }))
+      : undefined
   do {
     const page = await listPendingTrades(network, {
       limit: Math.min(PAGE_SIZE, maxPerNetwork - checked),
@@ -32,7 +40,9 @@ async function reconcileNetwork(
     // One receipt request per trade; the batched transport sends a page in one HTTP request. A
     // node that fails becomes ChainUnavailable: viem's own error quotes the RPC URL, which can
     // carry a provider's API key, and the Lambda runtime logs a scheduled run's error.
-    const trades = await onChain(network, () => Promise.all(page.trades.map(settleIfMined)))
+    const trades = await onChain(network, () =>
+      Promise.all(page.trades.map((trade) => settleIfMined(trade, { head, confirmations }))),
+    )
     checked += trades.length
     settled += trades.filter((trade) => trade.status !== 'pending').length
     cursor = page.cursor
