@@ -52,7 +52,15 @@ const address = z
 function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
   return z.object({
     [`${prefix}_CHAIN_ID`]: positiveInt,
-    [`${prefix}_RPC_URL`]: z.url(),
+    // One URL, or several comma-separated: the service fails over between them, in this order.
+    [`${prefix}_RPC_URL`]: z
+      .string()
+      .check(
+        z.refine(
+          (value) => value.split(',').every((url) => URL.canParse(url.trim())),
+          'must be a URL, or comma-separated URLs',
+        ),
+      ),
     [`${prefix}_ROUTER`]: address,
     [`${prefix}_FACTORY`]: address,
     [`${prefix}_WRAPPED_NATIVE`]: address,
@@ -63,6 +71,8 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
       z.pipe(z.coerce.number(), z.int().check(z.nonnegative())),
       0,
     ),
+    // The widest eth_getLogs range asked at once (providers refuse wide ones; refusals halve it).
+    [`${prefix}_LOGS_MAX_BLOCKS`]: z._default(positiveInt, 2000),
     // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
     [`${prefix}_BASE_TOKENS`]: z.optional(
       z
@@ -80,11 +90,16 @@ export const NETWORK_NAMES: readonly NetworkName[] = ['ethereum', 'altchain']
 export interface ChainConfig {
   network: NetworkName
   chainId: number
+  /** The first of `rpcUrls`. */
   rpcUrl: string
+  /** The network's RPC URLs in order of preference (DECISIONS §7.2). */
+  rpcUrls: string[]
   router: `0x${string}`
   factory: `0x${string}`
   wrappedNative: `0x${string}`
   usdStablecoin: `0x${string}`
+  /** The widest eth_getLogs range the indexer asks at once. */
+  logsMaxBlocks: number
   /** Blocks after its own before a block's deposits and trades count (DECISIONS §7.2). */
   confirmations: number
   /** Tokens a route may pass through (DECISIONS §7.2): wrapped coin, stablecoin, then others. */
@@ -156,12 +171,14 @@ const chainLoaders = Object.fromEntries(
       return {
         network,
         chainId: Number(env[`${prefix}_CHAIN_ID`]),
-        rpcUrl: String(env[`${prefix}_RPC_URL`]),
+        rpcUrl: rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] ?? '',
+        rpcUrls: rpcUrlsOf(env[`${prefix}_RPC_URL`]),
         router: String(env[`${prefix}_ROUTER`]) as `0x${string}`,
         factory: String(env[`${prefix}_FACTORY`]) as `0x${string}`,
         wrappedNative: String(env[`${prefix}_WRAPPED_NATIVE`]) as `0x${string}`,
         usdStablecoin: String(env[`${prefix}_USD_STABLECOIN`]) as `0x${string}`,
         confirmations: Number(env[`${prefix}_CONFIRMATIONS`]),
+        logsMaxBlocks: Number(env[`${prefix}_LOGS_MAX_BLOCKS`]),
         baseTokens: baseTokensOf(
           env[`${prefix}_WRAPPED_NATIVE`],
           env[`${prefix}_USD_STABLECOIN`],
@@ -172,6 +189,13 @@ const chainLoaders = Object.fromEntries(
     return [network, load]
   }),
 ) as Record<NetworkName, () => ChainConfig>
+
+function rpcUrlsOf(list: string | number | undefined): string[] {
+  return String(list ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '')
+}
 
 function baseTokensOf(...lists: Array<string | number | undefined>): `0x${string}`[] {
   const addresses = lists.flatMap((list) => (list === undefined ? [] : String(list).split(',')))

@@ -3,7 +3,9 @@ import {
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
   ExecutionRevertedError,
+  HttpRequestError,
   RpcRequestError,
+  TimeoutError,
 } from 'viem'
 import { ChainUnavailable, Unprocessable } from '../errors'
 
@@ -17,8 +19,31 @@ function isRevert(error: BaseError): boolean {
       (cause) =>
         cause instanceof ContractFunctionRevertedError ||
         cause instanceof ExecutionRevertedError ||
-        (cause instanceof RpcRequestError && cause.code === REVERT_CODE),
+        (cause instanceof RpcRequestError &&
+          (cause.code === REVERT_CODE || /revert/i.test(cause.details))),
     ),
+  )
+}
+
+// JSON-RPC codes a provider answers when it, not the request, is at fault: rate or size limit,
+// resource unavailable, internal error, method not offered, and HTTP 429 passed through.
+const PROVIDER_FAULT_CODES = new Set([-32005, -32002, -32603, -32601, 429])
+
+/**
+ * Whether the node itself failed (unreachable, silent, rate-limited, broken), so another node may
+ * answer; a revert or a refused transaction (nonce, funds) is an answer, not a failure.
+ */
+export function isNodeFailure(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    Boolean(
+      error.walk(
+        (cause) =>
+          cause instanceof HttpRequestError ||
+          cause instanceof TimeoutError ||
+          (cause instanceof RpcRequestError && PROVIDER_FAULT_CODES.has(cause.code)),
+      ),
+    )
   )
 }
 

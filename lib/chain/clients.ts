@@ -1,5 +1,16 @@
-import { type Chain, type Client, createClient, defineChain, http, type Transport } from 'viem'
+import {
+  type Chain,
+  type Client,
+  createClient,
+  createTransport,
+  defineChain,
+  http,
+  type EIP1193RequestFn,
+  type HttpTransportConfig,
+  type Transport,
+} from 'viem'
 import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
+import { isNodeFailure } from './chainError'
 
 // Bounded so a dead or silent node becomes a 502 within 3 s rather than a hang: two attempts of
 // 1.2 s and a short pause between them. A healthy node answers in milliseconds.
@@ -32,13 +43,61 @@ export function createChainClient(config: ChainConfig): ChainClient {
     chain: chainOf(config),
     // A warm container must not answer from a block number cached seconds ago.
     cacheTime: 0,
-    transport: http(config.rpcUrl, {
-      timeout: RPC_TIMEOUT_MS,
-      retryCount: RPC_RETRY_COUNT,
-      retryDelay: RPC_RETRY_DELAY_MS,
-      batch: true,
-    }),
+    transport:
+      config.rpcUrls.length > 1
+        ? failover(config.rpcUrls, { timeout: RPC_TIMEOUT_MS, batch: true })
+        : http(config.rpcUrl, {
+            timeout: RPC_TIMEOUT_MS,
+            retryCount: RPC_RETRY_COUNT,
+            retryDelay: RPC_RETRY_DELAY_MS,
+            batch: true,
+          }),
   })
+}
+
+/** How long a URL that failed goes to the back of the line. */
+export const DEMOTION_MS = 60_000
+
+/**
+ * Several RPC URLs of one network (DECISIONS §7.2), tried in order for each request: a URL whose
+ * node failed (refused, timed out, rate-limited, answered garbage) is demoted behind the healthy
+ * ones for DEMOTION_MS, so a dead or frozen provider costs one timeout per container and minute,
+ * not one per request. A revert is the contract's answer and is not failed over. Each URL gets
+ * one attempt (no retry): the next URL is the retry.
+ */
+export function failover(
+  urls: readonly string[],
+  options: Pick<HttpTransportConfig, 'timeout' | 'batch'>,
+): Transport {
+  const demotedUntil = urls.map(() => 0)
+  const transports = urls.map((url) => http(url, { ...options, retryCount: 0 }))
+  return ({ chain, timeout }) =>
+    createTransport({
+      key: 'failover',
+      name: 'Failover',
+      type: 'failover',
+      retryCount: 0,
+      timeout,
+      request: (async ({ method, params }: { method: string; params?: unknown }) => {
+        const now = Date.now()
+        const demoted = (index: number) => (demotedUntil[index] ?? 0) > now
+        // Healthy URLs first, each group in the configured order (the sort is stable).
+        const order = transports
+          .map((transport, index) => ({ transport, index }))
+          .sort((a, b) => Number(demoted(a.index)) - Number(demoted(b.index)))
+        let lastError: unknown
+        for (const { transport, index } of order) {
+          try {
+            return await transport({ chain, retryCount: 0 }).request({ method, params } as never)
+          } catch (error) {
+            if (!isNodeFailure(error)) throw error
+            demotedUntil[index] = Date.now() + DEMOTION_MS
+            lastError = error
+          }
+        }
+        throw lastError
+      }) as EIP1193RequestFn,
+    })
 }
 
 const clients: Partial<Record<NetworkName, ChainClient>> = {}

@@ -1,6 +1,7 @@
 import { getBlock, getBlockNumber, getLogs, readContract } from 'viem/actions'
 import {
   type Address,
+  BaseError,
   BlockNotFoundError,
   erc20Abi,
   formatEther,
@@ -8,6 +9,7 @@ import {
   getAbiItem,
   getAddress,
   type Hash,
+  RpcRequestError,
   type TransactionReceipt,
 } from 'viem'
 import { onChain, translateChainError } from '../chain/chainError'
@@ -155,13 +157,62 @@ async function readNativeTransfers(
   return { transfers, hashes }
 }
 
+// How hosted providers refuse an eth_getLogs range: too many blocks or too many results.
+const RANGE_REFUSED =
+  /range|too many|more than \d+ results|limit exceeded|too large|exceed|response size|query timeout/i
+
+function isRangeRefusal(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false
+  return Boolean(
+    error.walk(
+      (cause) =>
+        cause instanceof RpcRequestError &&
+        (cause.code === -32005 || RANGE_REFUSED.test(cause.details)),
+    ),
+  )
+}
+
+/**
+ * ERC-20 Transfer logs of a range, asked in pieces of at most `maxRange` blocks; a piece the
+ * provider refuses as too large (DECISIONS §7.2) is halved until it is served (a single block
+ * that is still refused fails the run, which then scans the range again).
+ */
+async function transferLogs(
+  client: ChainClient,
+  fromBlock: bigint,
+  toBlock: bigint,
+  maxRange: bigint,
+) {
+  const pieces: Array<[bigint, bigint]> = []
+  for (let start = fromBlock; start <= toBlock; start += maxRange) {
+    pieces.push([start, start + maxRange - 1n < toBlock ? start + maxRange - 1n : toBlock])
+  }
+  const ask = async (from: bigint, to: bigint): Promise<Awaited<ReturnType<typeof readLogs>>> => {
+    try {
+      return await readLogs(client, from, to)
+    } catch (error) {
+      if (from === to || !isRangeRefusal(error)) throw error
+      const middle = from + (to - from) / 2n
+      return [...(await ask(from, middle)), ...(await ask(middle + 1n, to))]
+    }
+  }
+  const logs = []
+  for (const [from, to] of pieces) logs.push(...(await ask(from, to)))
+  return logs
+}
+
+function readLogs(client: ChainClient, fromBlock: bigint, toBlock: bigint) {
+  // Strict: logs that do not decode as an ERC-20 Transfer (ERC-721 shares its topic) are left out.
+  return getLogs(client, { event: TRANSFER_EVENT, fromBlock, toBlock, strict: true })
+}
+
 async function readTokenTransfers(
   client: ChainClient,
   fromBlock: bigint,
   toBlock: bigint,
+  maxRange: bigint,
 ): Promise<IncomingTransfer[]> {
-  // Strict: logs that do not decode as an ERC-20 Transfer (ERC-721 shares its topic) are left out.
-  const logs = await getLogs(client, { event: TRANSFER_EVENT, fromBlock, toBlock, strict: true })
+  const logs = await transferLogs(client, fromBlock, toBlock, maxRange)
   return logs
     .filter((log) => !log.removed && log.args.value > 0n)
     .map((log) => ({
@@ -241,7 +292,7 @@ async function recordDeposits(
 
 async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<NetworkIndexing> {
   const client = publicClient(network)
-  const { confirmations } = loadChainConfig(network)
+  const { confirmations, logsMaxBlocks } = loadChainConfig(network)
   const [cursor, head] = await Promise.all([
     getDepositCursorState(network),
     getBlockNumber(client, { cacheTime: 0 }),
@@ -280,7 +331,7 @@ async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<Ne
   const toBlock =
     safeHead < fromBlock + BigInt(maxBlocks) - 1n ? safeHead : fromBlock + BigInt(maxBlocks) - 1n
   const [tokenTransfers, native] = await Promise.all([
-    readTokenTransfers(client, fromBlock, toBlock),
+    readTokenTransfers(client, fromBlock, toBlock, BigInt(logsMaxBlocks)),
     readNativeTransfers(client, fromBlock, toBlock),
   ])
   const transfers = [...tokenTransfers, ...native.transfers]

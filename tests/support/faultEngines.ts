@@ -208,6 +208,16 @@ export interface RpcProxy {
   refuse(matches: ((call: JsonRpcCall) => boolean) | undefined): void
   /** Answers every request the way a failing provider does; `undefined` forwards again. */
   misbehave(fault: ProviderFault | undefined): void
+  /**
+   * Answers each call that matches with this JSON-RPC error and forwards the others of its batch,
+   * as a provider refusing one kind of call does; `undefined` forwards everything.
+   */
+  answerWithError(
+    matches: ((call: JsonRpcCall) => boolean) | undefined,
+    error?: { code: number; message: string },
+  ): void
+  /** Requests received (HTTP POSTs) since the start. */
+  requests(): number
   close(): Promise<void>
 }
 
@@ -267,9 +277,41 @@ function readBody(request: IncomingMessage): Promise<string> {
 export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   let matches: ((call: JsonRpcCall) => boolean) | undefined
   let fault: ProviderFault | undefined
+  let erroring:
+    | { matches: (call: JsonRpcCall) => boolean; error: { code: number; message: string } }
+    | undefined
+  let received = 0
   const server = createServer((request, response) => {
+    received += 1
     void readBody(request)
       .then(async (body) => {
+        if (erroring) {
+          const parsed = JSON.parse(body) as
+            (JsonRpcCall & { id?: number }) | Array<JsonRpcCall & { id?: number }>
+          const calls = [parsed].flat()
+          const refused = calls.filter(erroring.matches)
+          if (refused.length > 0) {
+            const forwarded = calls.filter((call) => !refused.includes(call))
+            const answers: unknown[] = refused.map((call) => ({
+              jsonrpc: '2.0',
+              id: call.id ?? null,
+              error: erroring?.error,
+            }))
+            if (forwarded.length > 0) {
+              const upstreamAnswer = await fetch(upstream, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(forwarded),
+              })
+              answers.push(...((await upstreamAnswer.json()) as unknown[]))
+            }
+            const answer = Array.isArray(parsed) ? answers : answers[0]
+            response
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify(answer))
+            return
+          }
+        }
         if (fault) {
           const answer = faultAnswer(fault, body)
           if (answer)
@@ -302,6 +344,10 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     misbehave(next) {
       fault = next
     },
+    answerWithError(matches, error = { code: -32005, message: 'limit exceeded' }) {
+      erroring = matches && { matches, error }
+    },
+    requests: () => received,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
