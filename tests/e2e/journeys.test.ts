@@ -204,7 +204,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     })
 
     // The coin balance lost exactly the gas of the two transactions.
-    const approvalReceipt = await client.getTransactionReceipt({ hash: approval.hash as Hex })
+    const approvalReceipt = await client.waitForTransactionReceipt({ hash: approval.hash as Hex })
     const gasPaid = [approvalReceipt, swapReceipt].reduce(
       (sum, receipt) => sum + receipt.gasUsed * receipt.effectiveGasPrice,
       0n,

@@ -64,7 +64,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     })
     expect(retried).toEqual(swapped)
     const { txId } = swapped.body.result as { txId: Hex }
-    const receipt = await client.getTransactionReceipt({ hash: txId })
+    const receipt = await client.waitForTransactionReceipt({ hash: txId })
     const received = await balanceOf('ethereum', account.address, link)
     const { amountOutMin } = quote.body.result as { amountOutMin: Hex }
     expect(receipt.status).toBe('success')

@@ -47,10 +47,9 @@ const stranger = () => privateKeyToAccount(generatePrivateKey()).address
 
 async function mined(network: NetworkName, hash: Hex) {
   const client = devnet(network)
-  const [receipt, transaction] = await Promise.all([
-    client.getTransactionReceipt({ hash }),
-    client.getTransaction({ hash }),
-  ])
+  // The route answers once the node accepted the transaction, not once it is mined.
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  const transaction = await client.getTransaction({ hash })
   expect(receipt.status).toBe('success')
   return { receipt, transaction }
 }
@@ -110,6 +109,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     })
 
     expect(response.status).toBe(200)
+    await mined('ethereum', (response.body.result as { txId: Hex }).txId)
     expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(1n)
   })
 
@@ -152,6 +152,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     })
 
     expect(response.status).toBe(200)
+    await mined('altchain', (response.body.result as { txId: Hex }).txId)
     expect(await balanceOf('altchain', to, doge)).toBe(99_999_999_999n)
   })
 
@@ -251,6 +252,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
 
     expect(first.status).toBe(200)
     expect(retry).toEqual(first)
+    await mined('ethereum', (first.body.result as { txId: Hex }).txId)
     expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(parseEther('0.1'))
   })
 })
