@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { formatUnits, parseUnits } from 'viem'
-import type { PriceChangePeriod } from '../markets/priceBuckets'
+import type { PriceChangePeriod } from './priceGrains'
 import { batchGetItems, itemId } from './batchGet'
 import { db, tableName } from './client'
 import { projectKey, type TableKey } from './keys'

@@ -1,5 +1,4 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import type { CatalogEntry } from '../../schemas/catalog'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
@@ -80,11 +79,26 @@ function labelled(kind: 'tag' | 'category', labels: string[]) {
   return labels.map((label) => ({ id: nameBasedUuid(`${kind}/${label.toLowerCase()}`), label }))
 }
 
+/** What the catalog says about a project (schemas/catalog validates it; the table does not care how). */
+export interface ProjectEntry {
+  network: NetworkName
+  address: string
+  name: string
+  symbol: string
+  decimals: number
+  industry: string
+  description: string
+  circulatingSupply?: string
+  social: Record<string, string | undefined>
+  tags: string[]
+  categories: string[]
+}
+
 /**
  * Creates or updates a project from a catalog entry. Only catalog fields are written, so
  * metrics kept on the same item (watchlist counts, market data) survive a re-import.
  */
-export async function upsertProject(entry: CatalogEntry, now = new Date()): Promise<string> {
+export async function upsertProject(entry: ProjectEntry, now = new Date()): Promise<string> {
   const id = projectId(entry.network, entry.address)
   const fields = {
     type: 'Project',

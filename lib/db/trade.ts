@@ -20,9 +20,6 @@ import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
 import { isConditionFailed, isTransactionCanceled } from './writeConflicts'
 
-/** The native coin, wherever a token address is taken (DECISIONS §4). */
-export const NATIVE_TOKEN = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
-
 export type TradeType = 'swap' | 'transfer' | 'approval' | 'deposit'
 export type TradeStatus = 'pending' | 'successful' | 'failed'
 export type Direction = 'ASC' | 'DESC'
@@ -44,7 +41,7 @@ export interface NewTrade {
   to: `0x${string}`
   /** Decimal string in whole units of the token, e.g. "1.5". */
   amount: string
-  /** The token address, or NATIVE_TOKEN. */
+  /** The token address, or NATIVE_COIN (DECISIONS §4). */
   token: `0x${string}`
   isNativeTransfer: boolean
   /** The log of an ERC-20 deposit; a native deposit has none. */

@@ -3,7 +3,7 @@ import { createWalletClient, formatEther, type Hex, http, parseEther } from 'vie
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { projectId } from '../../lib/db/project'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { accountTokenResultSchema } from '../../schemas/account'
 import { nonceResultSchema } from '../../schemas/auth'
 import { listNetworksResultSchema, walletBalancesResultSchema } from '../../schemas/networks'

@@ -1,7 +1,7 @@
 import { type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { balanceOf, deployment, devnet, fundedAccount } from '../support/devnetAccounts'
 import { apiCall } from '../support/apiCall'
 

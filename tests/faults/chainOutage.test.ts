@@ -31,7 +31,7 @@ import { getTrade, recordTrade } from '../../lib/db/trade'
 import { networkId } from '../../lib/db/network'
 import { ChainUnavailable } from '../../lib/errors'
 import { DEVNET_CHAIN_IDS, type DexDeployment, deployDex } from '../../lib/local/deployDex'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { deployment as sharedDeployment } from '../support/devnetAccounts'
 import {
   faultLog,

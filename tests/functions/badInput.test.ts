@@ -48,7 +48,7 @@ import { db } from '../../lib/db/client'
 import { queryNetworks } from '../../lib/db/network'
 import { UNAUTHORIZED } from '../../lib/errors'
 import type { Audience, HttpEvent, TokenUse } from '../../lib/http/types'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { type TokenRealm, tokenBreakers } from '../support/badTokens'
 import { httpEvent, invoke, lambdaContext } from '../support/httpEvent'
 import {

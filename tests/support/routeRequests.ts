@@ -52,10 +52,10 @@ import type { NetworkName } from '../../lib/config'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'
 import { listProjects } from '../../lib/db/project'
-import { NATIVE_TOKEN, recordTrade } from '../../lib/db/trade'
+import { NATIVE_COIN } from '../../lib/constants'
+import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
 import { signedNonce, signInWithWallet } from './walletSignIn'
 
@@ -157,7 +157,7 @@ export async function routeRequests(
     from: reader.address,
     to: randomAddress(),
     amount: '1',
-    token: NATIVE_TOKEN,
+    token: NATIVE_COIN,
     isNativeTransfer: true,
   })
   const [ethereumTrader, altchainTrader] = await Promise.all([

@@ -2,7 +2,8 @@ import { type Address, erc20Abi, type Hash, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
-import { NATIVE_TOKEN, type NewTrade } from '../../lib/db/trade'
+import { NATIVE_COIN } from '../../lib/constants'
+import { type NewTrade } from '../../lib/db/trade'
 import { devnet } from './devnetAccounts'
 import { signInWithWallet } from './walletSignIn'
 
@@ -60,7 +61,7 @@ export function createMockTrade(overrides: Partial<NewTrade> & Pick<NewTrade, 'h
     from: wallet,
     to: privateKeyToAccount(generatePrivateKey()).address,
     amount: '1',
-    token: NATIVE_TOKEN,
+    token: NATIVE_COIN,
     isNativeTransfer: true,
     ...overrides,
   }

@@ -7,7 +7,7 @@ import { handler as swapTokensAltchain } from '../../../functions/swap/swapToken
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
 import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
-import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../../lib/constants'
 import { captureLogs } from '../../support/captureLogs'
 import { deployment, fundedAccount, signInWallet } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'

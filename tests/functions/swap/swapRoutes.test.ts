@@ -17,7 +17,7 @@ import { handler as swapTokensAltchain } from '../../../functions/swap/swapToken
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import type { NetworkName } from '../../../lib/config'
 import { listTrades } from '../../../lib/db/trade'
-import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../../lib/constants'
 import {
   deployment,
   devnet,

@@ -6,7 +6,7 @@ import { handler as transferAltchain } from '../../../functions/transfer/transfe
 import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import type { NetworkName } from '../../../lib/config'
 import { listTrades } from '../../../lib/db/trade'
-import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../../lib/constants'
 import {
   balanceOf,
   deployment,

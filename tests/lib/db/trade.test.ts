@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto'
 import { getAddress, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
+import { NATIVE_COIN } from '../../../lib/constants'
 import {
   findTradeByHash,
   getTrade,
   listPendingTrades,
   listTrades,
-  NATIVE_TOKEN,
   type NewTrade,
   recordTrade,
   settleTrade,
@@ -27,7 +27,7 @@ function createMockTrade(overrides: Partial<NewTrade> = {}): NewTrade {
     from: wallet,
     to: randomAddress(),
     amount: '1.5',
-    token: NATIVE_TOKEN,
+    token: NATIVE_COIN,
     isNativeTransfer: true,
     ...overrides,
   }

@@ -4,7 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { NetworkName } from '../../../lib/config'
 import { getDepositCursor, setDepositCursor } from '../../../lib/db/depositCursor'
-import { listTrades, NATIVE_TOKEN, type Trade } from '../../../lib/db/trade'
+import { NATIVE_COIN } from '../../../lib/constants'
+import { listTrades, type Trade } from '../../../lib/db/trade'
 import { storeNonce } from '../../../lib/db/wallet'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { devnet } from '../../support/devnetAccounts'
@@ -78,7 +79,7 @@ describe('indexDeposits', () => {
           from: sender.address,
           to: wallet.address,
           amount: '1.25',
-          token: getAddress(NATIVE_TOKEN),
+          token: getAddress(NATIVE_COIN),
           isNativeTransfer: true,
           gasUsed: nativeReceipt.gasUsed,
           blockNumber: nativeReceipt.blockNumber,
