@@ -1,5 +1,5 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { mapConcurrently } from '../async/mapConcurrently'
+import { mapConcurrently } from '../mapConcurrently'
 import { type BucketDelta, bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'

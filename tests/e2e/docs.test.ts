@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
 import { OPENAPI_FILE } from '../../lib/openapi/openApiDocument'
-import { declaredFunctions } from '../../lib/serverless/declaredFunctions'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 
 // Debian's chromium (`.ci/run` installs it); playwright-core never downloads a browser here.
 const CHROMIUM = '/usr/bin/chromium'

@@ -17,7 +17,7 @@ import {
 import { db } from '../../../lib/db/client'
 import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
 import type { PriceSample } from '../../../lib/db/priceGrains'
-import { formatTimestamp } from '../../../lib/time/formatTimestamp'
+import { formatTimestamp } from '../../../lib/formatTimestamp'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { createProject } from '../../support/marketFixtures'
 
