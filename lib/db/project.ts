@@ -30,10 +30,9 @@ export function toProject(item: Record<string, unknown>): Project {
     name: String(item.name),
     symbol: String(item.symbol),
     decimals: Number(item.decimals),
-    industry: String(item.industry ?? ''),
-    description: String(item.description ?? ''),
-    circulatingSupply:
-      item.circulatingSupply === undefined ? undefined : String(item.circulatingSupply),
+    industry: (item.industry as string | undefined) ?? '',
+    description: (item.description as string | undefined) ?? '',
+    circulatingSupply: item.circulatingSupply as string | undefined,
     social: (item.social ?? {}) as Record<string, string>,
     tags: (item.tags ?? []) as Project['tags'],
     categories: (item.categories ?? []) as Project['categories'],

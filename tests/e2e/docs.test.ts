@@ -22,6 +22,14 @@ const SCREENSHOT = '.test-output/docs/swagger-ui.png'
 
 const apiUrl = () => inject('apiUrl')
 
+// The DOM of an operation as the page script reads it (the project compiles without DOM types).
+interface OperationBlock {
+  querySelector(selector: string): {
+    textContent: string | null
+    getAttribute(name: string): string | null
+  } | null
+}
+
 describe('the API reference over HTTP (serverless offline)', () => {
   it('serves the committed OpenAPI document at GET /api/docs/openapi.json', async () => {
     const response = await fetch(`${apiUrl()}/api/docs/openapi.json`)
@@ -81,7 +89,7 @@ describe('the API reference over HTTP (serverless offline)', () => {
         .nth(routes.length - 1)
         .waitFor({ timeout: 20_000 })
 
-      const listed = await page.$$eval('.opblock', (blocks) =>
+      const listed = await page.$$eval('.opblock', (blocks: OperationBlock[]) =>
         blocks.map((block) => {
           const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
           const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path')

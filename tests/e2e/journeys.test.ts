@@ -119,7 +119,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     })
     const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
     const quote = okResult(
-      await apiCall('GET', `/swap/quote/ethereum?${query}`),
+      await apiCall('GET', `/swap/quote/ethereum?${query.toString()}`),
       ethereumQuoteResultSchema,
     )
     const quotedOut = BigInt(quote.amountOutMin)

@@ -33,7 +33,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     })
     const client = devnet('ethereum')
     const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
-    const quote = await apiCall('GET', `/swap/quote/ethereum?${query}`)
+    const quote = await apiCall('GET', `/swap/quote/ethereum?${query.toString()}`)
     const body = {
       amount: '1.5',
       address0: NATIVE_COIN,

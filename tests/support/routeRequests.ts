@@ -174,9 +174,8 @@ export async function routeRequests(
     invoke(handler, httpEvent(event))
   /** The same request every time: reads, and writes that can repeat. */
   const same =
-    (handler: Handler, event: HttpEventOverrides) =>
-    async (): Promise<() => Promise<EnvelopeResponse>> =>
-      call(handler, event)
+    (handler: Handler, event: HttpEventOverrides) => (): Promise<() => Promise<EnvelopeResponse>> =>
+      Promise.resolve(call(handler, event))
   const walletSignature = async () => {
     const { address, signature } = await signedNonce()
     return { address, signature }
@@ -213,13 +212,15 @@ export async function routeRequests(
       trader: { privateKey: Hex; access: string },
       body: unknown,
     ) =>
-    async () =>
-      call(handler, {
-        routeKey,
-        pathParameters: { key: trader.privateKey },
-        headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
-        body,
-      })
+    () =>
+      Promise.resolve(
+        call(handler, {
+          routeKey,
+          pathParameters: { key: trader.privateKey },
+          headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
+          body,
+        }),
+      )
   const quote = (dex: DexDeployment, from: string, to: string) => {
     const body = swapBody(dex, tokenOf(dex, from), tokenOf(dex, to), '25')
     return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, String(value)]))
@@ -304,11 +305,13 @@ export async function routeRequests(
       routeKey: 'POST /api/v1/account/register',
       read: false,
       slow: true,
-      prepare: async () =>
-        call(registerAccountHandler, {
-          routeKey: 'POST /api/v1/account/register',
-          body: { username: `costs_${randomUUID().slice(0, 8)}`, password: randomUUID() },
-        }),
+      prepare: () =>
+        Promise.resolve(
+          call(registerAccountHandler, {
+            routeKey: 'POST /api/v1/account/register',
+            body: { username: `costs_${randomUUID().slice(0, 8)}`, password: randomUUID() },
+          }),
+        ),
     },
     {
       routeKey: 'POST /api/v1/account/login',

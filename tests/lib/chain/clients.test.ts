@@ -48,7 +48,9 @@ describe('chain clients', () => {
       rpcUrl: `http://127.0.0.1:${port}`,
     })
 
-    const failure = await onChain('ethereum', () => getBlockNumber(client)).catch((error) => error)
+    const failure = await onChain('ethereum', () => getBlockNumber(client)).catch(
+      (error: unknown) => error,
+    )
 
     expect(failure).toBeInstanceOf(ChainUnavailable)
     expect(failure).toMatchObject({ status: 502, code: 502 })

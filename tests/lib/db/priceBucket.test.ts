@@ -35,7 +35,7 @@ describe('price buckets in the table', () => {
     const total = prices.reduce((sum, price) => sum + price, 0n)
     for (const grain of ['hour', 'day', 'month'] as const) {
       const item = await bucketItem(project.id, grain, at)
-      expect(BigInt(item?.priceSum)).toBe(total)
+      expect(BigInt(item?.priceSum as string)).toBe(total)
       expect(item?.samples).toBe(20)
     }
   })
@@ -68,7 +68,7 @@ describe('price buckets in the table', () => {
     expect(retried.size).toBe(3)
     for (const grain of ['hour', 'day', 'month'] as const) {
       const item = await bucketItem(project.id, grain, at)
-      expect(BigInt(item?.priceSum)).toBe(priceE18)
+      expect(BigInt(item?.priceSum as string)).toBe(priceE18)
       expect(item?.samples).toBe(1)
     }
   })
