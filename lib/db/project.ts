@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
+import { queryAll } from './queryAll'
 import { CATALOG_PARTITION, projectKey } from './keys'
 
 /** A project of the catalog: a token the service knows, with its catalog fields. */
@@ -48,21 +49,11 @@ export async function getProject(id: string): Promise<Project | undefined> {
 
 /** Every item of the catalog partition: one Query (paged by DynamoDB past 1 MB). */
 export async function queryCatalogItems(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': CATALOG_PARTITION },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    items.push(...(page.Items ?? []))
-    startKey = page.LastEvaluatedKey
-  } while (startKey)
-  return items
+  return queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': CATALOG_PARTITION },
+  })
 }
 
 /** The whole catalog. */

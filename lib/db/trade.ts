@@ -18,6 +18,7 @@ import {
 } from './keys'
 import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
+import { queryAll } from './queryAll'
 import { isConditionFailed, isTransactionCanceled } from './writeConflicts'
 
 export type TradeType = 'swap' | 'transfer' | 'approval' | 'deposit'
@@ -242,23 +243,16 @@ export async function listTrades({
 }: ListTradesParameters): Promise<ListTradesReturnType> {
   const { head, tail } = tradeCounterKeys(wallet)
   const wanted = offset + limit + 1
-  const items: Record<string, unknown>[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :tail',
-        ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':tail': tail.sk },
-        ScanIndexForward: direction === 'ASC',
-        ConsistentRead: true,
-        Limit: wanted - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    items.push(...(page.Items ?? []))
-    startKey = page.LastEvaluatedKey
-  } while (startKey && items.length < wanted)
+  const items = await queryAll(
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :tail',
+      ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':tail': tail.sk },
+      ScanIndexForward: direction === 'ASC',
+      ConsistentRead: true,
+    },
+    wanted,
+  )
   const counter = items.find((item) => item.type === 'TradeCounter')
   const trades = items.filter((item) => item.type === TRADE)
   return {
