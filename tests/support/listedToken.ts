@@ -1,7 +1,6 @@
 import {
   type Address,
   createTestClient,
-  createWalletClient,
   encodeAbiParameters,
   erc20Abi,
   type Hex,
@@ -13,11 +12,11 @@ import {
   parseEther,
   toHex,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig, type NetworkName } from '../../lib/config'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
+import { type FundedAccount, fundedAccount } from './devnetAccounts'
 import { readClient } from './readClient'
 
 // A token of the test's own on a devnet, with its own pools, so a swap moves only prices this
@@ -33,20 +32,7 @@ function testClient(network: NetworkName) {
   return createTestClient({ mode: 'anvil', chain: chainOf(config), transport: http(config.rpcUrl) })
 }
 
-/** A fresh account holding `ether` native coins on `network`. */
-export async function fundedAccount(network: NetworkName, ether = '1000') {
-  const config = loadChainConfig(network)
-  const account = privateKeyToAccount(generatePrivateKey())
-  await testClient(network).setBalance({ address: account.address, value: parseEther(ether) })
-  const wallet = createWalletClient({
-    account,
-    chain: chainOf(config),
-    transport: http(config.rpcUrl),
-  })
-  return { account, wallet }
-}
-
-type Funded = Awaited<ReturnType<typeof fundedAccount>>
+type Funded = FundedAccount
 
 async function mined(network: NetworkName, hash: Hex) {
   const receipt = await readClient(network).waitForTransactionReceipt({
@@ -102,7 +88,7 @@ export async function deployListedToken({
 }: DeployListedTokenParameters = {}): Promise<ListedToken> {
   const config = loadChainConfig(network)
   const client = readClient(network)
-  const owner = await fundedAccount(network, '100000')
+  const owner = await fundedAccount(network, { native: parseEther('100000') })
   const unit = 10n ** BigInt(decimals)
   const artifact = await loadCatalogTokenArtifact()
   const deployed = await mined(
@@ -182,7 +168,9 @@ export async function deployListedToken({
 /** Buys the token with `ether` native coins (path: wrapped native, token) from a fresh account. */
 export async function buyWithNative(token: ListedToken, ether: string) {
   const config = loadChainConfig(token.network)
-  const buyer = await fundedAccount(token.network, String(Number(ether) + 10))
+  const buyer = await fundedAccount(token.network, {
+    native: parseEther(String(Number(ether) + 10)),
+  })
   const receipt = await mined(
     token.network,
     await buyer.wallet.writeContract({

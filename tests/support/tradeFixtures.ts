@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, type Hash, type Hex, parseEther } from 'viem'
+import { type Address, erc20Abi, type Hash } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
@@ -16,14 +16,6 @@ export function demoToken(network: NetworkName): { address: Address; decimals: n
   const [token] = inject('deployments')[network].tokens
   if (!token) throw new Error(`no demo token on ${network}`)
   return { address: token.address, decimals: token.decimals }
-}
-
-/** A new account with `native` wei of the network's coin. */
-export async function fundedAccount(network: NetworkName, native = parseEther('100')) {
-  const privateKey: Hex = generatePrivateKey()
-  const account = privateKeyToAccount(privateKey)
-  await devnet(network).setBalance({ address: account.address, value: native })
-  return { privateKey, account, address: account.address }
 }
 
 /** Sends `amount` base units of `token` from the deployer to `to`; waits until mined. */

@@ -8,7 +8,7 @@ import { chainOf } from '../../../lib/chain/clients'
 import { loadChainConfig } from '../../../lib/config'
 import { networkId } from '../../../lib/db/network'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { fundedAccount } from '../../support/listedToken'
+import { fundedAccount } from '../../support/devnetAccounts'
 import { bearer, walletSession } from '../../support/marketFixtures'
 import { readClient } from '../../support/readClient'
 
@@ -34,7 +34,7 @@ const OK_EMPTY = { status: 200, body: { ok: true, result: {} } }
 describe('networks of a wallet', () => {
   it('shows the native coins a wallet received on each attached network, in whole coins', async () => {
     const wallet = await walletSession()
-    const sender = await fundedAccount('ethereum', '10')
+    const sender = await fundedAccount('ethereum', { native: parseEther('10') })
     const hash = await sender.wallet.sendTransaction({
       to: wallet.address,
       value: parseEther('1.5'),

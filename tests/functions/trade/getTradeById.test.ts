@@ -8,7 +8,8 @@ import { db } from '../../../lib/db/client'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { devnet } from '../../support/devnetAccounts'
-import { createMockTrade, fundedAccount, receiptOf, signIn } from '../../support/tradeFixtures'
+import { fundedAccount } from '../../support/devnetAccounts'
+import { createMockTrade, receiptOf, signIn } from '../../support/tradeFixtures'
 
 let owner: Awaited<ReturnType<typeof signIn>>
 

@@ -9,10 +9,11 @@ import { listTrades, type Trade } from '../../../lib/db/trade'
 import { storeNonce } from '../../../lib/db/wallet'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { devnet } from '../../support/devnetAccounts'
-import { demoToken, fundedAccount, giveTokens, receiptOf } from '../../support/tradeFixtures'
+import { fundedAccount } from '../../support/devnetAccounts'
+import { demoToken, giveTokens, receiptOf } from '../../support/tradeFixtures'
 
 async function knownWallet(network: NetworkName) {
-  const wallet = await fundedAccount(network, parseEther('10'))
+  const wallet = await fundedAccount(network, { native: parseEther('10') })
   await storeNonce(wallet.address, { nonce: 123_456_789, issuedAt: new Date() })
   return wallet
 }
