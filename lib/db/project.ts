@@ -5,17 +5,21 @@ import { nameBasedUuid } from './ids'
 import { queryAll } from './queryAll'
 import { CATALOG_PARTITION, projectKey } from './keys'
 
-/** A project of the catalog: a token the service knows, with its catalog fields. */
-export interface Project {
-  id: string
+/** The catalog fields a project keeps as the catalog gives them. */
+interface CatalogFields {
   network: NetworkName
-  address: `0x${string}`
   name: string
   symbol: string
   decimals: number
   industry: string
   description: string
   circulatingSupply?: string
+}
+
+/** A project of the catalog: a token the service knows, with its catalog fields. */
+export interface Project extends CatalogFields {
+  id: string
+  address: `0x${string}`
   social: Record<string, string>
   tags: Array<{ id: string; tag: string }>
   categories: Array<{ id: string; category: string }>
@@ -70,15 +74,8 @@ function labelled(kind: 'tag' | 'category', labels: string[]) {
 }
 
 /** What the catalog says about a project (schemas/catalog validates it; the table does not care how). */
-export interface ProjectEntry {
-  network: NetworkName
+export interface ProjectEntry extends CatalogFields {
   address: string
-  name: string
-  symbol: string
-  decimals: number
-  industry: string
-  description: string
-  circulatingSupply?: string
   social: Record<string, string | undefined>
   tags: string[]
   categories: string[]

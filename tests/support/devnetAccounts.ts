@@ -17,7 +17,6 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from '../../lib/local/deployDex'
-import { signInWithWallet } from './walletSignIn'
 
 // Fresh devnet accounts for tests that move funds. Each test makes its own account: anvil's
 // `setBalance` gives it the native coin and the account buys tokens on the DEX itself, so no
@@ -181,9 +180,4 @@ export async function balanceOf(
     args: [owner],
     blockNumber,
   })
-}
-
-/** Signs a wallet in through the real handlers; returns its access token. */
-export async function signInWallet(privateKey: Hex): Promise<string> {
-  return (await signInWithWallet(privateKey)).access
 }

@@ -1,10 +1,8 @@
 import {
   type Address,
-  createTestClient,
   encodeAbiParameters,
   erc20Abi,
   type Hex,
-  http,
   keccak256,
   maxUint256,
   pad,
@@ -12,11 +10,10 @@ import {
   parseEther,
   toHex,
 } from 'viem'
-import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig, type NetworkName } from '../../lib/config'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
-import { type FundedAccount, fundedAccount } from './devnetAccounts'
+import { devnet, type FundedAccount, fundedAccount } from './devnetAccounts'
 import { readClient } from './readClient'
 
 // A token of the test's own on a devnet, with its own pools, so a swap moves only prices this
@@ -27,10 +24,6 @@ const swapAbi = parseAbi([
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
 ])
 
-function testClient(network: NetworkName) {
-  const config = loadChainConfig(network)
-  return createTestClient({ mode: 'anvil', chain: chainOf(config), transport: http(config.rpcUrl) })
-}
 
 type Funded = FundedAccount
 
@@ -51,7 +44,7 @@ async function creditToken(network: NetworkName, token: Address, holder: Address
   const slot = keccak256(
     encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder, 0n]),
   )
-  await testClient(network).setStorageAt({
+  await devnet(network).setStorageAt({
     address: token,
     index: slot,
     value: pad(toHex(amount), { size: 32 }),

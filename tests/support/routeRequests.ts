@@ -56,6 +56,7 @@ import { NATIVE_COIN } from '../../lib/constants'
 import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
+import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
 import { signedNonce, signInWithWallet } from './walletSignIn'
 
@@ -80,7 +81,6 @@ export interface RouteRequest {
 
 const TEST_PHRASE = 'test test test test test test test test test test test junk'
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address
 
 const fundingRouterAbi = parseAbi([
   'function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',

@@ -9,7 +9,8 @@ import { loadChainConfig } from '../../../lib/config'
 import { networkId } from '../../../lib/db/network'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { fundedAccount } from '../../support/devnetAccounts'
-import { bearer, walletSession } from '../../support/marketFixtures'
+import { bearer } from '../../support/marketFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 import { readClient } from '../../support/readClient'
 
 const ETHEREUM = networkId('ethereum')
@@ -33,7 +34,7 @@ const OK_EMPTY = { status: 200, body: { ok: true, result: {} } }
 
 describe('networks of a wallet', () => {
   it('shows the native coins a wallet received on each attached network, in whole coins', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
     const sender = await fundedAccount('ethereum', { native: parseEther('10') })
     const hash = await sender.wallet.sendTransaction({
       to: wallet.address,
@@ -66,7 +67,7 @@ describe('networks of a wallet', () => {
   })
 
   it('treats repeated ids and attaching twice as harmless', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     const first = await attach(wallet.access, { networkIds: [ETHEREUM, ETHEREUM] })
     const second = await attach(wallet.access, { networkIds: [ETHEREUM] })
@@ -77,7 +78,7 @@ describe('networks of a wallet', () => {
   })
 
   it('answers 404 naming an unknown network id, and attaches none of the request', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
     const unknown = randomUUID()
 
     const response = await attach(wallet.access, { networkIds: [ETHEREUM, unknown] })
@@ -90,7 +91,7 @@ describe('networks of a wallet', () => {
   })
 
   it('answers 400 for ids that are not UUIDs, or a body of the wrong shape', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     const notUuid = await attach(wallet.access, { networkIds: ['ethereum'] })
     const notArray = await attach(wallet.access, { networkIds: ETHEREUM })
@@ -106,7 +107,7 @@ describe('networks of a wallet', () => {
   })
 
   it('lists no balances before any network is attached', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     expect(await balances(wallet.access)).toEqual({
       status: 200,

@@ -9,9 +9,10 @@ import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { devnet } from '../../support/devnetAccounts'
 import { fundedAccount } from '../../support/devnetAccounts'
-import { createMockTrade, receiptOf, signIn } from '../../support/tradeFixtures'
+import { createMockTrade, receiptOf } from '../../support/tradeFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 
-let owner: Awaited<ReturnType<typeof signIn>>
+let owner: Awaited<ReturnType<typeof signInWithWallet>>
 
 function getById(tradeId: string, token = owner.access) {
   return invoke(
@@ -25,7 +26,7 @@ function getById(tradeId: string, token = owner.access) {
 }
 
 beforeAll(async () => {
-  owner = await signIn()
+  owner = await signInWithWallet()
 })
 
 describe('GET /v1/trade/id/{tradeId}', () => {
@@ -118,7 +119,7 @@ describe('GET /v1/trade/id/{tradeId}', () => {
   })
 
   it('answers 404 for another wallet’s trade and for an unknown id', async () => {
-    const other = await signIn()
+    const other = await signInWithWallet()
     const { id } = await recordTrade(
       createMockTrade({ hash: toHex(randomBytes(32)), wallet: other.address }),
     )

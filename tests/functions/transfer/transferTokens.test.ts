@@ -7,13 +7,8 @@ import { handler as transferEthereum } from '../../../functions/transfer/transfe
 import type { NetworkName } from '../../../lib/config'
 import { listTrades } from '../../../lib/db/trade'
 import { NATIVE_COIN } from '../../../lib/constants'
-import {
-  balanceOf,
-  deployment,
-  devnet,
-  fundedAccount,
-  signInWallet,
-} from '../../support/devnetAccounts'
+import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
+import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 const handlers = { ethereum: transferEthereum, altchain: transferAltchain }
@@ -40,7 +35,7 @@ function transfer(
 
 async function caller(network: NetworkName, tokens: Record<string, bigint> = {}) {
   const account = await fundedAccount(network, { native: parseEther('10'), tokens })
-  return { account, token: await signInWallet(account.privateKey) }
+  return { account, token: (await signInWithWallet(account.privateKey)).access }
 }
 
 const stranger = () => privateKeyToAccount(generatePrivateKey()).address
