@@ -24,7 +24,6 @@ const swapAbi = parseAbi([
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
 ])
 
-
 type Funded = FundedAccount
 
 async function mined(network: NetworkName, hash: Hex) {
