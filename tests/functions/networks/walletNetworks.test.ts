@@ -1,14 +1,12 @@
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
-import { createTestClient, http, parseEther } from 'viem'
+import { parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { handler as attachWalletNetworks } from '../../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../../functions/networks/getWalletBalances'
-import { chainOf } from '../../../lib/chain/clients'
-import { loadChainConfig } from '../../../lib/config'
 import { networkId } from '../../../lib/db/network'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { fundedAccount } from '../../support/devnetAccounts'
+import { devnet, fundedAccount } from '../../support/devnetAccounts'
 import { bearer } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
 import { readClient } from '../../support/readClient'
@@ -41,12 +39,7 @@ describe('networks of a wallet', () => {
       value: parseEther('1.5'),
     })
     await readClient('ethereum').waitForTransactionReceipt({ hash, pollingInterval: 50 })
-    const altchain = loadChainConfig('altchain')
-    await createTestClient({
-      mode: 'anvil',
-      chain: chainOf(altchain),
-      transport: http(altchain.rpcUrl),
-    }).setBalance({ address: wallet.address, value: parseEther('2.25') })
+    await devnet('altchain').setBalance({ address: wallet.address, value: parseEther('2.25') })
 
     const attached = await attach(wallet.access, { networkIds: [ETHEREUM, ALTCHAIN] })
     const response = await balances(wallet.access)
