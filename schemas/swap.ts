@@ -1,6 +1,5 @@
 import { isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
-import { isNative, NATIVE_COIN } from '../lib/swap/nativeCoin'
-import { DEFAULT_DEADLINE_SECONDS } from '../lib/swap/routerCall'
+import { DEFAULT_DEADLINE_SECONDS, isNative, NATIVE_COIN } from '../lib/constants'
 import { addressSchema } from './auth'
 import { networkNameSchema } from './networks'
 import { directionSchema, integerString } from './query'

@@ -1,7 +1,7 @@
 import { defineHandler } from '../../lib/http/defineHandler'
 import { readPriceHistory } from '../../lib/markets/readPriceHistory'
 import { usdToNumber } from '../../lib/markets/usdAmount'
-import { formatTimestamp } from '../../lib/time/formatTimestamp'
+import { formatTimestamp } from '../../lib/formatTimestamp'
 import { type MonthlyHistoryResult, monthlyHistoryResultSchema } from '../../schemas/priceHistory'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 

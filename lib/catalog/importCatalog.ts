@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { getAddress, isAddress } from 'viem'
 import type * as z from '../../schemas/zod'
 import { type CatalogEntry, catalogFileSchema } from '../../schemas/catalog'
-import { mapConcurrently } from '../async/mapConcurrently'
+import { mapConcurrently } from '../mapConcurrently'
 import { openPriceHistory } from '../db/priceBucket'
 import { upsertProject } from '../db/project'
 

@@ -1,7 +1,7 @@
 import { readContract } from 'viem/actions'
 import type { ChainClient } from './clients'
 import { type Address, getAddress, zeroAddress } from 'viem'
-import { mapConcurrently } from '../async/mapConcurrently'
+import { mapConcurrently } from '../mapConcurrently'
 import { uniswapV2FactoryAbi } from './abis'
 
 /** A Uniswap V2 pair; token0 sorts before token1, as the factory orders them. */

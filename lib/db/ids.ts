@@ -10,14 +10,7 @@ export function nameBasedUuid(name: string): string {
   const hash = createHash('sha1').update(`${NAMESPACE}/${name}`).digest()
   hash.writeUInt8((hash.readUInt8(6) & 0x0f) | 0x50, 6)
   hash.writeUInt8((hash.readUInt8(8) & 0x3f) | 0x80, 8)
-  const hex = hash.subarray(0, 16).toString('hex')
-  return [
-    hex.slice(0, 8),
-    hex.slice(8, 12),
-    hex.slice(12, 16),
-    hex.slice(16, 20),
-    hex.slice(20),
-  ].join('-')
+  return formatUuid(hash.subarray(0, 16))
 }
 
 /**
@@ -29,6 +22,11 @@ export function timeOrderedUuid(date: Date = new Date()): string {
   bytes.writeUIntBE(date.getTime(), 0, 6)
   bytes.writeUInt8((bytes.readUInt8(6) & 0x0f) | 0x70, 6)
   bytes.writeUInt8((bytes.readUInt8(8) & 0x3f) | 0x80, 8)
+  return formatUuid(bytes)
+}
+
+/** 16 bytes as the 8-4-4-4-12 hex groups of a UUID. */
+function formatUuid(bytes: Buffer): string {
   const hex = bytes.toString('hex')
   return [
     hex.slice(0, 8),

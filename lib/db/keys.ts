@@ -12,7 +12,6 @@
 // | requests of a client in a window   | UpdateItem| pk = CLIENT#<route>#<source ip>, sk = WINDOW#<start> (ADD if < limit) |
 // | token family (refresh lineage)     | GetItem, TransactWrite | pk = FAMILY#<familyId>, sk = FAMILY (current session, revoked) |
 // | get a session by id (guard)        | GetItem   | pk = SESSION#<sid>, sk = SESSION#<sid>           |
-// | list sessions of a subject         | Query GSI1| gsi1pk = SUBJECT#<aud>#<sub>, gsi1sk = SESSION#<sid> |
 // | register an account (unique name)  | PutItem   | pk = USERNAME#<lower>, sk = ACCOUNT (if absent)  |
 // | login: the account                 | GetItem   | pk = USERNAME#<lower>, sk = ACCOUNT              |
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
@@ -58,13 +57,6 @@ export function networkKey(network: string): TableKey {
 
 export function sessionKey(sessionId: string): TableKey {
   return { pk: `SESSION#${sessionId}`, sk: `SESSION#${sessionId}` }
-}
-
-export function subjectSessionsIndexKey(audience: string, subject: string, sessionId: string) {
-  return {
-    gsi1pk: `SUBJECT#${audience}#${subject.toLowerCase()}`,
-    gsi1sk: `SESSION#${sessionId}`,
-  }
 }
 
 export const CATALOG_PARTITION = 'CATALOG'

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { formatUnits, parseUnits } from 'viem'
-import type { PriceChangePeriod } from '../markets/priceBuckets'
+import type { PriceChangePeriod } from './priceGrains'
 import { batchGetItems, itemId } from './batchGet'
 import { db, tableName } from './client'
 import { projectKey, type TableKey } from './keys'
@@ -47,15 +47,19 @@ const CHANGE_ATTRIBUTES: Record<PriceChangePeriod, string> = {
   '90d': 'priceChange90d',
 }
 
-const optionalDate = (value: unknown) => (value === undefined ? undefined : new Date(String(value)))
-const optionalBigint = (value: unknown) => (value === undefined ? undefined : BigInt(String(value)))
+// The table stores these as ISO strings and decimal strings.
+const optionalDate = (value: unknown) =>
+  value === undefined ? undefined : new Date(value as string)
+const optionalBigint = (value: unknown) =>
+  value === undefined ? undefined : BigInt(value as string)
 
 function toMarketStats(item: Record<string, unknown>): MarketStats {
   const changes = Object.fromEntries(
     Object.entries(CHANGE_ATTRIBUTES).map(([period, name]) => [period, Number(item[name] ?? 0)]),
   ) as PriceChanges
   return {
-    priceE18: item.price === undefined ? undefined : parseUnits(String(item.price), PRICE_DECIMALS),
+    priceE18:
+      item.price === undefined ? undefined : parseUnits(item.price as string, PRICE_DECIMALS),
     pricedAt: optionalDate(item.priceAt),
     priceChanges: changes,
     totalSupply: optionalBigint(item.totalSupply),

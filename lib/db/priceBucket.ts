@@ -1,11 +1,6 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { mapConcurrently } from '../async/mapConcurrently'
-import {
-  type BucketDelta,
-  bucketLabel,
-  PRICE_GRAINS,
-  type PriceGrain,
-} from '../markets/priceBuckets'
+import { mapConcurrently } from '../mapConcurrently'
+import { type BucketDelta, bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import { pricePartition, priceBucketKey, priceHistoryMarkerKey } from './keys'

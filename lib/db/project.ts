@@ -1,21 +1,25 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import type { CatalogEntry } from '../../schemas/catalog'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
+import { queryAll } from './queryAll'
 import { CATALOG_PARTITION, projectKey } from './keys'
 
-/** A project of the catalog: a token the service knows, with its catalog fields. */
-export interface Project {
-  id: string
+/** The catalog fields a project keeps as the catalog gives them. */
+interface CatalogFields {
   network: NetworkName
-  address: `0x${string}`
   name: string
   symbol: string
   decimals: number
   industry: string
   description: string
   circulatingSupply?: string
+}
+
+/** A project of the catalog: a token the service knows, with its catalog fields. */
+export interface Project extends CatalogFields {
+  id: string
+  address: `0x${string}`
   social: Record<string, string>
   tags: Array<{ id: string; tag: string }>
   categories: Array<{ id: string; category: string }>
@@ -31,10 +35,9 @@ export function toProject(item: Record<string, unknown>): Project {
     name: String(item.name),
     symbol: String(item.symbol),
     decimals: Number(item.decimals),
-    industry: String(item.industry ?? ''),
-    description: String(item.description ?? ''),
-    circulatingSupply:
-      item.circulatingSupply === undefined ? undefined : String(item.circulatingSupply),
+    industry: (item.industry as string | undefined) ?? '',
+    description: (item.description as string | undefined) ?? '',
+    circulatingSupply: item.circulatingSupply as string | undefined,
     social: (item.social ?? {}) as Record<string, string>,
     tags: (item.tags ?? []) as Project['tags'],
     categories: (item.categories ?? []) as Project['categories'],
@@ -50,21 +53,11 @@ export async function getProject(id: string): Promise<Project | undefined> {
 
 /** Every item of the catalog partition: one Query (paged by DynamoDB past 1 MB). */
 export async function queryCatalogItems(): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': CATALOG_PARTITION },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    items.push(...(page.Items ?? []))
-    startKey = page.LastEvaluatedKey
-  } while (startKey)
-  return items
+  return queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': CATALOG_PARTITION },
+  })
 }
 
 /** The whole catalog. */
@@ -80,11 +73,19 @@ function labelled(kind: 'tag' | 'category', labels: string[]) {
   return labels.map((label) => ({ id: nameBasedUuid(`${kind}/${label.toLowerCase()}`), label }))
 }
 
+/** What the catalog says about a project (schemas/catalog validates it; the table does not care how). */
+export interface ProjectEntry extends CatalogFields {
+  address: string
+  social: Record<string, string | undefined>
+  tags: string[]
+  categories: string[]
+}
+
 /**
  * Creates or updates a project from a catalog entry. Only catalog fields are written, so
  * metrics kept on the same item (watchlist counts, market data) survive a re-import.
  */
-export async function upsertProject(entry: CatalogEntry, now = new Date()): Promise<string> {
+export async function upsertProject(entry: ProjectEntry, now = new Date()): Promise<string> {
   const id = projectId(entry.network, entry.address)
   const fields = {
     type: 'Project',

@@ -19,10 +19,8 @@ import {
 } from './keys'
 import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
+import { queryAll } from './queryAll'
 import { isConditionFailed, isTransactionCanceled } from './writeConflicts'
-
-/** The native coin, wherever a token address is taken (DECISIONS §4). */
-export const NATIVE_TOKEN = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
 
 export type TradeType = 'swap' | 'transfer' | 'approval' | 'deposit'
 export type TradeStatus = 'pending' | 'successful' | 'failed'
@@ -47,7 +45,7 @@ export interface NewTrade {
   to: `0x${string}`
   /** Decimal string in whole units of the token, e.g. "1.5". */
   amount: string
-  /** The token address, or NATIVE_TOKEN. */
+  /** The token address, or NATIVE_COIN (DECISIONS §4). */
   token: `0x${string}`
   isNativeTransfer: boolean
   /** The log of an ERC-20 deposit; a native deposit has none. */
@@ -270,23 +268,16 @@ export async function listTrades({
 }: ListTradesParameters): Promise<ListTradesReturnType> {
   const { head, tail } = tradeCounterKeys(wallet)
   const wanted = offset + limit + 1
-  const items: Record<string, unknown>[] = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :tail',
-        ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':tail': tail.sk },
-        ScanIndexForward: direction === 'ASC',
-        ConsistentRead: true,
-        Limit: wanted - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    items.push(...(page.Items ?? []))
-    startKey = page.LastEvaluatedKey
-  } while (startKey && items.length < wanted)
+  const items = await queryAll(
+    {
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :tail',
+      ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':tail': tail.sk },
+      ScanIndexForward: direction === 'ASC',
+      ConsistentRead: true,
+    },
+    wanted,
+  )
   const counter = items.find((item) => item.type === 'TradeCounter')
   const trades = items.filter((item) => item.type === TRADE)
   return {

@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { db, tableName } from './client'
+import { tableName } from './client'
 import { projectKey, WATCH_PREFIX, walletKey, watchKey } from './keys'
+import { queryAll } from './queryAll'
 import { transact } from './writeConflicts'
 
 // A watch is an item in the wallet's partition; the project's `watchLists` counter moves in the
@@ -75,23 +75,13 @@ export async function unwatchProject(wallet: string, projectId: string): Promise
 
 /** The ids of the projects a wallet watches, oldest watch first: one Query (paged past 1 MB). */
 export async function listWatchedProjectIds(wallet: string): Promise<string[]> {
-  const watches: Array<{ projectId: string; addedAt: string }> = []
-  let startKey: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': walletKey(wallet).pk, ':prefix': WATCH_PREFIX },
-        ExclusiveStartKey: startKey,
-      }),
-    )
-    for (const item of page.Items ?? []) {
-      watches.push({ projectId: String(item.projectId), addedAt: String(item.addedAt) })
-    }
-    startKey = page.LastEvaluatedKey
-  } while (startKey)
-  return watches
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': walletKey(wallet).pk, ':prefix': WATCH_PREFIX },
+  })
+  return items
+    .map((item) => ({ projectId: item.projectId as string, addedAt: item.addedAt as string }))
     .sort((a, b) => a.addedAt.localeCompare(b.addedAt) || a.projectId.localeCompare(b.projectId))
     .map(({ projectId }) => projectId)
 }

@@ -118,7 +118,7 @@ async function readCached(cachePath: string): Promise<ContractArtifact | undefin
 function compile(input: object, sourceName: string, contractName: string): ContractArtifact {
   // Required only on a cache miss, since solc's emscripten module takes a while to start.
   // Its typings are `any`, so pin the one call we make; the output is validated below.
-  const solc: Solc = require('solc')
+  const solc = require('solc') as Solc
   const raw: unknown = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }))
   const output = solcOutputSchema.parse(raw)
   const errors = (output.errors ?? []).filter((error) => error.severity === 'error')

@@ -70,17 +70,18 @@ async function choosePorts(ports: StartLocalStackOptions['ports']): Promise<Loca
   return { dynamo, ethereum, altchain, http, lambda }
 }
 
-async function createTable(endpoint: string): Promise<void> {
+/** Creates the table (with its TTL) at a DynamoDB Local endpoint; an existing one is kept. */
+export async function createTable(endpoint: string, tableName = LOCAL_TABLE_NAME): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   })
   try {
-    await client.send(new CreateTableCommand(tableDefinition(LOCAL_TABLE_NAME)))
+    await client.send(new CreateTableCommand(tableDefinition(tableName)))
     await client.send(
       new UpdateTimeToLiveCommand({
-        TableName: LOCAL_TABLE_NAME,
+        TableName: tableName,
         TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       }),
     )

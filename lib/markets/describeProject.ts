@@ -1,6 +1,6 @@
 import { formatUnits, getAddress } from 'viem'
 import type { ProjectMarket } from '../db/marketStats'
-import { formatTimestamp } from '../time/formatTimestamp'
+import { formatTimestamp } from '../formatTimestamp'
 import { marketCaps } from './marketCaps'
 import { usdToNumber, valueInUsd } from './usdAmount'
 

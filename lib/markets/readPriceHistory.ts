@@ -1,6 +1,6 @@
 import { queryPriceWindow } from '../db/priceBucket'
 import { NotFound } from '../errors'
-import { type PriceGrain, windowStart } from './priceBuckets'
+import { type PriceGrain, windowStart } from '../db/priceGrains'
 
 export interface PricePoint {
   /** The bucket's start. */

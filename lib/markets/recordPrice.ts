@@ -6,7 +6,7 @@ import {
   type PriceSample,
   percentChange,
   referenceBuckets,
-} from './priceBuckets'
+} from '../db/priceGrains'
 
 /**
  * Records one sample of a project's price: folds it into its buckets, then sets the project's

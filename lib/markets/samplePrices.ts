@@ -1,4 +1,4 @@
-import { mapConcurrently } from '../async/mapConcurrently'
+import { mapConcurrently } from '../mapConcurrently'
 import { translateChainError } from '../chain/chainError'
 import { listProjects, type Project } from '../db/project'
 import { failureReason } from './failureReason'

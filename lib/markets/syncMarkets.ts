@@ -1,6 +1,6 @@
 import { getBlock, readContract } from 'viem/actions'
 import { erc20Abi } from 'viem'
-import { mapConcurrently } from '../async/mapConcurrently'
+import { mapConcurrently } from '../mapConcurrently'
 import { onChain, translateChainError } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { findBlockAtTime } from '../chain/findBlockAtTime'

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import packageJson from '../../package.json'
-import { declaredFunctions } from '../serverless/declaredFunctions'
+import { declaredFunctions } from './declaredFunctions'
 import {
   buildOpenApiDocument,
   type DocumentedRoute,

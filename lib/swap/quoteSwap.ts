@@ -14,7 +14,8 @@ import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { routerToken } from './nativeCoin'
-import { DEFAULT_DEADLINE_SECONDS, minimumOut, routerCall } from './routerCall'
+import { DEFAULT_DEADLINE_SECONDS } from '../constants'
+import { minimumOut, routerCall } from './routerCall'
 
 export interface SwapSides {
   network: NetworkName

@@ -3,7 +3,7 @@ import { type Address, erc20Abi, maxUint256 } from 'viem'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { BadRequest } from '../errors'
-import { isNative } from './nativeCoin'
+import { isNative } from '../constants'
 import { beforeBroadcast } from './sendError'
 
 export interface Holding {

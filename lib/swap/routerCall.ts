@@ -1,9 +1,6 @@
 import { type Address, encodeFunctionData, type Hex } from 'viem'
 import { uniswapV2SwapAbi } from '../chain/abis'
-import { isNative } from './nativeCoin'
-
-/** The 20 minutes of a quote's calldata, and the default of an executed swap. */
-export const DEFAULT_DEADLINE_SECONDS = 20 * 60
+import { isNative } from '../constants'
 
 export interface RouterCallParameters {
   /** As the client named them: the native sentinel picks the router function. */

@@ -19,7 +19,8 @@ import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../config'
 import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
 import { listJournalledDeposits, removeJournalledDeposit } from '../db/depositJournal'
 import { ChainUnavailable } from '../errors'
-import { NATIVE_TOKEN, recordTrade } from '../db/trade'
+import { NATIVE_COIN } from '../constants'
+import { recordTrade } from '../db/trade'
 import { findKnownWallets } from '../db/wallet'
 import { logger } from '../logger'
 import { outcomeOf } from './settleIfMined'
@@ -147,7 +148,7 @@ async function readNativeTransfers(
       if (transaction.value === 0n || !transaction.to) continue
       transfers.push({
         hash: transaction.hash,
-        token: NATIVE_TOKEN,
+        token: NATIVE_COIN,
         from: getAddress(transaction.from),
         to: getAddress(transaction.to),
         value: transaction.value,

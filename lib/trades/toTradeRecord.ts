@@ -1,5 +1,5 @@
 import type { Trade } from '../db/trade'
-import { formatTimestamp } from '../time/formatTimestamp'
+import { formatTimestamp } from '../formatTimestamp'
 
 /**
  * The interface's full Trade record. `gasUsed` and `blockNumber` are 0 until the receipt is

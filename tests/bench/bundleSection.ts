@@ -1,4 +1,4 @@
-import type { DeclaredFunction } from '../../lib/serverless/declaredFunctions'
+import type { DeclaredFunction } from '../../lib/openapi/declaredFunctions'
 import { type BundleReport, bundle, bundleAll, bundleReferences } from './bundleSizes'
 import { loadTimeMs } from './coldStart'
 import { kb, median, ms } from './stats'

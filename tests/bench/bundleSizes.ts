@@ -2,7 +2,7 @@ import { type BuildOptions, build } from 'esbuild'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import esbuildOptions from '../../esbuild.config'
-import type { DeclaredFunction } from '../../lib/serverless/declaredFunctions'
+import type { DeclaredFunction } from '../../lib/openapi/declaredFunctions'
 
 export interface BundleReport {
   name: string

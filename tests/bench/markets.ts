@@ -76,7 +76,7 @@ export async function measureMarkets(runs: number): Promise<MarketFigures> {
   const send = client.send.bind(client)
   client.send = (async (...args: Parameters<typeof send>) => {
     calls += 1
-    const output = (await send(...args)) as unknown as { Count?: number }
+    const output = (await (send(...args) as unknown as Promise<unknown>)) as { Count?: number }
     items += output.Count ?? 0
     return output
   }) as typeof client.send

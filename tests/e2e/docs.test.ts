@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
 import { OPENAPI_FILE } from '../../lib/openapi/openApiDocument'
-import { declaredFunctions } from '../../lib/serverless/declaredFunctions'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 
 // Debian's chromium (`.ci/run` installs it); playwright-core never downloads a browser here.
 const CHROMIUM = '/usr/bin/chromium'
@@ -21,6 +21,14 @@ const CHROMIUM_ARGS = [
 const SCREENSHOT = '.test-output/docs/swagger-ui.png'
 
 const apiUrl = () => inject('apiUrl')
+
+// The DOM of an operation as the page script reads it (the project compiles without DOM types).
+interface OperationBlock {
+  querySelector(selector: string): {
+    textContent: string | null
+    getAttribute(name: string): string | null
+  } | null
+}
 
 describe('the API reference over HTTP (serverless offline)', () => {
   it('serves the committed OpenAPI document at GET /api/docs/openapi.json', async () => {
@@ -81,7 +89,7 @@ describe('the API reference over HTTP (serverless offline)', () => {
         .nth(routes.length - 1)
         .waitFor({ timeout: 20_000 })
 
-      const listed = await page.$$eval('.opblock', (blocks) =>
+      const listed = await page.$$eval('.opblock', (blocks: OperationBlock[]) =>
         blocks.map((block) => {
           const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
           const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path')

@@ -3,7 +3,7 @@ import { createWalletClient, formatEther, type Hex, http, parseEther } from 'vie
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { projectId } from '../../lib/db/project'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { accountTokenResultSchema } from '../../schemas/account'
 import { nonceResultSchema } from '../../schemas/auth'
 import { listNetworksResultSchema, walletBalancesResultSchema } from '../../schemas/networks'
@@ -119,7 +119,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     })
     const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
     const quote = okResult(
-      await apiCall('GET', `/swap/quote/ethereum?${query}`),
+      await apiCall('GET', `/swap/quote/ethereum?${query.toString()}`),
       ethereumQuoteResultSchema,
     )
     const quotedOut = BigInt(quote.amountOutMin)
@@ -204,7 +204,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     })
 
     // The coin balance lost exactly the gas of the two transactions.
-    const approvalReceipt = await client.getTransactionReceipt({ hash: approval.hash as Hex })
+    const approvalReceipt = await client.waitForTransactionReceipt({ hash: approval.hash as Hex })
     const gasPaid = [approvalReceipt, swapReceipt].reduce(
       (sum, receipt) => sum + receipt.gasUsed * receipt.effectiveGasPrice,
       0n,

@@ -1,10 +1,11 @@
-import { createTestClient, http, parseEther } from 'viem'
+import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { projectId } from '../../lib/db/project'
 import { listNetworksResultSchema } from '../../schemas/networks'
 import { projectResultSchema } from '../../schemas/project'
 import { apiCall } from '../support/apiCall'
+import { devnet } from '../support/devnetAccounts'
 
 async function walletToken(privateKey = generatePrivateKey()) {
   const account = privateKeyToAccount(privateKey)
@@ -41,7 +42,7 @@ describe('markets over HTTP (serverless offline)', () => {
     const { networks } = listNetworksResultSchema.parse(
       (await apiCall('GET', '/networks')).body.result,
     )
-    await createTestClient({ mode: 'anvil', transport: http(deployment.rpcUrl) }).setBalance({
+    await devnet('ethereum').setBalance({
       address: wallet.address,
       value: parseEther('1.25'),
     })

@@ -1,7 +1,7 @@
 import { type Hex, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { balanceOf, deployment, devnet, fundedAccount } from '../support/devnetAccounts'
 import { apiCall } from '../support/apiCall'
 
@@ -33,7 +33,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     })
     const client = devnet('ethereum')
     const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
-    const quote = await apiCall('GET', `/swap/quote/ethereum?${query}`)
+    const quote = await apiCall('GET', `/swap/quote/ethereum?${query.toString()}`)
     const body = {
       amount: '1.5',
       address0: NATIVE_COIN,
@@ -64,7 +64,7 @@ describe('a trader over HTTP (serverless offline)', () => {
     })
     expect(retried).toEqual(swapped)
     const { txId } = swapped.body.result as { txId: Hex }
-    const receipt = await client.getTransactionReceipt({ hash: txId })
+    const receipt = await client.waitForTransactionReceipt({ hash: txId })
     const received = await balanceOf('ethereum', account.address, link)
     const { amountOutMin } = quote.body.result as { amountOutMin: Hex }
     expect(receipt.status).toBe('success')

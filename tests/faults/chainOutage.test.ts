@@ -31,7 +31,7 @@ import { getTrade, recordTrade } from '../../lib/db/trade'
 import { networkId } from '../../lib/db/network'
 import { ChainUnavailable } from '../../lib/errors'
 import { DEVNET_CHAIN_IDS, type DexDeployment, deployDex } from '../../lib/local/deployDex'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { deployment as sharedDeployment } from '../support/devnetAccounts'
 import {
   faultLog,
@@ -371,11 +371,17 @@ describe('an ethereum node that stops mid-run and comes back', () => {
       ['POST /v1/swap/tokens/ethereum/{key}', () => swap(who, idempotencyKey)],
       ['POST /v1/transfer/tokens/ethereum/{key}', () => transfer(who, recipient)],
     ]
+    const sent: Hex[] = []
     for (const [name, call] of calls) {
       const { result, ms } = await timed(call)
       log.record({ fault: 'ethereum node back', what: name, status: result.status, ms })
       expect({ name, status: result.status }).toEqual({ name, status: 200 })
+      const txId = (result.body.result as { txId?: Hex } | undefined)?.txId
+      if (txId) sent.push(txId)
     }
+    // A 200 means broadcast, not mined: wait for both before reading the chain.
+    await Promise.all(sent.map((hash) => client.waitForTransactionReceipt({ hash })))
+    expect(sent).toHaveLength(2)
     expect(await client.getTransactionCount({ address: who.address })).toBe(2)
     expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.25'))
   })

@@ -7,9 +7,11 @@ import { listTrades } from '../../lib/db/trade'
 import { markWalletKnown } from '../../lib/db/wallet'
 import { ChainUnavailable } from '../../lib/errors'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
-import { createTable, type RpcProxy, startRpcProxy } from '../support/faultEngines'
+import { createTable } from '../../lib/local/localStack'
+import { type RpcProxy, startRpcProxy } from '../support/faultEngines'
 import { devnet } from '../support/devnetAccounts'
-import { demoToken, fundedAccount, giveTokens } from '../support/tradeFixtures'
+import { fundedAccount } from '../support/devnetAccounts'
+import { demoToken, giveTokens } from '../support/tradeFixtures'
 
 // The deposit indexer against a node that fails one call of a run: the ERC-20 `decimals()` read
 // that comes after the logs and receipts were read. A real anvil cannot fail one call, so the
@@ -43,7 +45,7 @@ describe('a node that fails the token decimals read of an indexer run', () => {
   it('fails the run without moving the cursor, then records the deposit once it answers', async () => {
     const network = 'ethereum'
     const token = demoToken(network)
-    const wallet = await fundedAccount(network, parseEther('1'))
+    const wallet = await fundedAccount(network, { native: parseEther('1') })
     await markWalletKnown(wallet.address)
     const head = await devnet(network).getBlockNumber({ cacheTime: 0 })
     await setDepositCursor(network, head + 1n)

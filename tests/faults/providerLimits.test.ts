@@ -8,12 +8,8 @@ import { listTrades } from '../../lib/db/trade'
 import { markWalletKnown } from '../../lib/db/wallet'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { devnet } from '../support/devnetAccounts'
-import {
-  createTable,
-  type JsonRpcCall,
-  type RpcProxy,
-  startRpcProxy,
-} from '../support/faultEngines'
+import { createTable } from '../../lib/local/localStack'
+import { type JsonRpcCall, type RpcProxy, startRpcProxy } from '../support/faultEngines'
 import { demoToken, giveTokens } from '../support/tradeFixtures'
 
 // A provider that refuses wide eth_getLogs ranges (as hosted providers do, with -32005 and

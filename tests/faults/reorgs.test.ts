@@ -10,7 +10,8 @@ import { markWalletKnown } from '../../lib/db/wallet'
 import { DEVNET_CHAIN_IDS, deployDex } from '../../lib/local/deployDex'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { reconcileTrades } from '../../lib/trades/reconcileTrades'
-import { createTable, type RestartableAnvil, startRestartableAnvil } from '../support/faultEngines'
+import { createTable } from '../../lib/local/localStack'
+import { type RestartableAnvil, startRestartableAnvil } from '../support/faultEngines'
 import { createMockTrade } from '../support/tradeFixtures'
 
 // DECISIONS §7.2 on a devnet of this file's own, reorganised with anvil_rollback (the shared

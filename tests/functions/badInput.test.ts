@@ -5,7 +5,7 @@ import { decodeJwt } from 'jose'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { type Address, type Hex, zeroAddress } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { handler as loginAccount } from '../../functions/account/loginAccount'
 import { handler as logoutAccount } from '../../functions/account/logoutAccount'
@@ -48,7 +48,7 @@ import { db } from '../../lib/db/client'
 import { queryNetworks } from '../../lib/db/network'
 import { UNAUTHORIZED } from '../../lib/errors'
 import type { Audience, HttpEvent, TokenUse } from '../../lib/http/types'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { type TokenRealm, tokenBreakers } from '../support/badTokens'
 import { httpEvent, invoke, lambdaContext } from '../support/httpEvent'
 import {
@@ -84,6 +84,7 @@ import {
   bodyBreakers,
   wrongType,
 } from '../support/malformedRequests'
+import { randomAddress } from '../support/marketFixtures'
 import { signInWithWallet } from '../support/walletSignIn'
 
 // The bad-input sweep (issue 6): for every HTTP route, generated requests that each break one
@@ -130,7 +131,6 @@ interface RouteSweep {
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address
 
 function realm(fixtures: Fixtures, audience: Audience, tokenUse: TokenUse): TokenRealm {
   const session = audience === 'wallet' ? fixtures.wallet : fixtures.account

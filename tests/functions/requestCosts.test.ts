@@ -1,7 +1,7 @@
 import '../support/env'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { db } from '../../lib/db/client'
-import { declaredFunctions } from '../../lib/serverless/declaredFunctions'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { countRequests, formatCounts, type RequestTally } from '../support/requestCounters'
 import { routeRequests } from '../support/routeRequests'
 

@@ -232,7 +232,7 @@ async function main(): Promise<void> {
       {
         name: 'GET /v1/swap/quote/ethereum',
         auth: 'public',
-        path: `/swap/quote/ethereum?${quote}`,
+        path: `/swap/quote/ethereum?${quote.toString()}`,
       },
       {
         name: 'GET /v1/price/history/daily/{id}',

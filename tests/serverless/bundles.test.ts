@@ -2,7 +2,7 @@ import '../support/env'
 import { execFileSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type DeclaredFunction, declaredFunctions } from '../../lib/serverless/declaredFunctions'
+import { type DeclaredFunction, declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { type BundleReport, bundle, bundleReferences } from '../bench/bundleSizes'
 
 // What each function carries, from the esbuild metafile of its bundle: deterministic, so tested

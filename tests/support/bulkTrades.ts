@@ -2,11 +2,12 @@ import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
 import { randomBytes } from 'node:crypto'
 import { type Address, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { mapConcurrently } from '../../lib/async/mapConcurrently'
+import { mapConcurrently } from '../../lib/mapConcurrently'
 import { db, tableName } from '../../lib/db/client'
 import { timeOrderedUuid } from '../../lib/db/ids'
 import { tradeCounterKeys } from '../../lib/db/keys'
-import { NATIVE_TOKEN, tradeItem } from '../../lib/db/trade'
+import { NATIVE_COIN } from '../../lib/constants'
+import { tradeItem } from '../../lib/db/trade'
 
 // A wallet with thousands of trades, written fast: the items recordTrade writes (tradeItem, the
 // same keys) in BatchWrites of 25, then both counters set to the total. No per-trade transaction:
@@ -47,7 +48,7 @@ export async function writeTrades(
         from: wallet,
         to: other,
         amount: String(index + 1),
-        token: NATIVE_TOKEN,
+        token: NATIVE_COIN,
         isNativeTransfer: true,
         outcome: { status: 'successful', gasUsed: 21_000n, blockNumber: 1n },
       },

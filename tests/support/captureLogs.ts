@@ -20,7 +20,7 @@ export function captureLogs(level: Level = 'DEBUG'): { text(): string; lines(): 
     }
     vi.spyOn(process.stdout, 'write').mockImplementation(capture)
     vi.spyOn(process.stderr, 'write').mockImplementation(capture)
-    previousLevel = logger.getLevelName() as Level
+    previousLevel = logger.getLevelName()
     logger.setLogLevel(level)
   })
 

@@ -13,11 +13,10 @@ import {
   publicActions,
   walletActions,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from '../../lib/local/deployDex'
-import { signInWithWallet } from './walletSignIn'
 
 // Fresh devnet accounts for tests that move funds. Each test makes its own account: anvil's
 // `setBalance` gives it the native coin and the account buys tokens on the DEX itself, so no
@@ -73,6 +72,17 @@ export function deployment(network: NetworkName) {
 export interface FundedAccount {
   privateKey: Hex
   address: Address
+  account: PrivateKeyAccount
+  /** Signs and sends as the account. */
+  wallet: ReturnType<typeof walletOf>
+}
+
+function walletOf(network: NetworkName, account: PrivateKeyAccount) {
+  return createWalletClient({
+    account,
+    chain: devnet(network).chain,
+    transport: http(deployment(network).rpcUrl),
+  })
 }
 
 /**
@@ -84,14 +94,14 @@ export async function fundedAccount(
   {
     native = parseEther('1000'),
     tokens = {},
-  }: { native?: bigint; tokens?: Record<string, bigint> },
+  }: { native?: bigint; tokens?: Record<string, bigint> } = {},
 ): Promise<FundedAccount> {
   const privateKey = generatePrivateKey()
   const account = privateKeyToAccount(privateKey)
   const client = devnet(network)
   const dex = deployment(network)
   await client.setBalance({ address: account.address, value: native + parseEther('1000000') })
-  const wallet = createWalletClient({ account, chain: client.chain, transport: http(dex.rpcUrl) })
+  const wallet = walletOf(network, account)
   for (const [symbol, amount] of Object.entries(tokens)) {
     const token = dex.token(symbol)
     const path = dex.hasPair(dex.wrappedNative, token)
@@ -112,7 +122,7 @@ export async function fundedAccount(
   }
   // What is left of the buying budget goes: the account holds `native` exactly.
   await client.setBalance({ address: account.address, value: native })
-  return { privateKey, address: account.address }
+  return { privateKey, address: account.address, account, wallet }
 }
 
 /**
@@ -170,9 +180,4 @@ export async function balanceOf(
     args: [owner],
     blockNumber,
   })
-}
-
-/** Signs a wallet in through the real handlers; returns its access token. */
-export async function signInWallet(privateKey: Hex): Promise<string> {
-  return (await signInWithWallet(privateKey)).access
 }

@@ -1,10 +1,4 @@
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  PutItemCommand,
-  QueryCommand,
-  UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb'
+import { DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
 import { createServer, type IncomingMessage } from 'node:http'
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,8 +7,7 @@ import { type Hex, createTestClient, http } from 'viem'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
-import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
-import { LOCAL_TABLE_NAME } from '../../lib/local/localStack'
+import { createTable, LOCAL_TABLE_NAME } from '../../lib/local/localStack'
 import { expect } from 'vitest'
 import type { EnvelopeResponse } from './httpEvent'
 
@@ -110,21 +103,6 @@ function localClient(endpoint: string): DynamoDBClient {
  * Creates the service's table under `tableName` on a DynamoDB Local: a file's own table on the
  * shared engine keeps its cursors and pending trades apart from every other file's.
  */
-export async function createTable(endpoint: string, tableName: string): Promise<void> {
-  const client = localClient(endpoint)
-  try {
-    await client.send(new CreateTableCommand(tableDefinition(tableName)))
-    await client.send(
-      new UpdateTimeToLiveCommand({
-        TableName: tableName,
-        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
-      }),
-    )
-  } finally {
-    client.destroy()
-  }
-}
-
 const WARM_ENOUGH_MS = 100
 
 /**

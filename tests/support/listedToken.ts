@@ -1,11 +1,8 @@
 import {
   type Address,
-  createTestClient,
-  createWalletClient,
   encodeAbiParameters,
   erc20Abi,
   type Hex,
-  http,
   keccak256,
   maxUint256,
   pad,
@@ -13,11 +10,10 @@ import {
   parseEther,
   toHex,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig, type NetworkName } from '../../lib/config'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
+import { devnet, type FundedAccount, fundedAccount } from './devnetAccounts'
 import { readClient } from './readClient'
 
 // A token of the test's own on a devnet, with its own pools, so a swap moves only prices this
@@ -28,25 +24,7 @@ const swapAbi = parseAbi([
   'function swapExactETHForTokens(uint256 amountOutMin, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
 ])
 
-function testClient(network: NetworkName) {
-  const config = loadChainConfig(network)
-  return createTestClient({ mode: 'anvil', chain: chainOf(config), transport: http(config.rpcUrl) })
-}
-
-/** A fresh account holding `ether` native coins on `network`. */
-export async function fundedAccount(network: NetworkName, ether = '1000') {
-  const config = loadChainConfig(network)
-  const account = privateKeyToAccount(generatePrivateKey())
-  await testClient(network).setBalance({ address: account.address, value: parseEther(ether) })
-  const wallet = createWalletClient({
-    account,
-    chain: chainOf(config),
-    transport: http(config.rpcUrl),
-  })
-  return { account, wallet }
-}
-
-type Funded = Awaited<ReturnType<typeof fundedAccount>>
+type Funded = FundedAccount
 
 async function mined(network: NetworkName, hash: Hex) {
   const receipt = await readClient(network).waitForTransactionReceipt({
@@ -65,7 +43,7 @@ async function creditToken(network: NetworkName, token: Address, holder: Address
   const slot = keccak256(
     encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder, 0n]),
   )
-  await testClient(network).setStorageAt({
+  await devnet(network).setStorageAt({
     address: token,
     index: slot,
     value: pad(toHex(amount), { size: 32 }),
@@ -102,7 +80,7 @@ export async function deployListedToken({
 }: DeployListedTokenParameters = {}): Promise<ListedToken> {
   const config = loadChainConfig(network)
   const client = readClient(network)
-  const owner = await fundedAccount(network, '100000')
+  const owner = await fundedAccount(network, { native: parseEther('100000') })
   const unit = 10n ** BigInt(decimals)
   const artifact = await loadCatalogTokenArtifact()
   const deployed = await mined(
@@ -182,7 +160,9 @@ export async function deployListedToken({
 /** Buys the token with `ether` native coins (path: wrapped native, token) from a fresh account. */
 export async function buyWithNative(token: ListedToken, ether: string) {
   const config = loadChainConfig(token.network)
-  const buyer = await fundedAccount(token.network, String(Number(ether) + 10))
+  const buyer = await fundedAccount(token.network, {
+    native: parseEther(String(Number(ether) + 10)),
+  })
   const receipt = await mined(
     token.network,
     await buyer.wallet.writeContract({

@@ -6,7 +6,6 @@ import { registerAccount } from '../../functions/account/registerAccount'
 import { importCatalogEntries } from '../../lib/catalog/importCatalog'
 import { getProject, type Project } from '../../lib/db/project'
 import type { CatalogEntry } from '../../schemas/catalog'
-import { signInWithWallet } from './walletSignIn'
 
 // Fixtures for the market routes: each call makes its own wallet, account or project.
 
@@ -15,9 +14,6 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 export function randomAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address
 }
-
-/** A signed-in wallet: its address and access token. */
-export const walletSession = signInWithWallet
 
 /** A registered, logged-in account: its access token. */
 export async function accountSession() {

@@ -49,7 +49,8 @@ function itemsIn(output: unknown): number {
   if (typeof Count === 'number') return Count
   if (Item !== undefined) return 1
   // BatchGetItem answers per table; TransactGetItems answers a list of { Item }.
-  if (Array.isArray(Responses)) return Responses.filter((entry) => entry?.Item).length
+  if (Array.isArray(Responses))
+    return Responses.filter((entry: { Item?: unknown } | null) => entry?.Item).length
   if (Responses && typeof Responses === 'object') {
     return Object.values(Responses as Record<string, unknown[]>).reduce(
       (sum, items) => sum + items.length,

@@ -52,10 +52,11 @@ import type { NetworkName } from '../../lib/config'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'
 import { listProjects } from '../../lib/db/project'
-import { NATIVE_TOKEN, recordTrade } from '../../lib/db/trade'
+import { NATIVE_COIN } from '../../lib/constants'
+import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
 import { signedNonce, signInWithWallet } from './walletSignIn'
 
@@ -80,7 +81,6 @@ export interface RouteRequest {
 
 const TEST_PHRASE = 'test test test test test test test test test test test junk'
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
-const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address
 
 const fundingRouterAbi = parseAbi([
   'function swapETHForExactTokens(uint256 amountOut, address[] path, address to, uint256 deadline) payable returns (uint256[] amounts)',
@@ -157,7 +157,7 @@ export async function routeRequests(
     from: reader.address,
     to: randomAddress(),
     amount: '1',
-    token: NATIVE_TOKEN,
+    token: NATIVE_COIN,
     isNativeTransfer: true,
   })
   const [ethereumTrader, altchainTrader] = await Promise.all([
@@ -174,9 +174,8 @@ export async function routeRequests(
     invoke(handler, httpEvent(event))
   /** The same request every time: reads, and writes that can repeat. */
   const same =
-    (handler: Handler, event: HttpEventOverrides) =>
-    async (): Promise<() => Promise<EnvelopeResponse>> =>
-      call(handler, event)
+    (handler: Handler, event: HttpEventOverrides) => (): Promise<() => Promise<EnvelopeResponse>> =>
+      Promise.resolve(call(handler, event))
   const walletSignature = async () => {
     const { address, signature } = await signedNonce()
     return { address, signature }
@@ -213,13 +212,15 @@ export async function routeRequests(
       trader: { privateKey: Hex; access: string },
       body: unknown,
     ) =>
-    async () =>
-      call(handler, {
-        routeKey,
-        pathParameters: { key: trader.privateKey },
-        headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
-        body,
-      })
+    () =>
+      Promise.resolve(
+        call(handler, {
+          routeKey,
+          pathParameters: { key: trader.privateKey },
+          headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
+          body,
+        }),
+      )
   const quote = (dex: DexDeployment, from: string, to: string) => {
     const body = swapBody(dex, tokenOf(dex, from), tokenOf(dex, to), '25')
     return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, String(value)]))
@@ -304,11 +305,13 @@ export async function routeRequests(
       routeKey: 'POST /api/v1/account/register',
       read: false,
       slow: true,
-      prepare: async () =>
-        call(registerAccountHandler, {
-          routeKey: 'POST /api/v1/account/register',
-          body: { username: `costs_${randomUUID().slice(0, 8)}`, password: randomUUID() },
-        }),
+      prepare: () =>
+        Promise.resolve(
+          call(registerAccountHandler, {
+            routeKey: 'POST /api/v1/account/register',
+            body: { username: `costs_${randomUUID().slice(0, 8)}`, password: randomUUID() },
+          }),
+        ),
     },
     {
       routeKey: 'POST /api/v1/account/login',

@@ -4,7 +4,7 @@ import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
 import { uniswapV2SwapAbi } from '../../lib/chain/abis'
 import type { NetworkName } from '../../lib/config'
-import { NATIVE_COIN } from '../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../lib/constants'
 import { balanceOf, deployment, devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
 import { amountOutAlong, reservesOf } from './pairReserves'
@@ -81,10 +81,9 @@ export async function expectSwapMatchesQuote(
   }: { owner: Address; hash: Hash; request: SwapRequest; quote: QuoteSnapshot },
 ) {
   const client = devnet(network)
-  const [receipt, transaction] = await Promise.all([
-    client.getTransactionReceipt({ hash }),
-    client.getTransaction({ hash }),
-  ])
+  // The route answers once the node accepted the transaction, not once it is mined.
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  const transaction = await client.getTransaction({ hash })
   expect(receipt.status).toBe('success')
   expect(transaction.to?.toLowerCase()).toBe(deployment(network).router.toLowerCase())
   const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: transaction.input })

@@ -1,10 +1,11 @@
-import { type Address, erc20Abi, type Hash, type Hex, parseEther } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { randomBytes } from 'node:crypto'
+import { type Address, erc20Abi, type Hash, toHex } from 'viem'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
-import { NATIVE_TOKEN, type NewTrade } from '../../lib/db/trade'
+import { NATIVE_COIN } from '../../lib/constants'
+import { type NewTrade } from '../../lib/db/trade'
 import { devnet } from './devnetAccounts'
-import { signInWithWallet } from './walletSignIn'
+import { randomAddress } from './marketFixtures'
 
 // Real transactions on the devnets for the trade tests. Fresh accounts get the native coin from
 // anvil's setBalance and tokens from the deployer (anvil account 0), impersonated: anvil then
@@ -15,14 +16,6 @@ export function demoToken(network: NetworkName): { address: Address; decimals: n
   const [token] = inject('deployments')[network].tokens
   if (!token) throw new Error(`no demo token on ${network}`)
   return { address: token.address, decimals: token.decimals }
-}
-
-/** A new account with `native` wei of the network's coin. */
-export async function fundedAccount(network: NetworkName, native = parseEther('100')) {
-  const privateKey: Hex = generatePrivateKey()
-  const account = privateKeyToAccount(privateKey)
-  await devnet(network).setBalance({ address: account.address, value: native })
-  return { privateKey, account, address: account.address }
 }
 
 /** Sends `amount` base units of `token` from the deployer to `to`; waits until mined. */
@@ -50,21 +43,21 @@ export function receiptOf(network: NetworkName, hash: Hash) {
   return devnet(network).waitForTransactionReceipt({ hash })
 }
 
-/** A trade to record for a transaction, native unless overridden. */
-export function createMockTrade(overrides: Partial<NewTrade> & Pick<NewTrade, 'hash'>): NewTrade {
-  const wallet = privateKeyToAccount(generatePrivateKey()).address
+/** A trade to record (a random hash unless given), native unless overridden. */
+export function createMockTrade(overrides: Partial<NewTrade> = {}): NewTrade {
+  const wallet = randomAddress()
   return {
+    hash: toHex(randomBytes(32)),
     type: 'transfer',
     network: 'ethereum',
     wallet,
     from: wallet,
-    to: privateKeyToAccount(generatePrivateKey()).address,
+    to: randomAddress(),
     amount: '1',
-    token: NATIVE_TOKEN,
+    token: NATIVE_COIN,
     isNativeTransfer: true,
     ...overrides,
   }
 }
 
 /** Signs a fresh (or the given) wallet in through the real handlers. */
-export const signIn = signInWithWallet

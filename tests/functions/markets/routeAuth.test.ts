@@ -9,7 +9,8 @@ import { handler as listWatchlist } from '../../../functions/watchlist/listWatch
 import { handler as removeFromWatchlist } from '../../../functions/watchlist/removeFromWatchlist'
 import { UNAUTHORIZED } from '../../../lib/errors'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { accountSession, bearer, walletSession } from '../../support/marketFixtures'
+import { accountSession, bearer } from '../../support/marketFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 
 const projectId = randomUUID()
 
@@ -80,7 +81,7 @@ describe('market routes and their tokens', () => {
   })
 
   it('project details refuse a wallet token with 401002, and answer 401001 without one', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     expect(await projectDetails(bearer(wallet.access))).toEqual(refused(UNAUTHORIZED.invalidToken))
     expect(await projectDetails()).toEqual(refused(UNAUTHORIZED.missingToken))

@@ -1,11 +1,15 @@
 import '../../support/env'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { handler } from '../../../functions/networks/listNetworks'
 import { db } from '../../../lib/db/client'
 import { networkId } from '../../../lib/db/network'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 describe('GET /v1/networks', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
   it('answers both networks with their stable ids in the envelope', async () => {
     const response = await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
 
@@ -31,6 +35,5 @@ describe('GET /v1/networks', () => {
     await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
 
     expect(send).toHaveBeenCalledTimes(1)
-    send.mockRestore()
   })
 })

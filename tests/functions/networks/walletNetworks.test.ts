@@ -1,15 +1,14 @@
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
-import { createTestClient, http, parseEther } from 'viem'
+import { parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { handler as attachWalletNetworks } from '../../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../../functions/networks/getWalletBalances'
-import { chainOf } from '../../../lib/chain/clients'
-import { loadChainConfig } from '../../../lib/config'
 import { networkId } from '../../../lib/db/network'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { fundedAccount } from '../../support/listedToken'
-import { bearer, walletSession } from '../../support/marketFixtures'
+import { devnet, fundedAccount } from '../../support/devnetAccounts'
+import { bearer } from '../../support/marketFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 import { readClient } from '../../support/readClient'
 
 const ETHEREUM = networkId('ethereum')
@@ -33,19 +32,14 @@ const OK_EMPTY = { status: 200, body: { ok: true, result: {} } }
 
 describe('networks of a wallet', () => {
   it('shows the native coins a wallet received on each attached network, in whole coins', async () => {
-    const wallet = await walletSession()
-    const sender = await fundedAccount('ethereum', '10')
+    const wallet = await signInWithWallet()
+    const sender = await fundedAccount('ethereum', { native: parseEther('10') })
     const hash = await sender.wallet.sendTransaction({
       to: wallet.address,
       value: parseEther('1.5'),
     })
     await readClient('ethereum').waitForTransactionReceipt({ hash, pollingInterval: 50 })
-    const altchain = loadChainConfig('altchain')
-    await createTestClient({
-      mode: 'anvil',
-      chain: chainOf(altchain),
-      transport: http(altchain.rpcUrl),
-    }).setBalance({ address: wallet.address, value: parseEther('2.25') })
+    await devnet('altchain').setBalance({ address: wallet.address, value: parseEther('2.25') })
 
     const attached = await attach(wallet.access, { networkIds: [ETHEREUM, ALTCHAIN] })
     const response = await balances(wallet.access)
@@ -66,7 +60,7 @@ describe('networks of a wallet', () => {
   })
 
   it('treats repeated ids and attaching twice as harmless', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     const first = await attach(wallet.access, { networkIds: [ETHEREUM, ETHEREUM] })
     const second = await attach(wallet.access, { networkIds: [ETHEREUM] })
@@ -77,7 +71,7 @@ describe('networks of a wallet', () => {
   })
 
   it('answers 404 naming an unknown network id, and attaches none of the request', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
     const unknown = randomUUID()
 
     const response = await attach(wallet.access, { networkIds: [ETHEREUM, unknown] })
@@ -90,7 +84,7 @@ describe('networks of a wallet', () => {
   })
 
   it('answers 400 for ids that are not UUIDs, or a body of the wrong shape', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     const notUuid = await attach(wallet.access, { networkIds: ['ethereum'] })
     const notArray = await attach(wallet.access, { networkIds: ETHEREUM })
@@ -106,7 +100,7 @@ describe('networks of a wallet', () => {
   })
 
   it('lists no balances before any network is attached', async () => {
-    const wallet = await walletSession()
+    const wallet = await signInWithWallet()
 
     expect(await balances(wallet.access)).toEqual({
       status: 200,

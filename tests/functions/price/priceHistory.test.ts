@@ -16,8 +16,8 @@ import {
 } from '../../../functions/price/getYearlyPriceHistory'
 import { db } from '../../../lib/db/client'
 import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
-import type { PriceSample } from '../../../lib/markets/priceBuckets'
-import { formatTimestamp } from '../../../lib/time/formatTimestamp'
+import type { PriceSample } from '../../../lib/db/priceGrains'
+import { formatTimestamp } from '../../../lib/formatTimestamp'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { createProject } from '../../support/marketFixtures'
 

@@ -7,7 +7,8 @@ import { handler as indexDepositsHandler } from '../../../functions/schedules/in
 import { handler as reconcileTradesHandler } from '../../../functions/schedules/reconcileTrades'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { devnet } from '../../support/devnetAccounts'
-import { createMockTrade, fundedAccount, receiptOf } from '../../support/tradeFixtures'
+import { fundedAccount } from '../../support/devnetAccounts'
+import { createMockTrade, receiptOf } from '../../support/tradeFixtures'
 
 const event = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent
 

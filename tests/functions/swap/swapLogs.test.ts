@@ -7,9 +7,10 @@ import { handler as swapTokensAltchain } from '../../../functions/swap/swapToken
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
 import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
-import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
+import { NATIVE_COIN } from '../../../lib/constants'
 import { captureLogs } from '../../support/captureLogs'
-import { deployment, fundedAccount, signInWallet } from '../../support/devnetAccounts'
+import { deployment, fundedAccount } from '../../support/devnetAccounts'
+import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 type Handler = Parameters<typeof invoke>[0]
@@ -25,8 +26,14 @@ describe('executing routes and the log', () => {
       fundedAccount('altchain', { tokens: { CAKE: parseEther('10') } }),
     ])
     const callers = {
-      ethereum: { ...ethereumCaller, token: await signInWallet(ethereumCaller.privateKey) },
-      altchain: { ...altchainCaller, token: await signInWallet(altchainCaller.privateKey) },
+      ethereum: {
+        ...ethereumCaller,
+        token: (await signInWithWallet(ethereumCaller.privateKey)).access,
+      },
+      altchain: {
+        ...altchainCaller,
+        token: (await signInWithWallet(altchainCaller.privateKey)).access,
+      },
     }
     const eth = deployment('ethereum')
     const alt = deployment('altchain')

@@ -17,14 +17,9 @@ import { handler as swapTokensAltchain } from '../../../functions/swap/swapToken
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import type { NetworkName } from '../../../lib/config'
 import { listTrades } from '../../../lib/db/trade'
-import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
-import {
-  deployment,
-  devnet,
-  type FundedAccount,
-  fundedAccount,
-  signInWallet,
-} from '../../support/devnetAccounts'
+import { NATIVE_COIN } from '../../../lib/constants'
+import { deployment, devnet, type FundedAccount, fundedAccount } from '../../support/devnetAccounts'
+import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
 
@@ -42,7 +37,7 @@ interface Caller {
 
 async function caller(network: NetworkName, tokens: Record<string, bigint> = {}): Promise<Caller> {
   const account = await fundedAccount(network, { tokens })
-  return { account, token: await signInWallet(account.privateKey) }
+  return { account, token: (await signInWithWallet(account.privateKey)).access }
 }
 
 function swap(

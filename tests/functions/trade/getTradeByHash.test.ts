@@ -6,9 +6,10 @@ import { handler } from '../../../functions/trade/getTradeByHash'
 import { db } from '../../../lib/db/client'
 import { recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { createMockTrade, signIn } from '../../support/tradeFixtures'
+import { createMockTrade } from '../../support/tradeFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 
-let owner: Awaited<ReturnType<typeof signIn>>
+let owner: Awaited<ReturnType<typeof signInWithWallet>>
 
 function getByHash(hash: string, token = owner.access) {
   return invoke(
@@ -24,7 +25,7 @@ function getByHash(hash: string, token = owner.access) {
 const settled = { status: 'successful', gasUsed: 21_000n, blockNumber: 4n } as const
 
 beforeAll(async () => {
-  owner = await signIn()
+  owner = await signInWithWallet()
 })
 
 describe('GET /v1/trade/hash/{hash}', () => {
@@ -51,7 +52,7 @@ describe('GET /v1/trade/hash/{hash}', () => {
   })
 
   it('answers 404 for a hash that is only another wallet’s trade', async () => {
-    const other = await signIn()
+    const other = await signInWithWallet()
     const hash = toHex(randomBytes(32))
     await recordTrade(createMockTrade({ hash, wallet: other.address, outcome: settled }))
 

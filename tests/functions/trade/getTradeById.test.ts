@@ -2,15 +2,17 @@ import '../../support/env'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { parseEther, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { handler } from '../../../functions/trade/getTradeById'
 import { db } from '../../../lib/db/client'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { devnet } from '../../support/devnetAccounts'
-import { createMockTrade, fundedAccount, receiptOf, signIn } from '../../support/tradeFixtures'
+import { fundedAccount } from '../../support/devnetAccounts'
+import { createMockTrade, receiptOf } from '../../support/tradeFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 
-let owner: Awaited<ReturnType<typeof signIn>>
+let owner: Awaited<ReturnType<typeof signInWithWallet>>
 
 function getById(tradeId: string, token = owner.access) {
   return invoke(
@@ -24,10 +26,14 @@ function getById(tradeId: string, token = owner.access) {
 }
 
 beforeAll(async () => {
-  owner = await signIn()
+  owner = await signInWithWallet()
 })
 
 describe('GET /v1/trade/id/{tradeId}', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
   it('answers the full record of a trade of the wallet, pending with 0 gas and block', async () => {
     const trade = createMockTrade({
       hash: toHex(randomBytes(32)),
@@ -81,7 +87,6 @@ describe('GET /v1/trade/id/{tradeId}', () => {
 
     // The session, the trade, and the one conditional update that settles it.
     expect(send).toHaveBeenCalledTimes(3)
-    send.mockRestore()
     expect(response.body.result).toMatchObject({
       status: 'successful',
       gasUsed: Number(receipt.gasUsed),
@@ -111,11 +116,10 @@ describe('GET /v1/trade/id/{tradeId}', () => {
 
     expect(response.body.result).toMatchObject({ type: 'deposit', gasUsed: 52_000, blockNumber: 9 })
     expect(send).toHaveBeenCalledTimes(2)
-    send.mockRestore()
   })
 
   it('answers 404 for another wallet’s trade and for an unknown id', async () => {
-    const other = await signIn()
+    const other = await signInWithWallet()
     const { id } = await recordTrade(
       createMockTrade({ hash: toHex(randomBytes(32)), wallet: other.address }),
     )

@@ -6,7 +6,8 @@ import { handler } from '../../../functions/trades/listTrades'
 import { db } from '../../../lib/db/client'
 import { recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { createMockTrade, signIn } from '../../support/tradeFixtures'
+import { createMockTrade } from '../../support/tradeFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 
 interface ListResult {
   count: number
@@ -38,7 +39,7 @@ const range = (from: number, to: number) =>
 
 // 25 trades one millisecond apart, amount n for the n-th, so order shows in the amounts.
 beforeAll(async () => {
-  const wallet = await signIn()
+  const wallet = await signInWithWallet()
   access = wallet.access
   const start = Date.now() - 60_000
   for (let n = 1; n <= TRADES; n += 1) {
@@ -102,7 +103,7 @@ describe('GET /v1/trades', () => {
   })
 
   it('answers count 0 and no trades for a wallet without trades', async () => {
-    const other = await signIn()
+    const other = await signInWithWallet()
 
     const response = await list({}, other.access)
 

@@ -6,14 +6,9 @@ import { handler as transferAltchain } from '../../../functions/transfer/transfe
 import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import type { NetworkName } from '../../../lib/config'
 import { listTrades } from '../../../lib/db/trade'
-import { NATIVE_COIN } from '../../../lib/swap/nativeCoin'
-import {
-  balanceOf,
-  deployment,
-  devnet,
-  fundedAccount,
-  signInWallet,
-} from '../../support/devnetAccounts'
+import { NATIVE_COIN } from '../../../lib/constants'
+import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
+import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
 const handlers = { ethereum: transferEthereum, altchain: transferAltchain }
@@ -40,17 +35,16 @@ function transfer(
 
 async function caller(network: NetworkName, tokens: Record<string, bigint> = {}) {
   const account = await fundedAccount(network, { native: parseEther('10'), tokens })
-  return { account, token: await signInWallet(account.privateKey) }
+  return { account, token: (await signInWithWallet(account.privateKey)).access }
 }
 
 const stranger = () => privateKeyToAccount(generatePrivateKey()).address
 
 async function mined(network: NetworkName, hash: Hex) {
   const client = devnet(network)
-  const [receipt, transaction] = await Promise.all([
-    client.getTransactionReceipt({ hash }),
-    client.getTransaction({ hash }),
-  ])
+  // The route answers once the node accepted the transaction, not once it is mined.
+  const receipt = await client.waitForTransactionReceipt({ hash })
+  const transaction = await client.getTransaction({ hash })
   expect(receipt.status).toBe('success')
   return { receipt, transaction }
 }
@@ -110,6 +104,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     })
 
     expect(response.status).toBe(200)
+    await mined('ethereum', (response.body.result as { txId: Hex }).txId)
     expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(1n)
   })
 
@@ -152,6 +147,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     })
 
     expect(response.status).toBe(200)
+    await mined('altchain', (response.body.result as { txId: Hex }).txId)
     expect(await balanceOf('altchain', to, doge)).toBe(99_999_999_999n)
   })
 
@@ -251,6 +247,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
 
     expect(first.status).toBe(200)
     expect(retry).toEqual(first)
+    await mined('ethereum', (first.body.result as { txId: Hex }).txId)
     expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(parseEther('0.1'))
   })
 })

@@ -8,7 +8,8 @@ import { handler as removeFromWatchlist } from '../../../functions/watchlist/rem
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import { recordPrice } from '../../../lib/markets/recordPrice'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { accountSession, bearer, createProject, walletSession } from '../../support/marketFixtures'
+import { accountSession, bearer, createProject } from '../../support/marketFixtures'
+import { signInWithWallet } from '../../support/walletSignIn'
 
 const usd = (value: number) => BigInt(Math.round(value * 1e6)) * 10n ** 12n
 const DAY = 24 * 3_600_000
@@ -60,7 +61,7 @@ const OK_EMPTY = { status: 200, body: { ok: true, result: {} } }
 describe('watchlist', () => {
   it('keeps the count exact when 10 wallets add the same project at once', async () => {
     const project = await createProject()
-    const wallets = await Promise.all(Array.from({ length: 10 }, () => walletSession()))
+    const wallets = await Promise.all(Array.from({ length: 10 }, () => signInWithWallet()))
 
     const responses = await Promise.all(wallets.map(({ access }) => add(access, project.id)))
 
@@ -70,7 +71,7 @@ describe('watchlist', () => {
 
   it('treats adding twice as harmless, also when both adds race', async () => {
     const project = await createProject()
-    const { access } = await walletSession()
+    const { access } = await signInWithWallet()
 
     const first = await Promise.all([add(access, project.id), add(access, project.id)])
     const again = await add(access, project.id)
@@ -82,8 +83,8 @@ describe('watchlist', () => {
 
   it('removes a project and lowers the count; removing again is harmless', async () => {
     const project = await createProject()
-    const owner = await walletSession()
-    const other = await walletSession()
+    const owner = await signInWithWallet()
+    const other = await signInWithWallet()
     await add(owner.access, project.id)
     await add(other.access, project.id)
 
@@ -102,7 +103,7 @@ describe('watchlist', () => {
     const falling = await pricedProject(2, 1.5)
     const rising = await pricedProject(4, 5)
     const unpriced = await createProject()
-    const { access } = await walletSession()
+    const { access } = await signInWithWallet()
     for (const project of [falling, rising, unpriced]) await add(access, project.id)
 
     const response = await list(access)
@@ -145,7 +146,7 @@ describe('watchlist', () => {
 
   it('shows the count on the project details', async () => {
     const project = await createProject()
-    const { access } = await walletSession()
+    const { access } = await signInWithWallet()
     await add(access, project.id)
     const account = await accountSession()
 
@@ -162,7 +163,7 @@ describe('watchlist', () => {
   })
 
   it('answers 404 for an unknown project, on add and on remove', async () => {
-    const { access } = await walletSession()
+    const { access } = await signInWithWallet()
     const projectId = randomUUID()
 
     const added = await add(access, projectId)
@@ -177,7 +178,7 @@ describe('watchlist', () => {
   })
 
   it('answers 400 for a project id that is not a UUID', async () => {
-    const { access } = await walletSession()
+    const { access } = await signInWithWallet()
 
     const response = await add(access, 'nope')
 

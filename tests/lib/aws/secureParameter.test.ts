@@ -1,7 +1,7 @@
 import '../../support/env'
 import { Hash } from '@smithy/core/serde'
 import { SignatureV4 } from '@smithy/signature-v4'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getSecureParameter, ParameterUnavailable } from '../../../lib/aws/secureParameter'
@@ -65,7 +65,8 @@ describe('getSecureParameter', () => {
     })
     delete process.env.AWS_SESSION_TOKEN
     delete process.env.AWS_PROFILE
-    server = createServer(async (request, response) => {
+    server = createServer((request, response) => void answer(request, response))
+    async function answer(request: IncomingMessage, response: ServerResponse) {
       const body = await readBody(request)
       seen.target = String(request.headers['x-amz-target'])
       seen.body = JSON.parse(body) as Seen['body']
@@ -80,7 +81,7 @@ describe('getSecureParameter', () => {
         response.statusCode = 400
         response.end(JSON.stringify({ __type: 'ParameterNotFound' }))
       }
-    })
+    }
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
   })

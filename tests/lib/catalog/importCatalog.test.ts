@@ -26,7 +26,8 @@ async function rejection(promise: Promise<unknown>): Promise<CatalogError> {
     () => undefined,
     (reason: unknown) => reason,
   )
-  if (!(error instanceof CatalogError)) throw new Error(`expected a CatalogError, got ${error}`)
+  if (!(error instanceof CatalogError))
+    throw new Error(`expected a CatalogError, got ${String(error)}`)
   return error
 }
 
@@ -59,7 +60,7 @@ describe('catalog import', () => {
     expect(await getProjectMarket(projectId(good.network, good.address))).toBeUndefined()
   })
 
-  it('reports every problem at once, unknown fields included', async () => {
+  it('reports every problem at once, unknown fields included', () => {
     const text = JSON.stringify({
       projects: [
         { ...catalogEntry({ symbol: 'ONE' }), decimals: 40 },

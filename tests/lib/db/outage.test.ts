@@ -68,12 +68,14 @@ describe('a database that refuses connections', () => {
     const client = db()
     let throttled = 0
     client.middlewareStack.add(
-      () => async () => {
+      () => () => {
         throttled += 1
-        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
-          name: 'ProvisionedThroughputExceededException',
-          $metadata: { httpStatusCode: 400 },
-        })
+        return Promise.reject(
+          Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+            name: 'ProvisionedThroughputExceededException',
+            $metadata: { httpStatusCode: 400 },
+          }),
+        )
       },
       { step: 'build', name: 'injectThrottling' },
     )

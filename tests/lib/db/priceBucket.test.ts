@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { db, tableName } from '../../../lib/db/client'
 import { priceBucketKey } from '../../../lib/db/keys'
 import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
-import { bucketLabel, bucketStart } from '../../../lib/markets/priceBuckets'
+import { bucketLabel, bucketStart } from '../../../lib/db/priceGrains'
 import { createProject } from '../../support/marketFixtures'
 
 async function bucketItem(projectId: string, grain: 'hour' | 'day' | 'month', at: Date) {
@@ -35,7 +35,7 @@ describe('price buckets in the table', () => {
     const total = prices.reduce((sum, price) => sum + price, 0n)
     for (const grain of ['hour', 'day', 'month'] as const) {
       const item = await bucketItem(project.id, grain, at)
-      expect(BigInt(item?.priceSum)).toBe(total)
+      expect(BigInt(item?.priceSum as string)).toBe(total)
       expect(item?.samples).toBe(20)
     }
   })
@@ -68,7 +68,7 @@ describe('price buckets in the table', () => {
     expect(retried.size).toBe(3)
     for (const grain of ['hour', 'day', 'month'] as const) {
       const item = await bucketItem(project.id, grain, at)
-      expect(BigInt(item?.priceSum)).toBe(priceE18)
+      expect(BigInt(item?.priceSum as string)).toBe(priceE18)
       expect(item?.samples).toBe(1)
     }
   })

@@ -1,37 +1,16 @@
 import '../../support/env'
-import { randomBytes } from 'node:crypto'
-import { getAddress, toHex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { getAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import {
   findTradeByHash,
   getTrade,
   listPendingTrades,
   listTrades,
-  NATIVE_TOKEN,
-  type NewTrade,
   recordTrade,
   settleTrade,
 } from '../../../lib/db/trade'
-
-const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address
-const randomHash = () => toHex(randomBytes(32))
-
-function createMockTrade(overrides: Partial<NewTrade> = {}): NewTrade {
-  const wallet = randomAddress()
-  return {
-    hash: randomHash(),
-    type: 'transfer',
-    network: 'ethereum',
-    wallet,
-    from: wallet,
-    to: randomAddress(),
-    amount: '1.5',
-    token: NATIVE_TOKEN,
-    isNativeTransfer: true,
-    ...overrides,
-  }
-}
+import { randomAddress } from '../../support/marketFixtures'
+import { createMockTrade } from '../../support/tradeFixtures'
 
 describe('recordTrade', () => {
   it('records a pending trade that getTrade and findTradeByHash return to its wallet only', async () => {

@@ -118,7 +118,7 @@ function ownSecret(): string {
 }
 
 function call(
-  handler: typeof whoAmI | typeof whoAmIReadingSession,
+  handler: typeof whoAmI, // whoAmIReadingSession has the same type
   authorization?: string,
 ): Promise<EnvelopeResponse> {
   return invoke(

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { OpenApiDocument } from '../../../lib/openapi/buildOpenApiDocument'
 import { OPENAPI_FILE, openApiDocument } from '../../../lib/openapi/openApiDocument'
-import { declaredFunctions } from '../../../lib/serverless/declaredFunctions'
+import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
 
 interface Operation {
   operationId: string

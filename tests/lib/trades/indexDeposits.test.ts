@@ -4,14 +4,16 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { NetworkName } from '../../../lib/config'
 import { getDepositCursor, setDepositCursor } from '../../../lib/db/depositCursor'
-import { listTrades, NATIVE_TOKEN, type Trade } from '../../../lib/db/trade'
+import { NATIVE_COIN } from '../../../lib/constants'
+import { listTrades, type Trade } from '../../../lib/db/trade'
 import { markWalletKnown } from '../../../lib/db/wallet'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { devnet } from '../../support/devnetAccounts'
-import { demoToken, fundedAccount, giveTokens, receiptOf } from '../../support/tradeFixtures'
+import { fundedAccount } from '../../support/devnetAccounts'
+import { demoToken, giveTokens, receiptOf } from '../../support/tradeFixtures'
 
 async function knownWallet(network: NetworkName) {
-  const wallet = await fundedAccount(network, parseEther('10'))
+  const wallet = await fundedAccount(network, { native: parseEther('10') })
   await markWalletKnown(wallet.address)
   return wallet
 }
@@ -78,7 +80,7 @@ describe('indexDeposits', () => {
           from: sender.address,
           to: wallet.address,
           amount: '1.25',
-          token: getAddress(NATIVE_TOKEN),
+          token: getAddress(NATIVE_COIN),
           isNativeTransfer: true,
           gasUsed: nativeReceipt.gasUsed,
           blockNumber: nativeReceipt.blockNumber,

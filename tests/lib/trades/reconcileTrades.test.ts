@@ -5,14 +5,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { getTrade, recordTrade } from '../../../lib/db/trade'
 import { reconcileTrades } from '../../../lib/trades/reconcileTrades'
-import { devnet } from '../../support/devnetAccounts'
-import {
-  createMockTrade,
-  demoToken,
-  fundedAccount,
-  giveTokens,
-  receiptOf,
-} from '../../support/tradeFixtures'
+import { devnet, fundedAccount } from '../../support/devnetAccounts'
+import { createMockTrade, demoToken, giveTokens, receiptOf } from '../../support/tradeFixtures'
 
 const stranger = () => privateKeyToAccount(generatePrivateKey()).address
 

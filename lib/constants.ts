@@ -1,0 +1,14 @@
+import { type Address, isAddressEqual } from 'viem'
+
+// Fixed values every layer shares: schemas validate with them, lib acts on them, the table stores
+// them. Neutral (imports only viem), so neither side has to import the other.
+
+/** The address that stands for a network's native coin wherever a token address is taken. */
+export const NATIVE_COIN: Address = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+
+export function isNative(address: Address): boolean {
+  return isAddressEqual(address, NATIVE_COIN)
+}
+
+/** The 20 minutes of a quote's calldata, and the default of an executed swap. */
+export const DEFAULT_DEADLINE_SECONDS = 20 * 60
