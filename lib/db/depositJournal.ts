@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import type { NetworkName } from '../config'
-import { db, tableName } from './client'
+import { tableName } from './client'
 import {
   depositJournalBlockPrefix,
   depositJournalPartition,
@@ -8,6 +7,7 @@ import {
   tradeCounterKeys,
   tradeKey,
 } from './keys'
+import { queryAll } from './queryAll'
 import { transact } from './writeConflicts'
 
 // The deposits the indexer recorded, by block: what a reorganisation may have orphaned.
@@ -26,34 +26,23 @@ export async function listJournalledDeposits(
   network: NetworkName,
   fromBlock: bigint,
 ): Promise<JournalledDeposit[]> {
-  const deposits: JournalledDeposit[] = []
-  let start: Record<string, unknown> | undefined
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk >= :from',
-        ExpressionAttributeValues: {
-          ':pk': depositJournalPartition(network),
-          ':from': depositJournalBlockPrefix(fromBlock),
-        },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    )
-    for (const item of page.Items ?? []) {
-      deposits.push({
-        key: { pk: String(item.pk), sk: String(item.sk) },
-        blockNumber: BigInt(String(item.sk).split('#')[1] ?? '0'),
-        blockHash: item.blockHash as `0x${string}`,
-        wallet: item.wallet as `0x${string}`,
-        tradeId: String(item.tradeId),
-        marker: { pk: String(item.markerPk), sk: String(item.markerSk) },
-      })
-    }
-    start = page.LastEvaluatedKey
-  } while (start)
-  return deposits
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk >= :from',
+    ExpressionAttributeValues: {
+      ':pk': depositJournalPartition(network),
+      ':from': depositJournalBlockPrefix(fromBlock),
+    },
+    ConsistentRead: true,
+  })
+  return items.map((item) => ({
+    key: { pk: String(item.pk), sk: String(item.sk) },
+    blockNumber: BigInt(String(item.sk).split('#')[1] ?? '0'),
+    blockHash: item.blockHash as `0x${string}`,
+    wallet: item.wallet as `0x${string}`,
+    tradeId: String(item.tradeId),
+    marker: { pk: String(item.markerPk), sk: String(item.markerSk) },
+  }))
 }
 
 /**
