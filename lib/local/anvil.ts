@@ -5,6 +5,7 @@ import { createServer, Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import { type Client, createTestClient, http } from 'viem'
 import { getChainId, setBlockTimestampInterval } from 'viem/actions'
+import { stopProcess } from './processes'
 
 export type StartAnvilParameters = {
   port: number
@@ -185,19 +186,11 @@ function assertPortFree(host: string, port: number, address: string): Promise<vo
 function stopOnce(child: ChildProcess): () => Promise<void> {
   let stopping: Promise<void> | undefined
   return () => {
-    stopping ??= new Promise<void>((resolve) => {
-      const gone = child.exitCode !== null || child.signalCode !== null
-      // A child that failed to spawn has no pid and never emits 'exit'.
-      if (gone || child.pid === undefined) return resolve()
-      // Hold the event loop until the exit is observed.
-      child.ref()
-      const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-      child.once('exit', () => {
-        clearTimeout(forceKill)
-        resolve()
-      })
-      child.kill('SIGTERM')
-    })
+    // A child that failed to spawn has no pid and never emits 'exit'.
+    if (child.pid === undefined) return Promise.resolve()
+    // Hold the event loop until the exit is observed.
+    child.ref()
+    stopping ??= stopProcess(child, STOP_GRACE_MS)
     return stopping
   }
 }
