@@ -11,6 +11,8 @@ export default tseslint.config(
       '.build/',
       '.cache/',
       '.data/',
+      '.devnet/',
+      '.test-output/',
       'coverage/',
     ],
   },

@@ -1,11 +1,11 @@
 import {
   type Chain,
   type Client,
+  type EIP1193RequestFn,
   createClient,
   createTransport,
   defineChain,
   http,
-  type EIP1193RequestFn,
   type HttpTransportConfig,
   type Transport,
 } from 'viem'
@@ -78,6 +78,7 @@ export function failover(
       type: 'failover',
       retryCount: 0,
       timeout,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc refuses it uncast (viem's generic EIP1193RequestFn)
       request: (async ({ method, params }: { method: string; params?: unknown }) => {
         const now = Date.now()
         const demoted = (index: number) => (demotedUntil[index] ?? 0) > now
@@ -88,7 +89,7 @@ export function failover(
         let lastError: unknown
         for (const { transport, index } of order) {
           try {
-            return await transport({ chain, retryCount: 0 }).request({ method, params } as never)
+            return await transport({ chain, retryCount: 0 }).request({ method, params })
           } catch (error) {
             if (!isNodeFailure(error)) throw error
             demotedUntil[index] = Date.now() + DEMOTION_MS

@@ -1,4 +1,4 @@
-import { type Address, formatUnits, type Hash, parseUnits } from 'viem'
+import { formatUnits, type Hash, parseUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { bestAmountOut } from '../chain/bestAmountOut'
 import { loadChainConfig } from '../config'
@@ -84,7 +84,7 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
     from: account.address,
     to: router,
     amount: formatUnits(amountIn, decimals0),
-    token: address0 as Address,
+    token: address0,
     isNativeTransfer: isNative(address0),
   })
   return { txId: hash }

@@ -688,7 +688,8 @@ const LEAK =
  */
 function isClientBudgetCount(call: unknown[]): boolean {
   const input = (call[0] as { input?: { Key?: { pk?: unknown } } } | undefined)?.input
-  return String(input?.Key?.pk ?? '').startsWith('CLIENT#')
+  const pk = input?.Key?.pk
+  return typeof pk === 'string' && pk.startsWith('CLIENT#')
 }
 
 function commandName(call: unknown[]): string {
