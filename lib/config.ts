@@ -71,6 +71,9 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
       z.pipe(z.coerce.number(), z.int().check(z.nonnegative())),
       0,
     ),
+    // Native coin moved by contracts (internal calls) is read from `trace_block` where the node
+    // offers it; off unless set, since most hosted endpoints charge extra or refuse it.
+    [`${prefix}_TRACE_INTERNAL`]: z._default(z.enum(['true', 'false']), 'false'),
     // The widest eth_getLogs range asked at once (providers refuse wide ones; refusals halve it).
     [`${prefix}_LOGS_MAX_BLOCKS`]: z._default(positiveInt, 2000),
     // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
@@ -98,6 +101,8 @@ export interface ChainConfig {
   factory: `0x${string}`
   wrappedNative: `0x${string}`
   usdStablecoin: `0x${string}`
+  /** Whether the indexer reads internal native transfers from `trace_block`. */
+  traceInternal: boolean
   /** The widest eth_getLogs range the indexer asks at once. */
   logsMaxBlocks: number
   /** Blocks after its own before a block's deposits and trades count (DECISIONS §7.2). */
@@ -179,6 +184,7 @@ const chainLoaders = Object.fromEntries(
         usdStablecoin: String(env[`${prefix}_USD_STABLECOIN`]) as `0x${string}`,
         confirmations: Number(env[`${prefix}_CONFIRMATIONS`]),
         logsMaxBlocks: Number(env[`${prefix}_LOGS_MAX_BLOCKS`]),
+        traceInternal: env[`${prefix}_TRACE_INTERNAL`] === 'true',
         baseTokens: baseTokensOf(
           env[`${prefix}_WRAPPED_NATIVE`],
           env[`${prefix}_USD_STABLECOIN`],

@@ -20,7 +20,7 @@
 // | get a trade of a wallet by id      | GetItem   | pk = WALLET#<address>, sk = TRADE#<id>           |
 // | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |
 // | list pending trades of a network   | Query GSI2| gsi2pk = PENDING#<network> (sparse: pending only) |
-// | record a deposit once              | PutItem   | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index> or NATIVE (if absent) |
+// | record a deposit once              | PutItem   | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index>, NATIVE or TRACE#<path> (if absent) |
 // | deposit indexer cursor (+ last hash)| GetItem  | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
 // | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
@@ -141,15 +141,20 @@ export function pendingTradeIndexKey(network: string, tradeId: string) {
 }
 
 /** One marker per deposit: a log of a transaction, or the transaction's own (native) value. */
-export function depositMarkerKey(
-  network: string,
-  hash: string,
-  logIndex: number | 'native',
-): TableKey {
-  return {
-    pk: `DEPOSIT#${network}#${hash.toLowerCase()}`,
-    sk: logIndex === 'native' ? 'NATIVE' : `LOG#${logIndex}`,
-  }
+/**
+ * Where in its transaction a deposit is: an ERC-20 log's index, the transaction's own value
+ * ('native'), or an internal call's trace address ('trace:0.1').
+ */
+export type DepositPlace = number | 'native' | `trace:${string}`
+
+function depositPlaceKey(place: DepositPlace): string {
+  if (place === 'native') return 'NATIVE'
+  if (typeof place === 'number') return `LOG#${place}`
+  return `TRACE#${place.slice('trace:'.length)}`
+}
+
+export function depositMarkerKey(network: string, hash: string, place: DepositPlace): TableKey {
+  return { pk: `DEPOSIT#${network}#${hash.toLowerCase()}`, sk: depositPlaceKey(place) }
 }
 
 /** A recorded deposit by block, so a reorganisation can find and remove the orphaned ones. */
@@ -157,11 +162,11 @@ export function depositJournalKey(
   network: string,
   blockNumber: bigint,
   hash: string,
-  logIndex: number | 'native',
+  place: DepositPlace,
 ): TableKey {
   return {
     pk: depositJournalPartition(network),
-    sk: `${depositJournalBlockPrefix(blockNumber)}#${hash.toLowerCase()}#${logIndex}`,
+    sk: `${depositJournalBlockPrefix(blockNumber)}#${hash.toLowerCase()}#${depositPlaceKey(place)}`,
   }
 }
 

@@ -16,6 +16,7 @@ import {
   tradeHashIndexKey,
   tradeKey,
   depositJournalKey,
+  type DepositPlace,
 } from './keys'
 import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
@@ -50,6 +51,8 @@ export interface NewTrade {
   isNativeTransfer: boolean
   /** The log of an ERC-20 deposit; a native deposit has none. */
   logIndex?: number
+  /** An internal call's trace address (`0.1`): native coin a contract sent to the wallet. */
+  traceAddress?: string
   /** Already mined (deposits): recorded with this outcome instead of `pending`. */
   outcome?: TradeOutcome
 }
@@ -101,9 +104,14 @@ function cancellationCodes(error: unknown): Array<string | undefined> {
 // TransactionConflict, which the SDK does not retry. Nothing was written, so retrying is safe.
 const CONFLICT_ATTEMPTS = 4
 
+function placeOf(trade: NewTrade): DepositPlace {
+  if (trade.traceAddress !== undefined) return `trace:${trade.traceAddress}`
+  return trade.isNativeTransfer ? 'native' : (trade.logIndex ?? 0)
+}
+
 function depositMarkerOf(trade: NewTrade) {
   if (trade.type !== 'deposit') return undefined
-  if (trade.isNativeTransfer) return depositMarkerKey(trade.network, trade.hash, 'native')
+  if (trade.isNativeTransfer) return depositMarkerKey(trade.network, trade.hash, placeOf(trade))
   if (trade.logIndex === undefined) throw new TypeError('an ERC-20 deposit needs its logIndex')
   return depositMarkerKey(trade.network, trade.hash, trade.logIndex)
 }
@@ -182,7 +190,7 @@ export async function recordTrade(
             trade.network,
             trade.outcome.blockNumber,
             trade.hash,
-            trade.isNativeTransfer ? 'native' : (trade.logIndex ?? 0),
+            placeOf(trade),
           ),
           type: 'DepositJournal',
           blockHash: trade.outcome.blockHash,

@@ -10,6 +10,7 @@ import {
   getAddress,
   type Hash,
   RpcRequestError,
+  toHex,
   type TransactionReceipt,
 } from 'viem'
 import { onChain, translateChainError } from '../chain/chainError'
@@ -49,6 +50,8 @@ interface IncomingTransfer {
   hash: Hash
   /** Absent for the native value of a transaction. */
   logIndex?: number
+  /** An internal call's trace address, for native coin a contract sent. */
+  traceAddress?: string
   token: Address
   from: Address
   to: Address
@@ -178,6 +181,58 @@ function isRangeRefusal(error: unknown): boolean {
  * provider refuses as too large (DECISIONS §7.2) is halved until it is served (a single block
  * that is still refused fails the run, which then scans the range again).
  */
+/** A call of `trace_block` (Parity/OpenEthereum format, as anvil and Erigon answer it). */
+interface CallTrace {
+  type: string
+  action: { callType?: string; from?: Address; to?: Address; value?: `0x${string}` }
+  error?: string
+  traceAddress: number[]
+  transactionHash?: Hash
+}
+
+/**
+ * Native coin moved by contracts (internal calls with value, e.g. a router unwrapping to a
+ * user), from `trace_block`; the top-level call is the transaction's own value, read elsewhere.
+ */
+async function readInternalTransfers(
+  client: ChainClient,
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<IncomingTransfer[]> {
+  const transfers: IncomingTransfer[] = []
+  for (let start = fromBlock; start <= toBlock; start += BigInt(BLOCK_CONCURRENCY)) {
+    const numbers: bigint[] = []
+    for (let n = start; n <= toBlock && n < start + BigInt(BLOCK_CONCURRENCY); n += 1n) {
+      numbers.push(n)
+    }
+    const blocks = await Promise.all(
+      numbers.map(
+        (blockNumber) =>
+          client.request({
+            method: 'trace_block',
+            params: [toHex(blockNumber)],
+          } as never) as Promise<CallTrace[] | null>,
+      ),
+    )
+    for (const trace of blocks.flatMap((traces) => traces ?? [])) {
+      const { action } = trace
+      const value = action.value ? BigInt(action.value) : 0n
+      if (trace.type !== 'call' || action.callType !== 'call' || trace.error) continue
+      if (trace.traceAddress.length === 0 || value === 0n || !trace.transactionHash) continue
+      if (!action.from || !action.to) continue
+      transfers.push({
+        hash: trace.transactionHash,
+        traceAddress: trace.traceAddress.join('.'),
+        token: NATIVE_COIN,
+        from: getAddress(action.from),
+        to: getAddress(action.to),
+        value,
+      })
+    }
+  }
+  return transfers
+}
+
 async function transferLogs(
   client: ChainClient,
   fromBlock: bigint,
@@ -281,6 +336,7 @@ async function recordDeposits(
           token: deposit.token,
           isNativeTransfer,
           logIndex: deposit.logIndex,
+          traceAddress: deposit.traceAddress,
           outcome: outcomeOf(receipt),
         })
         if (result.created) recorded += 1
@@ -293,7 +349,7 @@ async function recordDeposits(
 
 async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<NetworkIndexing> {
   const client = publicClient(network)
-  const { confirmations, logsMaxBlocks } = loadChainConfig(network)
+  const { confirmations, logsMaxBlocks, traceInternal } = loadChainConfig(network)
   const [cursor, head] = await Promise.all([
     getDepositCursorState(network),
     getBlockNumber(client, { cacheTime: 0 }),
@@ -331,11 +387,12 @@ async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<Ne
   }
   const toBlock =
     safeHead < fromBlock + BigInt(maxBlocks) - 1n ? safeHead : fromBlock + BigInt(maxBlocks) - 1n
-  const [tokenTransfers, native] = await Promise.all([
+  const [tokenTransfers, native, internal] = await Promise.all([
     readTokenTransfers(client, fromBlock, toBlock, BigInt(logsMaxBlocks)),
     readNativeTransfers(client, fromBlock, toBlock),
+    traceInternal ? readInternalTransfers(client, fromBlock, toBlock) : [],
   ])
-  const transfers = [...tokenTransfers, ...native.transfers]
+  const transfers = [...tokenTransfers, ...native.transfers, ...internal]
   const known = await findKnownWallets(transfers.map((transfer) => transfer.to))
   const recorded = await recordDeposits(
     client,

@@ -57,7 +57,7 @@ describe('the key builders of lib/db/keys.ts', () => {
     expect(familyKey('f1')).toEqual({ pk: 'FAMILY#f1', sk: 'FAMILY' })
     expect(depositJournalKey('ethereum', 12n, HASH, 'native')).toEqual({
       pk: 'DEPOSIT_JOURNAL#ethereum',
-      sk: `BLOCK#000000000000012#${HASH.toLowerCase()}#native`,
+      sk: `BLOCK#000000000000012#${HASH.toLowerCase()}#NATIVE`,
     })
     expect(walletKey(CHECKSUMMED)).toEqual({ pk: `WALLET#${LOWER}`, sk: 'WALLET' })
     expect(tradeKey(CHECKSUMMED, 'ID')).toEqual({ pk: `WALLET#${LOWER}`, sk: 'TRADE#id' })
