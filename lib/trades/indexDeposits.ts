@@ -206,12 +206,11 @@ async function readInternalTransfers(
       numbers.push(n)
     }
     const blocks = await Promise.all(
-      numbers.map(
-        (blockNumber) =>
-          client.request({
-            method: 'trace_block',
-            params: [toHex(blockNumber)],
-          } as never) as Promise<CallTrace[] | null>,
+      numbers.map((blockNumber) =>
+        client.request<{ Parameters: [`0x${string}`]; ReturnType: CallTrace[] | null }>({
+          method: 'trace_block',
+          params: [toHex(blockNumber)],
+        }),
       ),
     )
     for (const trace of blocks.flatMap((traces) => traces ?? [])) {
