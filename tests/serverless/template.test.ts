@@ -166,6 +166,12 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect(dependsOn).toEqual(expect.arrayContaining(['HttpApiRoutePostApiV1AuthLogin']))
   })
 
+  it('allows no browser origin on a deployed stage until it names its app (CORS)', () => {
+    const [api] = ofType('AWS::ApiGatewayV2::Api')
+
+    expect(api?.Properties).not.toHaveProperty('CorsConfiguration')
+  })
+
   it('reserves a bounded concurrency for the two scrypt functions', () => {
     const reserved = Object.fromEntries(
       ofType('AWS::Lambda::Function').map((fn) => [
