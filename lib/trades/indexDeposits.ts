@@ -61,6 +61,17 @@ interface IncomingTransfer {
 const TRANSFER_EVENT = getAbiItem({ abi: erc20Abi, name: 'Transfer' })
 // Blocks requested at once; the batched transport sends them in one HTTP request.
 const BLOCK_CONCURRENCY = 50
+
+/** The block numbers from `fromBlock` to `toBlock`, BLOCK_CONCURRENCY at a time. */
+function* blockBatches(fromBlock: bigint, toBlock: bigint): Generator<bigint[]> {
+  for (let start = fromBlock; start <= toBlock; start += BigInt(BLOCK_CONCURRENCY)) {
+    const numbers: bigint[] = []
+    for (let n = start; n <= toBlock && n < start + BigInt(BLOCK_CONCURRENCY); n += 1n) {
+      numbers.push(n)
+    }
+    yield numbers
+  }
+}
 /**
  * How far back a reorganisation is looked for and re-scanned once detected; one deeper than this
  * (and than the confirmation depth) needs an operator to set the cursor back.
@@ -138,11 +149,7 @@ async function readNativeTransfers(
 ): Promise<{ transfers: IncomingTransfer[]; hashes: Map<bigint, Hash> }> {
   const transfers: IncomingTransfer[] = []
   const hashes = new Map<bigint, Hash>()
-  for (let start = fromBlock; start <= toBlock; start += BigInt(BLOCK_CONCURRENCY)) {
-    const numbers: bigint[] = []
-    for (let n = start; n <= toBlock && n < start + BigInt(BLOCK_CONCURRENCY); n += 1n) {
-      numbers.push(n)
-    }
+  for (const numbers of blockBatches(fromBlock, toBlock)) {
     const blocks = await Promise.all(
       numbers.map((blockNumber) => getBlock(client, { blockNumber, includeTransactions: true })),
     )
@@ -200,11 +207,7 @@ async function readInternalTransfers(
   toBlock: bigint,
 ): Promise<IncomingTransfer[]> {
   const transfers: IncomingTransfer[] = []
-  for (let start = fromBlock; start <= toBlock; start += BigInt(BLOCK_CONCURRENCY)) {
-    const numbers: bigint[] = []
-    for (let n = start; n <= toBlock && n < start + BigInt(BLOCK_CONCURRENCY); n += 1n) {
-      numbers.push(n)
-    }
+  for (const numbers of blockBatches(fromBlock, toBlock)) {
     const blocks = await Promise.all(
       numbers.map((blockNumber) =>
         client.request<{ Parameters: [`0x${string}`]; ReturnType: CallTrace[] | null }>({

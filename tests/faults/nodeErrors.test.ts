@@ -1,15 +1,13 @@
 import '../support/env'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
-import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
-import { NATIVE_COIN } from '../../lib/constants'
+import {
+  type ChainCaller,
+  fundedCaller,
+  quoteNativeFor,
+  transferNative,
+} from '../support/chainRoutes'
 import { captureLogs } from '../support/captureLogs'
-import { devnet } from '../support/devnetAccounts'
 import { type ProviderFault, type RpcProxy, startRpcProxy } from '../support/faultEngines'
-import { httpEvent, invoke } from '../support/httpEvent'
-import { bearer } from '../support/marketFixtures'
-import { signInWithWallet } from '../support/walletSignIn'
 
 // A provider that refuses or breaks, between the handlers and the shared ethereum devnet: every
 // failure of the node is 502 (DECISIONS §7.2), and the RPC URL, which carries the provider's key
@@ -21,19 +19,13 @@ const STACK_FRAME = /\n\s+at [\w.<>]+ \(|\bat .+\.ts:\d+:\d+/
 const logs = captureLogs('DEBUG')
 
 let proxy: RpcProxy
-let caller: { privateKey: `0x${string}`; access: string }
+let caller: ChainCaller
 
 beforeAll(async () => {
   proxy = await startRpcProxy(String(process.env.ETHEREUM_RPC_URL))
   // Before any handler reads its configuration: clients are built on first use.
   process.env.ETHEREUM_RPC_URL = `${proxy.url}/v3/${PROVIDER_KEY}`
-  const privateKey = generatePrivateKey()
-  await devnet('ethereum').setBalance({
-    address: privateKeyToAccount(privateKey).address,
-    value: 10n ** 18n,
-  })
-  const { access } = await signInWithWallet(privateKey)
-  caller = { privateKey, access }
+  caller = await fundedCaller()
 }, 60_000)
 
 afterAll(async () => {
@@ -41,30 +33,8 @@ afterAll(async () => {
 })
 
 const routes = {
-  quote: () =>
-    invoke(
-      quoteEthereum,
-      httpEvent({
-        routeKey: 'GET /api/v1/swap/quote/ethereum',
-        queryStringParameters: {
-          amount: '0.01',
-          address0: NATIVE_COIN,
-          decimals0: '18',
-          address1: '0x000000000000000000000000000000000000dEaD',
-          decimals1: '18',
-        },
-      }),
-    ),
-  transfer: () =>
-    invoke(
-      transferEthereum,
-      httpEvent({
-        routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
-        pathParameters: { key: caller.privateKey },
-        headers: bearer(caller.access),
-        body: { to: privateKeyToAccount(generatePrivateKey()).address, amount: '0.001' },
-      }),
-    ),
+  quote: () => quoteNativeFor('0x000000000000000000000000000000000000dEaD'),
+  transfer: () => transferNative(caller),
 }
 
 const FAULTS: ProviderFault[] = [
