@@ -34,6 +34,15 @@ export const UNAUTHORIZED = {
 
 export type UnauthorizedCode = (typeof UNAUTHORIZED)[keyof typeof UNAUTHORIZED]
 
+/** What each 401 sub-code means, in one place: the OpenAPI document quotes these. */
+export const UNAUTHORIZED_DESCRIPTIONS: Record<UnauthorizedCode, string> = {
+  [UNAUTHORIZED.missingToken]: 'no bearer token, or a malformed Authorization header',
+  [UNAUTHORIZED.invalidToken]:
+    'token invalid: bad signature, expired, wrong issuer or of the wrong kind',
+  [UNAUTHORIZED.sessionEnded]: 'session ended: logged out, rotated by a refresh, or revoked',
+  [UNAUTHORIZED.credentialsRejected]: 'credentials rejected: signature, password or key',
+}
+
 export class Unauthorized extends AppError {
   override name = 'Unauthorized'
   constructor(code: UnauthorizedCode, message: string) {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import type { Guard } from '../http/types'
+import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
 import { ERROR_RESPONSES, type ErrorStatus, ROUTE_ERRORS } from './routeErrors'
 
 /** What `defineHandler` attaches to its handler as `route` (lib/http/defineHandler.ts). */
@@ -61,12 +62,7 @@ const SECURITY_SCHEMES = {
   accountRefresh: 'Refresh token of an account session (`aud: account`, `typ: refresh`), 30 days.',
 }
 
-const UNAUTHORIZED_CODES = {
-  401001: 'no bearer token, or a malformed Authorization header',
-  401002: 'token invalid: bad signature, expired, wrong issuer or of the wrong kind',
-  401003: 'session ended: logged out, rotated by a refresh, or revoked',
-  401004: 'credentials rejected: signature, password or key',
-} as const
+const UNAUTHORIZED_CODES = UNAUTHORIZED_DESCRIPTIONS
 
 /** `z.int()` bounds every integer by the safe range, which says nothing to a reader. */
 function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {

@@ -1,9 +1,10 @@
 import type { Hash } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
 import { executeSwap, type ExecuteSwapParameters } from './executeSwap'
 import { idempotent } from './idempotent'
 import { signerFor } from './signer'
-import { transferTokens, type TransferTokensParameters } from './transferTokens'
+import { transferTokens, type TransferTokensParameters } from '../transfer/transferTokens'
 
 export interface SignedRequestParameters<Body> {
   network: NetworkName
@@ -23,34 +24,25 @@ export type SignedInput<Body> = Omit<SignedRequestParameters<Body>, 'network' | 
 export type SwapBody = Omit<ExecuteSwapParameters, 'network' | 'account' | 'now'>
 export type TransferBody = Omit<TransferTokensParameters, 'network' | 'account'>
 
-/** A swap signed by `key`, run once per Idempotency-Key. */
-export async function signedSwap({
-  network,
-  route,
-  key,
-  wallet,
-  idempotencyKey,
-  body,
-}: SignedRequestParameters<SwapBody>): Promise<{ txId: Hash }> {
-  const account = signerFor(key, wallet)
-  return idempotent(
-    { wallet: account.address, key: idempotencyKey, request: { route, body } },
-    () => executeSwap({ network, account, ...body }),
-  )
+/** An operation signed by `key`, run once per Idempotency-Key of the signing wallet. */
+function signedOnce<Body>(
+  run: (network: NetworkName, account: PrivateKeyAccount, body: Body) => Promise<{ txId: Hash }>,
+) {
+  return ({ network, route, key, wallet, idempotencyKey, body }: SignedRequestParameters<Body>) => {
+    const account = signerFor(key, wallet)
+    return idempotent(
+      { wallet: account.address, key: idempotencyKey, request: { route, body } },
+      () => run(network, account, body),
+    )
+  }
 }
 
+/** A swap signed by `key`, run once per Idempotency-Key. */
+export const signedSwap = signedOnce<SwapBody>((network, account, body) =>
+  executeSwap({ network, account, ...body }),
+)
+
 /** A transfer signed by `key`, run once per Idempotency-Key. */
-export async function signedTransfer({
-  network,
-  route,
-  key,
-  wallet,
-  idempotencyKey,
-  body,
-}: SignedRequestParameters<TransferBody>): Promise<{ txId: Hash }> {
-  const account = signerFor(key, wallet)
-  return idempotent(
-    { wallet: account.address, key: idempotencyKey, request: { route, body } },
-    () => transferTokens({ network, account, ...body }),
-  )
-}
+export const signedTransfer = signedOnce<TransferBody>((network, account, body) =>
+  transferTokens({ network, account, ...body }),
+)

@@ -9,12 +9,12 @@ import {
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
 import { BadRequest, Unprocessable } from '../errors'
-import { estimateGasLimit } from './gasLimit'
+import { estimateGasLimit } from '../swap/gasLimit'
 import { isNative, NATIVE_COIN } from '../constants'
-import { assertDecimals, readHolding } from './readHolding'
-import { recordSent } from './recordSent'
-import { readSendContext } from './sendContext'
-import { sendSigned } from './sendSigned'
+import { assertDecimals, readHolding } from '../swap/readHolding'
+import { recordSent } from '../swap/recordSent'
+import { readSendContext } from '../swap/sendContext'
+import { sendSigned } from '../swap/sendSigned'
 
 export interface TransferTokensParameters {
   network: NetworkName
