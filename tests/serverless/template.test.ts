@@ -184,6 +184,13 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect(reserved['functions/account/loginAccount.handler']).toBe(10)
   })
 
+  it('does not make Node read source maps at run time', () => {
+    for (const fn of ofType('AWS::Lambda::Function')) {
+      const env = fn.Properties.Environment as { Variables: Record<string, string> } | undefined
+      expect(env?.Variables.NODE_OPTIONS ?? '').not.toContain('--enable-source-maps')
+    }
+  })
+
   it('sets the per-IP budgets of DECISIONS §7.1 on the deployed stage', () => {
     const env = ofType('AWS::Lambda::Function')[0]?.Properties.Environment as {
       Variables: Record<string, string>
