@@ -20,32 +20,54 @@ export interface ApproveIfNeededParameters {
 }
 
 /**
- * When the spender's allowance is short, approves exactly `amount`, records the approval and
- * waits until it is mined (the swap's estimate would revert before). Returns whether it sent one.
+ * The approvals a short allowance needs, in order (DECISIONS §7.2): none when it suffices; the
+ * amount when it is zero; otherwise 0 first, then the amount, since tokens like USDT refuse to
+ * change a non-zero allowance to another non-zero value.
  */
-export async function approveIfNeeded(parameters: ApproveIfNeededParameters): Promise<boolean> {
+export function approvalAmounts(allowance: bigint, amount: bigint): bigint[] {
+  if (allowance >= amount) return []
+  return allowance === 0n ? [amount] : [0n, amount]
+}
+
+/**
+ * When the spender's allowance is short, approves exactly `amount` (resetting a non-zero
+ * allowance to 0 first), records each approval and waits until each is mined (the next one and
+ * the swap's estimate would fail before). Returns how many transactions it sent, from `nonce` on.
+ */
+export async function approveIfNeeded(parameters: ApproveIfNeededParameters): Promise<number> {
   const { network, account, token, decimals, spender, amount, allowance, nonce, fees } = parameters
-  if (allowance >= amount) return false
-  const data = encodeFunctionData({
-    abi: erc20Abi,
-    functionName: 'approve',
-    args: [spender, amount],
-  })
-  const action = 'approval'
-  const gas = await estimateGasLimit({ network, action, from: account.address, to: token, data })
-  const hash = await sendSigned({ network, action, account, nonce, fees, gas, to: token, data })
-  await recordSent({
-    hash,
-    type: 'approval',
-    network,
-    wallet: account.address,
-    from: account.address,
-    // The counterparty of an approval is the spender, not the token contract it is sent to.
-    to: spender,
-    amount: formatUnits(amount, decimals),
-    token,
-    isNativeTransfer: false,
-  })
-  await waitForSuccess(network, action, hash)
-  return true
+  const approvals = approvalAmounts(allowance, amount)
+  for (const [index, value] of approvals.entries()) {
+    const data = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [spender, value],
+    })
+    const action = 'approval'
+    const gas = await estimateGasLimit({ network, action, from: account.address, to: token, data })
+    const hash = await sendSigned({
+      network,
+      action,
+      account,
+      nonce: nonce + index,
+      fees,
+      gas,
+      to: token,
+      data,
+    })
+    await recordSent({
+      hash,
+      type: 'approval',
+      network,
+      wallet: account.address,
+      from: account.address,
+      // The counterparty of an approval is the spender, not the token contract it is sent to.
+      to: spender,
+      amount: formatUnits(value, decimals),
+      token,
+      isNativeTransfer: false,
+    })
+    await waitForSuccess(network, action, hash)
+  }
+  return approvals.length
 }

@@ -49,7 +49,7 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
     maxFeePerGas: context.maxFeePerGas,
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,
   }
-  const approved = await approveIfNeeded({
+  const approvals = await approveIfNeeded({
     network,
     account,
     token: address0,
@@ -74,7 +74,7 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
   const action = 'swap'
   const swap = { to: router, data: call.data, value: call.value }
   const gas = await estimateGasLimit({ network, action, from: account.address, ...swap })
-  const nonce = context.nonce + (approved ? 1 : 0)
+  const nonce = context.nonce + approvals
   const hash = await sendSigned({ network, action, account, nonce, fees, gas, ...swap })
   await recordSent({
     hash,
