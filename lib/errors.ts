@@ -50,41 +50,26 @@ export class Unauthorized extends AppError {
   }
 }
 
-export class NotFound extends AppError {
-  override name = 'NotFound'
-  constructor(message: string) {
-    super(404, 404, message)
+/** A class for an error whose envelope code is its HTTP status and whose only field is a message. */
+function statusError(status: number, name: string) {
+  return class extends AppError {
+    override name = name
+    constructor(message: string) {
+      super(status, status, message)
+    }
   }
 }
 
-export class Conflict extends AppError {
-  override name = 'Conflict'
-  constructor(message: string) {
-    super(409, 409, message)
-  }
-}
+export class NotFound extends statusError(404, 'NotFound') {}
 
-export class PayloadTooLarge extends AppError {
-  override name = 'PayloadTooLarge'
-  constructor(message: string) {
-    super(413, 413, message)
-  }
-}
+export class Conflict extends statusError(409, 'Conflict') {}
 
-export class UnsupportedMediaType extends AppError {
-  override name = 'UnsupportedMediaType'
-  constructor(message: string) {
-    super(415, 415, message)
-  }
-}
+export class PayloadTooLarge extends statusError(413, 'PayloadTooLarge') {}
+
+export class UnsupportedMediaType extends statusError(415, 'UnsupportedMediaType') {}
 
 /** A valid request the chain cannot serve: no liquidity, short balance or allowance. */
-export class Unprocessable extends AppError {
-  override name = 'Unprocessable'
-  constructor(message: string) {
-    super(422, 422, message)
-  }
-}
+export class Unprocessable extends statusError(422, 'Unprocessable') {}
 
 export class TooManyRequests extends AppError {
   override name = 'TooManyRequests'
@@ -99,8 +84,8 @@ export class TooManyRequests extends AppError {
 
 export class ChainUnavailable extends AppError {
   override name = 'ChainUnavailable'
-  constructor(network: string) {
-    super(502, 502, `the ${network} node did not answer; try again shortly`)
+  constructor(network: string, message = `the ${network} node did not answer; try again shortly`) {
+    super(502, 502, message)
   }
 }
 

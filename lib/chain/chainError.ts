@@ -64,14 +64,19 @@ export function translateChainError(error: unknown, network: string): unknown {
   return new ChainUnavailable(network)
 }
 
-/** Runs a chain call and translates its failure; for every chain read made on a request path. */
-export async function onChain<Result>(
-  network: string,
+/** Runs a call and throws its failure as `translate` turns it into the service's errors. */
+export async function translatingFailure<Result>(
   call: () => Promise<Result>,
+  translate: (error: unknown) => unknown,
 ): Promise<Result> {
   try {
     return await call()
   } catch (error) {
-    throw translateChainError(error, network)
+    throw translate(error)
   }
+}
+
+/** Runs a chain call and translates its failure; for every chain read made on a request path. */
+export function onChain<Result>(network: string, call: () => Promise<Result>): Promise<Result> {
+  return translatingFailure(call, (error) => translateChainError(error, network))
 }

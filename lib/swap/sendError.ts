@@ -10,7 +10,7 @@ import {
   NonceTooLowError,
 } from 'viem'
 import { getNodeError } from 'viem/utils'
-import { translateChainError } from '../chain/chainError'
+import { translateChainError, translatingFailure } from '../chain/chainError'
 import { AppError, Conflict, Unprocessable } from '../errors'
 
 const NODE_ERRORS = [
@@ -65,14 +65,10 @@ export function translateSendError(error: unknown, network: string, action: stri
 }
 
 /** Runs a call that prepares or sends a transaction and translates its failure. */
-export async function beforeBroadcast<Result>(
+export function beforeBroadcast<Result>(
   network: string,
   action: string,
   call: () => Promise<Result>,
 ): Promise<Result> {
-  try {
-    return await call()
-  } catch (error) {
-    throw translateSendError(error, network, action)
-  }
+  return translatingFailure(call, (error) => translateSendError(error, network, action))
 }

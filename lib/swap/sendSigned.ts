@@ -1,10 +1,10 @@
 import { getTransactionCount, sendRawTransaction, waitForTransactionReceipt } from 'viem/actions'
-import type { Address, Hash, Hex } from 'viem'
+import { WaitForTransactionReceiptTimeoutError, type Address, type Hash, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
-import { AppError, Conflict, Unprocessable } from '../errors'
+import { ChainUnavailable, Conflict, Unprocessable } from '../errors'
 import type { Fees } from './sendContext'
 import { translateSendError } from './sendError'
 
@@ -63,22 +63,22 @@ const RECEIPT_POLL_MS = 250
 /** Waits for a transaction to be mined and succeed: a revert is a 422, a long wait a 502. */
 export async function waitForSuccess(network: NetworkName, action: string, hash: Hash) {
   const client = publicClient(network)
+  // The timeout is told apart inside the call: once `onChain` has translated it, it is a bare 502.
   const receipt = await onChain(network, () =>
     waitForTransactionReceipt(client, {
       hash,
       pollingInterval: RECEIPT_POLL_MS,
       timeout: RECEIPT_TIMEOUT_MS,
+    }).catch((error: unknown) => {
+      if (error instanceof WaitForTransactionReceiptTimeoutError) {
+        throw new ChainUnavailable(
+          network,
+          `the ${action} ${hash} was not mined on ${network} within ${RECEIPT_TIMEOUT_MS / 1000} s; retry once it is`,
+        )
+      }
+      throw error
     }),
-  ).catch((error: unknown) => {
-    if (error instanceof Error && error.name === 'WaitForTransactionReceiptTimeoutError') {
-      throw new AppError(
-        502,
-        502,
-        `the ${action} ${hash} was not mined on ${network} within ${RECEIPT_TIMEOUT_MS / 1000} s; retry once it is`,
-      )
-    }
-    throw error
-  })
+  )
   if (receipt.status !== 'success') {
     throw new Unprocessable(`the ${action} ${hash} reverted on ${network}`)
   }
