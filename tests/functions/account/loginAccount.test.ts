@@ -1,7 +1,7 @@
 import '../../support/env'
 import { decodeJwt } from 'jose'
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/account/loginAccount'
 import { handler as logoutHandler } from '../../../functions/account/logoutAccount'
 import { handler as refreshHandler } from '../../../functions/account/refreshAccountSession'
@@ -9,9 +9,9 @@ import { registerAccount } from '../../../functions/account/registerAccount'
 import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
 import { loadAuthConfig } from '../../../lib/config'
 import { getAccount } from '../../../lib/db/account'
-import { db } from '../../../lib/db/client'
 import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 
 const ROUTE = 'POST /api/v1/account/login'
 
@@ -123,7 +123,7 @@ describe('POST /v1/account/login', () => {
 
   it('costs one round trip of three calls on failure, and two more writes on success', async () => {
     const { username, password } = await registered()
-    const send = vi.spyOn(db(), 'send')
+    const send = spyOnDbSend()
 
     await login({ username, password })
     const success = send.mock.calls.length
@@ -133,7 +133,6 @@ describe('POST /v1/account/login', () => {
     send.mockClear()
     await login({ username: newUsername(), password: 'not the password' })
     const unknown = send.mock.calls.length
-    send.mockRestore()
 
     // Client limit, attempt reservation and account read; then the attempt's release and the
     // session transaction on success.

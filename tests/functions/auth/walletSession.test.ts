@@ -2,16 +2,16 @@ import '../../support/env'
 import { decodeJwt } from 'jose'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parseSiweMessage } from 'viem/siwe'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { handler as logoutWallet } from '../../../functions/auth/logoutWallet'
 import { handler as refreshWalletSession } from '../../../functions/auth/refreshWalletSession'
 import { REPLAY_GRACE_SECONDS } from '../../../lib/auth/sessions'
 import { signInWithWallet } from '../../../lib/auth/walletSignIn'
-import { db } from '../../../lib/db/client'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { backdateRotation } from '../../support/sessionClock'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 
 interface Tokens {
   access: string
@@ -134,13 +134,12 @@ describe('wallet sign-in (EIP-4361)', () => {
     const account = privateKeyToAccount(generatePrivateKey())
     const { message } = await requestNonce(account.address)
     const signature = await account.signMessage({ message })
-    const send = vi.spyOn(db(), 'send')
+    const send = spyOnDbSend()
 
     const response = await login(account.address, signature)
 
     expect(response.status).toBe(200)
     expect(send.mock.calls.length).toBe(4)
-    send.mockRestore()
   })
 })
 

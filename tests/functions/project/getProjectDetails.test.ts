@@ -1,15 +1,15 @@
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as logout } from '../../../functions/account/logoutAccount'
 import { handler } from '../../../functions/project/getProjectDetails'
-import { db } from '../../../lib/db/client'
 import { recordPrice } from '../../../lib/markets/recordPrice'
 import { formatTimestamp } from '../../../lib/formatTimestamp'
 import { projectSchema } from '../../../schemas/project'
 import * as z from '../../../schemas/zod'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { accountSession, bearer, createProject } from '../../support/marketFixtures'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 
 function details(token: string, projectId: string) {
   return invoke(
@@ -101,12 +101,11 @@ describe('project details', () => {
 
   it("reads the project and the caller's session with a single DynamoDB call", async () => {
     const project = await createProject()
-    const send = vi.spyOn(db(), 'send')
+    const send = spyOnDbSend()
 
     const response = await details(token, project.id)
 
     const commands = send.mock.calls.map(([command]) => command.constructor.name)
-    send.mockRestore()
     expect(commands).toEqual(['BatchGetCommand'])
     expect(response.status).toBe(200)
     expect((response.body.result as { project: { id: string } }).project.id).toBe(project.id)

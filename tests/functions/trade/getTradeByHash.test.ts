@@ -1,13 +1,13 @@
 import '../../support/env'
 import { randomBytes } from 'node:crypto'
 import { toHex } from 'viem'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/trade/getTradeByHash'
-import { db } from '../../../lib/db/client'
 import { recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { createMockTrade } from '../../support/tradeFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 
 let owner: Awaited<ReturnType<typeof signInWithWallet>>
 
@@ -34,12 +34,11 @@ describe('GET /v1/trade/hash/{hash}', () => {
     const { id } = await recordTrade(
       createMockTrade({ hash, wallet: owner.address, type: 'swap', outcome: settled }),
     )
-    const send = vi.spyOn(db(), 'send')
+    const send = spyOnDbSend()
 
     const response = await getByHash(hash.toUpperCase().replace('0X', '0x'))
 
     expect(send).toHaveBeenCalledTimes(2)
-    send.mockRestore()
     expect(response.status).toBe(200)
     expect(response.body.result).toMatchObject({
       id,

@@ -1,13 +1,13 @@
 import '../../support/env'
 import { randomBytes } from 'node:crypto'
 import { toHex } from 'viem'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/trades/listTrades'
-import { db } from '../../../lib/db/client'
 import { recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { createMockTrade } from '../../support/tradeFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 
 interface ListResult {
   count: number
@@ -111,14 +111,13 @@ describe('GET /v1/trades', () => {
   })
 
   it('reads the table twice per request: the session, then one Query for page and count', async () => {
+    const send = spyOnDbSend()
     for (const direction of ['ASC', 'DESC']) {
-      const send = vi.spyOn(db(), 'send')
-
+      send.mockClear()
       const response = await list({ limit: '100', direction })
 
       expect(response.status).toBe(200)
       expect(send).toHaveBeenCalledTimes(2)
-      send.mockRestore()
     }
   })
 

@@ -1,9 +1,9 @@
 import '../../support/env'
-import { describe, expect, it, vi } from 'vitest'
-import { db } from '../../../lib/db/client'
+import { describe, expect, it } from 'vitest'
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import { watchProject } from '../../../lib/db/watchlist'
 import { createProject, randomAddress } from '../../support/marketFixtures'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 
 // DynamoDB Local runs transactions one at a time, so it never cancels one for a conflict; real
 // DynamoDB does (TransactionConflict) when two touch the same item at once. Injected here.
@@ -17,13 +17,12 @@ function conflict(): Error {
 describe('watchlist transactions', () => {
   it('retries a watch that lost a race to another transaction, and counts it once', async () => {
     const project = await createProject()
-    const send = vi.spyOn(db(), 'send')
+    const send = spyOnDbSend()
     send.mockRejectedValueOnce(conflict()).mockRejectedValueOnce(conflict())
 
     const outcome = await watchProject(randomAddress(), project.id)
 
     expect(send).toHaveBeenCalledTimes(3)
-    send.mockRestore()
     expect(outcome).toBe('added')
     expect((await getProjectMarket(project.id))?.market.watchLists).toBe(1)
   })
