@@ -100,17 +100,21 @@ export function pathsThroughBases(
   return paths
 }
 
-/** The best output over every path of at most 3 hops through the base tokens, at a block. */
+/**
+ * The best output over every path of at most 3 hops through the base tokens, at a block (with
+ * `feeBps`, what arrives after each token's fee on transfer, as in amountOutAlong).
+ */
 export async function bestOut(
   network: NetworkName,
   amountIn: bigint,
   tokenIn: Address,
   tokenOut: Address,
   blockNumber?: bigint,
+  feeBps?: TransferFeeBps,
 ): Promise<{ amountOut: bigint; path: Address[] } | undefined> {
   let best: { amountOut: bigint; path: Address[] } | undefined
   for (const path of pathsThroughBases(network, tokenIn, tokenOut)) {
-    const amountOut = await amountOutAlong(network, amountIn, path, blockNumber)
+    const amountOut = await amountOutAlong(network, amountIn, path, blockNumber, feeBps)
     if (amountOut !== undefined && amountOut > 0n && (!best || amountOut > best.amountOut)) {
       best = { amountOut, path }
     }

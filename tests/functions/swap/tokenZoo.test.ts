@@ -17,7 +17,7 @@ import type { DeployedZooToken } from '../../../lib/local/deployDex'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { bearer } from '../../support/marketFixtures'
-import type { TransferFeeBps } from '../../support/pairReserves'
+import { bestOut, type TransferFeeBps } from '../../support/pairReserves'
 import { countRequests, type RequestCounter } from '../../support/requestCounters'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
 import { signInWithWallet } from '../../support/walletSignIn'
@@ -317,6 +317,17 @@ describe.each(NETWORKS)('the token zoo on %s', (network) => {
 
       const { quote, received } = await quoteSwapAndCheck(network, wallet, body)
 
+      // Every path through the bases, walked and priced here from the reserves at the quote's
+      // block: the only one is the 3-hop path through both bases, and it pays the quote.
+      const independent = await bestOut(
+        network,
+        parseUnits(amount, tokenIn.decimals),
+        tokenIn.address,
+        tokenOut.address,
+        quote.blockNumber,
+        feeBpsOn(network),
+      )
+      expect(independent).toEqual({ amountOut: quote.amountOut, path: quote.path })
       expect(quote.path).toHaveLength(4)
       expect(received).toBeGreaterThan(0n)
     },
