@@ -1,5 +1,13 @@
 import '../../support/env'
-import { type Address, erc20Abi, type Hash, isAddressEqual, parseAbi, parseUnits } from 'viem'
+import {
+  type Address,
+  decodeFunctionData,
+  erc20Abi,
+  type Hash,
+  isAddressEqual,
+  parseAbi,
+  parseUnits,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
@@ -9,6 +17,7 @@ import { handler as swapTokensAltchain } from '../../../functions/swap/swapToken
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
 import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
+import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
 import type { NetworkName } from '../../../lib/config'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { db } from '../../../lib/db/client'
@@ -330,6 +339,59 @@ describe.each(NETWORKS)('the token zoo on %s', (network) => {
       expect(independent).toEqual({ amountOut: quote.amountOut, path: quote.path })
       expect(quote.path).toHaveLength(4)
       expect(received).toBeGreaterThan(0n)
+    },
+  )
+})
+
+describe('the ethereum quote of a zoo token', () => {
+  it.each([
+    ['FOT', 'coin', 'swapExactTokensForETHSupportingFeeOnTransferTokens'],
+    ['coin', 'FOT', 'swapExactETHForTokensSupportingFeeOnTransferTokens'],
+    ['FOT', 'USDT', 'swapExactTokensForTokensSupportingFeeOnTransferTokens'],
+    ['USDT', 'coin', 'swapExactTokensForETH'],
+    ['WHOLE', 'DEEP', 'swapExactTokensForTokens'],
+  ] as const)(
+    '%s → %s: calldata names %s, amountOutMin the quote less slippage',
+    async (from, to, functionName) => {
+      const side = (symbol: ZooSymbol | 'coin') =>
+        symbol === 'coin'
+          ? { address: NATIVE_COIN, decimals: 18, amount: NATIVE_SPENT }
+          : {
+              address: zooToken('ethereum', symbol).address,
+              decimals: zooToken('ethereum', symbol).decimals,
+              amount: AMOUNTS[symbol].sell,
+            }
+      const [zero, one] = [side(from), side(to)]
+
+      const response = await invoke(
+        quoteEthereum,
+        httpEvent({
+          routeKey: 'GET /api/v1/swap/quote/ethereum',
+          queryStringParameters: {
+            amount: zero.amount,
+            address0: zero.address,
+            decimals0: String(zero.decimals),
+            address1: one.address,
+            decimals1: String(one.decimals),
+            slippageBps: '100',
+          },
+        }),
+      )
+
+      expect(response.status).toBe(200)
+      const result = response.body.result as {
+        calldata: `0x${string}`
+        amountOutMin: `0x${string}`
+        quote: number
+        decimal: number
+      }
+      const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: result.calldata })
+      expect(call.functionName).toBe(functionName)
+      const amountOutMin = call.args[call.args.length - 4]
+      expect(amountOutMin).toBe(BigInt(result.amountOutMin))
+      // 1% of slippage off the quote (a float of whole units; amountOutMin is floored to a base unit).
+      const ratio = Number(amountOutMin) / (result.quote * 10 ** result.decimal)
+      expect(ratio).toBeCloseTo(0.99, 6)
     },
   )
 })
