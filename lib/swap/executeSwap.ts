@@ -24,8 +24,8 @@ export interface ExecuteSwapParameters extends SwapSides {
 /**
  * Swaps exactly `amount` of address0 for address1 to the signer, on the path whose simulated
  * output is best (exactAmountOut; the fee-on-transfer router functions when a token takes a fee).
- * One batch of reads (input balance slot, block, nonce, tip, balance, allowance, decimals), one
- * of the path simulations (both batches merge when the coin goes in), then, when
+ * One batch of reads (path simulations, block, nonce, tip, balance, allowance, decimals; the
+ * first time the container meets the input token, its balance slot in a batch before), then, when
  * the allowance is short, an approval mined first; then the swap's estimate and broadcast.
  * Everything the node refuses before broadcast is a 422 and nothing is recorded.
  */

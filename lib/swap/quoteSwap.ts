@@ -65,8 +65,8 @@ export function routerTokens(network: NetworkName, address0: Address, address1: 
 
 /**
  * The exact quote of what `recipient` receives (exactAmountOut: every candidate path simulated
- * with its real transfers, fees on transfer included) and the node's gas price, read beside the
- * input token's balance slot: two RPC round trips, one when the native coin goes in. The
+ * with its real transfers, fees on transfer included) and the node's gas price: one RPC round
+ * trip, two the first time the container meets the input token (its balance slot first). The
  * calldata swaps to `recipient`, with the fee-on-transfer router function when a fee was seen.
  */
 export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
