@@ -83,7 +83,8 @@ export const uniswapV2PairAbi = [
   },
 ] as const
 
-// The three swaps with an exact input: token to token, native coin in, native coin out.
+// The three swaps with an exact input: token to token, native coin in, native coin out; and their
+// fee-on-transfer variants, which pay each pair what actually arrived and return nothing.
 export const uniswapV2SwapAbi = [
   {
     name: 'swapExactTokensForTokens',
@@ -122,6 +123,44 @@ export const uniswapV2SwapAbi = [
       { type: 'uint256', name: 'deadline' },
     ],
     outputs: [{ type: 'uint256[]', name: 'amounts' }],
+  },
+  {
+    name: 'swapExactTokensForTokensSupportingFeeOnTransferTokens',
+    type: 'function',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { type: 'uint256', name: 'amountIn' },
+      { type: 'uint256', name: 'amountOutMin' },
+      { type: 'address[]', name: 'path' },
+      { type: 'address', name: 'to' },
+      { type: 'uint256', name: 'deadline' },
+    ],
+    outputs: [],
+  },
+  {
+    name: 'swapExactETHForTokensSupportingFeeOnTransferTokens',
+    type: 'function',
+    stateMutability: 'payable',
+    inputs: [
+      { type: 'uint256', name: 'amountOutMin' },
+      { type: 'address[]', name: 'path' },
+      { type: 'address', name: 'to' },
+      { type: 'uint256', name: 'deadline' },
+    ],
+    outputs: [],
+  },
+  {
+    name: 'swapExactTokensForETHSupportingFeeOnTransferTokens',
+    type: 'function',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { type: 'uint256', name: 'amountIn' },
+      { type: 'uint256', name: 'amountOutMin' },
+      { type: 'address[]', name: 'path' },
+      { type: 'address', name: 'to' },
+      { type: 'uint256', name: 'deadline' },
+    ],
+    outputs: [],
   },
 ] as const
 

@@ -1,11 +1,23 @@
 import { readContract } from 'viem/actions'
-import { type Address, BaseError, ContractFunctionExecutionError, isAddressEqual } from 'viem'
-import type { NetworkName } from '../config'
-import { loadChainConfig } from '../config'
+import {
+  type Address,
+  BaseError,
+  ContractFunctionExecutionError,
+  encodeAbiParameters,
+  erc20Abi,
+  type Hex,
+  isAddressEqual,
+  keccak256,
+  type StateOverride,
+  toHex,
+  zeroAddress,
+} from 'viem'
+import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { uniswapV2RouterAbi } from './abis'
 import { onChain } from './chainError'
 import { publicClient } from './clients'
+import { SWAP_PROBE_ADDRESS, SWAP_PROBE_RUNTIME, swapProbeAbi } from './swapProbe'
 
 export interface BestAmountOutParameters {
   network: NetworkName
@@ -59,35 +71,211 @@ export async function bestAmountOut({
   const client = publicClient(network)
   const quotes = await Promise.all(
     candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
-      onChain(network, () =>
-        readContract(client, {
-          address: router,
-          abi: uniswapV2RouterAbi,
-          functionName: 'getAmountsOut',
-          args: [amountIn, path],
-        }),
-      )
-        .then((amounts) => ({ amountOut: amounts[amounts.length - 1] ?? 0n, path }))
-        .catch((error: unknown) => {
-          // A missing pair or an empty reserve reverts inside the router: not a route.
-          if (error instanceof Unprocessable || error instanceof ContractFunctionExecutionError) {
-            return undefined
-          }
-          if (error instanceof BaseError && error.name === 'ContractFunctionZeroDataError')
-            return undefined
-          throw error
-        }),
+      unlessNoRoute(
+        onChain(network, () =>
+          readContract(client, {
+            address: router,
+            abi: uniswapV2RouterAbi,
+            functionName: 'getAmountsOut',
+            args: [amountIn, path],
+          }),
+        ).then((amounts) => ({ amountOut: amounts[amounts.length - 1] ?? 0n, path })),
+      ),
     ),
   )
-  // Ties go to the shorter path (fewer hops, less gas): candidates come shortest first.
+  return bestOf(network, quotes)
+}
+
+/** A missing pair or an empty reserve reverts inside the router: not a route (undefined). */
+function unlessNoRoute<Result>(call: Promise<Result>): Promise<Result | undefined> {
+  return call.catch((error: unknown) => {
+    if (error instanceof Unprocessable || error instanceof ContractFunctionExecutionError) {
+      return undefined
+    }
+    if (error instanceof BaseError && error.name === 'ContractFunctionZeroDataError') {
+      return undefined
+    }
+    throw error
+  })
+}
+
+/** The largest output; ties go to the shorter path (fewer hops, less gas): candidates come shortest first. */
+function bestOf<Quote extends BestAmountOutReturnType>(
+  network: NetworkName,
+  quotes: readonly (Quote | undefined)[],
+): Quote {
   const best = quotes
-    .filter(
-      (quote): quote is BestAmountOutReturnType => quote !== undefined && quote.amountOut > 0n,
-    )
-    .reduce<BestAmountOutReturnType | undefined>(
+    .filter((quote): quote is Quote => quote !== undefined && quote.amountOut > 0n)
+    .reduce<Quote | undefined>(
       (winner, quote) => (!winner || quote.amountOut > winner.amountOut ? quote : winner),
       undefined,
     )
   if (!best) throw new Unprocessable(`no liquidity path between these tokens on ${network}`)
   return best
+}
+
+export interface ExactAmountOutParameters extends BestAmountOutParameters {
+  /** The native coin goes in (tokenIn is then the wrapped coin). */
+  nativeIn: boolean
+  /** The native coin comes out (tokenOut is then the wrapped coin). */
+  nativeOut: boolean
+  /** Who receives the output; the zero address (an anonymous quote) measures at the probe. */
+  recipient: Address
+}
+
+export interface ExactAmountOutReturnType extends BestAmountOutReturnType {
+  /** The router's getAmountsOut on the same path and state, which ignores transfer fees. */
+  routerAmountOut: bigint
+  /**
+   * A token on the path took a fee on transfer (what arrives differs from getAmountsOut): swap
+   * with the router's ...SupportingFeeOnTransferTokens functions, which pay what arrived.
+   */
+  feeOnTransfer: boolean
+  /** Whether `amountOut` was measured by simulation (false: getAmountsOut, see below). */
+  simulated: boolean
+}
+
+/** Storage layouts whose balance slot the scan tries: Solidity and Vyper mappings at slots 0..N. */
+const BALANCE_SLOTS_SCANNED = 12
+/** OpenZeppelin's upgradeable ERC20 (ERC-7201): `_balances` is the first field at this base. */
+const OZ_ERC20_STORAGE =
+  '0x52c63247e1f47db19d5ce0460030c497f067ca4cebf71ba98eeadabe20bace00' as const
+
+/** The storage slots that would hold `owner`'s balance in common token layouts, in scan order. */
+export function balanceSlotCandidates(owner: Address): Hex[] {
+  const slots: Hex[] = []
+  for (let index = 0n; index < BigInt(BALANCE_SLOTS_SCANNED); index += 1n) {
+    slots.push(
+      keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [owner, index])),
+    )
+    slots.push(
+      keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'address' }], [index, owner])),
+    )
+  }
+  slots.push(
+    keccak256(
+      encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [owner, OZ_ERC20_STORAGE]),
+    ),
+  )
+  return slots
+}
+
+/** Balance slots found per `network:token` in this container; null: no slot found. */
+const balanceSlots = new Map<string, Hex | null>()
+/** Tokens remembered at most; the map starts over beyond (a container sees few tokens). */
+const BALANCE_SLOTS_KEPT = 1000
+
+/**
+ * The slot of `token` that holds the probe's balance, found in one eth_call: every candidate
+ * slot is overridden with its own marker (1, 2, …) and balanceOf(probe) names the one it read.
+ * Null when it read none of them (a token that computes balances, as reflection tokens do).
+ * Remembered, so a warm container finds a token's slot without a round trip.
+ */
+async function findBalanceSlot(network: NetworkName, token: Address): Promise<Hex | null> {
+  const key = `${network}:${token.toLowerCase()}`
+  const known = balanceSlots.get(key)
+  if (known !== undefined) return known
+  const candidates = balanceSlotCandidates(SWAP_PROBE_ADDRESS)
+  const marker = await unlessNoRoute(
+    onChain(network, () =>
+      readContract(publicClient(network), {
+        address: token,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [SWAP_PROBE_ADDRESS],
+        stateOverride: [
+          {
+            address: token,
+            stateDiff: candidates.map((slot, index) => ({
+              slot,
+              value: toHex(BigInt(index + 1), { size: 32 }),
+            })),
+          },
+        ],
+      }),
+    ),
+  )
+  const found =
+    marker !== undefined && marker >= 1n && marker <= BigInt(candidates.length)
+      ? (candidates[Number(marker) - 1] ?? null)
+      : null
+  if (balanceSlots.size >= BALANCE_SLOTS_KEPT) balanceSlots.clear()
+  balanceSlots.set(key, found)
+  return found
+}
+
+/**
+ * The exact amount the recipient receives, on the best candidate path (DECISIONS §7.2). Each
+ * candidate is simulated with eth_call: SwapProbe's code placed at an unused address holding
+ * exactly `amountIn` (its native balance, or the token's balance slot, overridden) swaps along
+ * the path with the router's fee-on-transfer functions, so every transfer runs with its real
+ * fee, and returns what the recipient's balance gained beside the router's getAmountsOut.
+ * Round trips: one for all candidates at once, joining the caller's other reads; before it, the
+ * first time a container meets an input token, one to find its balance slot. A token whose
+ * balance slot is not found, or that every simulation refuses, is quoted with getAmountsOut
+ * (`simulated: false`).
+ */
+export async function exactAmountOut(
+  parameters: ExactAmountOutParameters,
+): Promise<ExactAmountOutReturnType> {
+  const { network, amountIn, tokenIn, tokenOut, nativeIn, nativeOut, recipient } = parameters
+  const slotKey = `${network}:${tokenIn.toLowerCase()}`
+  const known = balanceSlots.get(slotKey)
+  // Not awaited when known, so the simulations join the caller's first batch.
+  const balanceSlot = nativeIn
+    ? null
+    : known !== undefined
+      ? known
+      : await findBalanceSlot(network, tokenIn)
+  if (!nativeIn && balanceSlot === null) {
+    const best = await bestAmountOut(parameters)
+    return { ...best, routerAmountOut: best.amountOut, feeOnTransfer: false, simulated: false }
+  }
+  const { router, baseTokens } = loadChainConfig(network)
+  const client = publicClient(network)
+  const to = isAddressEqual(recipient, zeroAddress) ? SWAP_PROBE_ADDRESS : recipient
+  const stateOverride: StateOverride = [
+    {
+      address: SWAP_PROBE_ADDRESS,
+      code: SWAP_PROBE_RUNTIME,
+      balance: nativeIn ? amountIn : 0n,
+    },
+    ...(balanceSlot === null
+      ? []
+      : [
+          {
+            address: tokenIn,
+            stateDiff: [{ slot: balanceSlot, value: toHex(amountIn, { size: 32 }) }],
+          },
+        ]),
+  ]
+  const quotes = await Promise.all(
+    candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
+      unlessNoRoute(
+        onChain(network, () =>
+          readContract(client, {
+            address: SWAP_PROBE_ADDRESS,
+            abi: swapProbeAbi,
+            functionName: 'simulate',
+            args: [router, amountIn, path, nativeIn, nativeOut, to],
+            stateOverride,
+          }),
+        ).then(([routerAmountOut, amountOut]) => ({
+          amountOut,
+          path,
+          routerAmountOut,
+          feeOnTransfer: amountOut !== routerAmountOut,
+          simulated: true,
+        })),
+      ),
+    ),
+  )
+  // Every simulation reverted (a token that refuses the probe, or a slot that moved with an
+  // upgrade): the router's quote stands, and the slot is looked for again next time.
+  if (quotes.every((quote) => quote === undefined)) {
+    balanceSlots.delete(slotKey)
+    const best = await bestAmountOut(parameters)
+    return { ...best, routerAmountOut: best.amountOut, feeOnTransfer: false, simulated: false }
+  }
+  return bestOf(network, quotes)
 }

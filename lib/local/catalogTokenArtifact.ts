@@ -29,6 +29,7 @@ type Solc = { compile(input: string, callbacks: { import(path: string): ImportRe
 const cachedArtifactSchema = z.object({
   abi: z.array(z.record(z.string(), z.unknown())),
   bytecode: z.string().check(z.regex(/^0x[0-9a-f]+$/)),
+  deployedBytecode: z.string().check(z.regex(/^0x[0-9a-f]+$/)),
 })
 
 const solcOutputSchema = z.object({
@@ -40,12 +41,18 @@ const solcOutputSchema = z.object({
         z.string(),
         z.object({
           abi: z.array(z.record(z.string(), z.unknown())),
-          evm: z.object({ bytecode: z.object({ object: z.string() }) }),
+          evm: z.object({
+            bytecode: z.object({ object: z.string() }),
+            deployedBytecode: z.object({ object: z.string() }),
+          }),
         }),
       ),
     ),
   ),
 })
+
+/** A compiled contract; `deployedBytecode` is its runtime code, as a state override sets it. */
+export type CompiledContract = ContractArtifact & { deployedBytecode: Hex }
 
 let loading: Promise<ContractArtifact> | undefined
 
@@ -62,6 +69,35 @@ export function loadCatalogTokenArtifact(): Promise<ContractArtifact> {
   return loading
 }
 
+/** The contracts of `ZooTokens.sol`, compiled once and cached; same constructor as CatalogToken. */
+export type ZooContracts = { tetherStyle: CompiledContract; feeOnTransfer: CompiledContract }
+
+let loadingZoo: Promise<ZooContracts> | undefined
+
+export function loadZooTokenArtifacts(): Promise<ZooContracts> {
+  const sourceName = 'ZooTokens.sol'
+  loadingZoo ??= readFile(fileURLToPath(new URL(`./${sourceName}`, import.meta.url)), 'utf8')
+    .then(async (source) => {
+      // Sequential: solc's module is single-threaded, and the second compile reuses its start.
+      const tetherStyle = await compileSolidity({
+        sourceName,
+        source,
+        contractName: 'TetherStyleToken',
+      })
+      const feeOnTransfer = await compileSolidity({
+        sourceName,
+        source,
+        contractName: 'FeeOnTransferToken',
+      })
+      return { tetherStyle, feeOnTransfer }
+    })
+    .catch((error: unknown) => {
+      loadingZoo = undefined
+      throw error
+    })
+  return loadingZoo
+}
+
 export interface CompileSolidityParameters {
   sourceName: string
   source: string
@@ -76,7 +112,7 @@ export async function compileSolidity({
   sourceName,
   source,
   contractName,
-}: CompileSolidityParameters): Promise<ContractArtifact> {
+}: CompileSolidityParameters): Promise<CompiledContract> {
   const input = {
     language: 'Solidity',
     sources: { [sourceName]: { content: source } },
@@ -84,7 +120,11 @@ export async function compileSolidity({
       optimizer: { enabled: true, runs: 200 },
       // Pinned so the bytecode does not follow solc's default and runs on any recent anvil.
       evmVersion: 'cancun',
-      outputSelection: { [sourceName]: { [contractName]: ['abi', 'evm.bytecode.object'] } },
+      outputSelection: {
+        [sourceName]: {
+          [contractName]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'],
+        },
+      },
     },
   }
   const cacheKey = createHash('sha256')
@@ -108,14 +148,16 @@ export async function compileSolidity({
   return artifact
 }
 
-async function readCached(cachePath: string): Promise<ContractArtifact | undefined> {
+async function readCached(cachePath: string): Promise<CompiledContract | undefined> {
   const text = await readFile(cachePath, 'utf8').catch(() => undefined)
   if (text === undefined) return undefined
   const parsed = cachedArtifactSchema.safeParse(JSON.parse(text))
-  return parsed.success ? toArtifact(parsed.data.abi, parsed.data.bytecode) : undefined
+  return parsed.success
+    ? toArtifact(parsed.data.abi, parsed.data.bytecode, parsed.data.deployedBytecode)
+    : undefined
 }
 
-function compile(input: object, sourceName: string, contractName: string): ContractArtifact {
+function compile(input: object, sourceName: string, contractName: string): CompiledContract {
   // Required only on a cache miss, since solc's emscripten module takes a while to start.
   // Its typings are `any`, so pin the one call we make; the output is validated below.
   const solc = require('solc') as Solc
@@ -127,7 +169,11 @@ function compile(input: object, sourceName: string, contractName: string): Contr
   }
   const contract = output.contracts?.[sourceName]?.[contractName]
   if (!contract) throw new Error(`solc produced no ${contractName}`)
-  return toArtifact(contract.abi, `0x${contract.evm.bytecode.object}`)
+  return toArtifact(
+    contract.abi,
+    `0x${contract.evm.bytecode.object}`,
+    `0x${contract.evm.deployedBytecode.object}`,
+  )
 }
 
 /** solc import callback: only OpenZeppelin sources, read from node_modules. */
@@ -146,7 +192,15 @@ function packageVersion(name: string): string {
   throw new Error(`${name}/package.json has no version`)
 }
 
-function toArtifact(abi: Record<string, unknown>[], bytecode: string): ContractArtifact {
+function toArtifact(
+  abi: Record<string, unknown>[],
+  bytecode: string,
+  deployedBytecode: string,
+): CompiledContract {
   // solc emits a JSON ABI; typed calls go through catalogTokenAbi.
-  return { abi: abi as unknown as Abi, bytecode: bytecode as Hex }
+  return {
+    abi: abi as unknown as Abi,
+    bytecode: bytecode as Hex,
+    deployedBytecode: deployedBytecode as Hex,
+  }
 }

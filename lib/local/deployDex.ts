@@ -27,8 +27,17 @@ import {
   setBalance,
   waitForTransactionReceipt,
 } from 'viem/actions'
-import { catalogTokenAbi, loadCatalogTokenArtifact } from './catalogTokenArtifact'
-import { type LocalNetworkId, SAMPLE_CATALOG, type SampleToken } from './sampleCatalog'
+import {
+  catalogTokenAbi,
+  loadCatalogTokenArtifact,
+  loadZooTokenArtifacts,
+} from './catalogTokenArtifact'
+import {
+  type LocalNetworkId,
+  SAMPLE_CATALOG,
+  type SampleToken,
+  type SampleZooToken,
+} from './sampleCatalog'
 import {
   loadUniswapV2Artifacts,
   UNISWAP_V2_PAIR_INIT_CODE_HASH,
@@ -46,6 +55,8 @@ export type DeployDexParameters = {
 
 export type DeployedToken = SampleToken & { address: Address }
 
+export type DeployedZooToken = SampleZooToken & { address: Address }
+
 /** Pair addresses are derived with CREATE2, as Router02's `pairFor` does. */
 export type DeployedPair = { address: Address; token0: Address; token1: Address }
 
@@ -59,6 +70,8 @@ export type DexDeployment = {
   router: Address
   usdStablecoin: Address
   tokens: DeployedToken[]
+  /** The token zoo (DECISIONS §7.2), each pooled with one base token only. */
+  zoo: DeployedZooToken[]
   pairs: DeployedPair[]
 }
 
@@ -103,7 +116,8 @@ export function defineDevnetChain({
 
 /**
  * Deploys WETH9, UniswapV2Factory and Router02 plus the sample catalog tokens on an anvil devnet,
- * then seeds token/USDC, token/wrapped-native and wrapped-native/USDC pools at the catalog prices.
+ * then seeds token/USDC, token/wrapped-native and wrapped-native/USDC pools at the catalog prices;
+ * and the token zoo, each pooled with its one base token.
  * Every transaction is signed up front with an explicit nonce and sent without waiting for the
  * previous receipt; contract and pair addresses are derived, not read back.
  */
@@ -123,12 +137,18 @@ export async function deployDex({
     pollingInterval: RECEIPT_POLL_MS,
   })
 
-  const [firstNonce, latestBlock, balance, tokenArtifact] = await Promise.all([
+  const [firstNonce, latestBlock, balance, tokenArtifact, zooArtifacts] = await Promise.all([
     getTransactionCount(client, { address: deployer, blockTag: 'pending' }),
     getBlock(client, { blockTag: 'latest' }),
     getBalance(client, { address: deployer }),
     loadCatalogTokenArtifact(),
+    loadZooTokenArtifacts(),
   ])
+  const bytecodeOf = {
+    standard: tokenArtifact.bytecode,
+    tetherStyle: zooArtifacts.tetherStyle.bytecode,
+    feeOnTransfer: zooArtifacts.feeOnTransfer.bytecode,
+  }
   const uniswap = loadUniswapV2Artifacts()
 
   const planned: PlannedTransaction[] = []
@@ -157,12 +177,15 @@ export async function deployDex({
       args: [factory, wrappedNative],
     }),
   })
-  const deployToken = (token: SampleToken): DeployedToken => {
+  const deployToken = <Token extends SampleToken | SampleZooToken>(
+    token: Token,
+  ): Token & { address: Address } => {
     const address = plan({
       label: `deploy ${token.symbol}`,
       data: encodeDeployData({
+        // Every zoo contract takes CatalogToken's constructor.
         abi: catalogTokenAbi,
-        bytecode: tokenArtifact.bytecode,
+        bytecode: bytecodeOf['kind' in token ? token.kind : 'standard'],
         args: [
           token.name,
           token.symbol,
@@ -176,7 +199,8 @@ export async function deployDex({
   }
   const stablecoin = deployToken(catalog.usdStablecoin)
   const tokens = catalog.tokens.map(deployToken)
-  for (const token of [stablecoin, ...tokens]) {
+  const zoo = catalog.zoo.map(deployToken)
+  for (const token of [stablecoin, ...tokens, ...zoo]) {
     plan({
       label: `approve ${token.symbol}`,
       to: token.address,
@@ -193,6 +217,9 @@ export async function deployDex({
     ...(token.pairedWithNative ? [{ token, quote: 'native' as const }] : []),
   ])
   if (stablecoin.pairedWithNative) pools.push({ token: stablecoin, quote: 'native' })
+  for (const token of zoo) {
+    pools.push({ token, quote: token.pooledWith === 'native' ? 'native' : stablecoin })
+  }
   const { transactions, nativeAmount } = planLiquidity(pools, {
     router,
     deployer,
@@ -221,13 +248,18 @@ export async function deployDex({
     router,
     usdStablecoin: stablecoin.address,
     tokens,
+    zoo,
     pairs: pools.map(({ token, quote }) =>
       pairOf(factory, token.address, quote === 'native' ? wrappedNative : quote.address),
     ),
   }
 }
 
-type PoolPlan = { token: DeployedToken; quote: DeployedToken | 'native' }
+type PoolToken = Pick<SampleToken, 'symbol' | 'decimals' | 'usdPrice' | 'circulatingSupply'> & {
+  address: Address
+}
+
+type PoolPlan = { token: PoolToken; quote: PoolToken | 'native' }
 
 /** One addLiquidity(ETH) call per pool, each side worth POOL_SIDE_USD at catalog prices. */
 function planLiquidity(
@@ -238,8 +270,8 @@ function planLiquidity(
     nativeUsdPrice,
   }: { router: Address; deployer: Address; nativeUsdPrice: string },
 ): { transactions: PlannedTransaction[]; nativeAmount: bigint } {
-  const pooled = new Map<DeployedToken, bigint>()
-  const take = (token: DeployedToken) => {
+  const pooled = new Map<PoolToken, bigint>()
+  const take = (token: PoolToken) => {
     const amount = amountForUsd(token, POOL_SIDE_USD)
     pooled.set(token, (pooled.get(token) ?? 0n) + amount)
     return amount

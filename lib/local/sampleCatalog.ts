@@ -35,12 +35,25 @@ export type SampleNativeCurrency = {
   usdPrice: string
 }
 
+/** Which contract a zoo token is: see ZooTokens.sol and CatalogToken.sol. */
+export type ZooTokenKind = 'tetherStyle' | 'feeOnTransfer' | 'standard'
+
+/**
+ * A token of the zoo (DECISIONS §7.2): shaped like an awkward mainnet token and pooled with one
+ * base token only, so the zoo's pairs across bases are reachable in 3 hops and no fewer.
+ */
+export type SampleZooToken = Omit<SampleToken, 'pairedWithNative'> & {
+  kind: ZooTokenKind
+  pooledWith: 'native' | 'stablecoin'
+}
+
 export type SampleNetworkCatalog = {
   network: LocalNetworkId
   chainName: string
   nativeCurrency: SampleNativeCurrency
   usdStablecoin: SampleToken
   tokens: readonly SampleToken[]
+  zoo: readonly SampleZooToken[]
 }
 
 const demoUsdCoin: SampleToken = {
@@ -59,6 +72,70 @@ const demoUsdCoin: SampleToken = {
   },
   pairedWithNative: true,
 }
+
+const ZOO_TAGS = ['demo', 'token-zoo'] as const
+
+/** The same zoo on both devnets: every quirk on every network. */
+const tokenZoo: readonly SampleZooToken[] = [
+  {
+    kind: 'tetherStyle',
+    symbol: 'USDT',
+    name: 'Demo Tether (USDT-style)',
+    decimals: 6,
+    usdPrice: '1',
+    circulatingSupply: '40000000000',
+    description:
+      'Demo token shaped like USDT: transfer and approve return nothing, and a non-zero allowance must be reset to 0 before another; pooled with the wrapped native coin only.',
+    industry: 'Payments',
+    tags: [...ZOO_TAGS, 'stablecoin', 'no-return-values'],
+    categories: ['Stablecoins'],
+    links: { website: 'https://example.org/demo/usdt' },
+    pooledWith: 'native',
+  },
+  {
+    kind: 'feeOnTransfer',
+    symbol: 'FOT',
+    name: 'Demo Fee-on-Transfer Token',
+    decimals: 18,
+    usdPrice: '0.5',
+    circulatingSupply: '1000000000',
+    description:
+      'Demo token that burns 3% of every transfer, transfers to and from pools included; pooled with USDC only.',
+    industry: 'Community',
+    tags: [...ZOO_TAGS, 'fee-on-transfer'],
+    categories: ['Meme'],
+    links: { website: 'https://example.org/demo/fot' },
+    pooledWith: 'stablecoin',
+  },
+  {
+    kind: 'standard',
+    symbol: 'WHOLE',
+    name: 'Demo Whole Token',
+    decimals: 0,
+    usdPrice: '40',
+    circulatingSupply: '1000000',
+    description: 'Demo token with 0 decimals: only whole units move; pooled with USDC only.',
+    industry: 'Collectibles',
+    tags: [...ZOO_TAGS, 'zero-decimals'],
+    categories: ['Collectibles'],
+    links: { website: 'https://example.org/demo/whole' },
+    pooledWith: 'stablecoin',
+  },
+  {
+    kind: 'standard',
+    symbol: 'DEEP',
+    name: 'Demo Deep-Decimals Token',
+    decimals: 24,
+    usdPrice: '0.02',
+    circulatingSupply: '1000000000000',
+    description: 'Demo token with 24 decimals; pooled with the wrapped native coin only.',
+    industry: 'Infrastructure',
+    tags: [...ZOO_TAGS, 'many-decimals'],
+    categories: ['Infrastructure'],
+    links: { website: 'https://example.org/demo/deep' },
+    pooledWith: 'native',
+  },
+]
 
 export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalog>> = {
   ethereum: {
@@ -120,6 +197,7 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
         pairedWithNative: false,
       },
     ],
+    zoo: tokenZoo,
   },
   altchain: {
     network: 'altchain',
@@ -178,5 +256,6 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
         pairedWithNative: false,
       },
     ],
+    zoo: tokenZoo,
   },
 }

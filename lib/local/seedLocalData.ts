@@ -11,14 +11,17 @@ import { SAMPLE_CATALOG } from './sampleCatalog'
 
 const SEED_ATTEMPTS = 3
 
-/** The demo catalog as catalog entries, with the addresses of this devnet's own deployments. */
+/**
+ * The demo catalog as catalog entries, with the addresses of this devnet's own deployments; the
+ * token zoo is listed too, tagged `demo` and `token-zoo` like the rest of the demo data.
+ */
 export function sampleCatalogEntries(
   deployments: Record<NetworkName, DexDeployment>,
 ): CatalogEntry[] {
   return Object.values(deployments).flatMap((deployment) => {
     const { usdStablecoin } = SAMPLE_CATALOG[deployment.network]
     const stablecoin = { ...usdStablecoin, address: deployment.usdStablecoin }
-    return [stablecoin, ...deployment.tokens].map((token) => ({
+    return [stablecoin, ...deployment.tokens, ...deployment.zoo].map((token) => ({
       network: deployment.network,
       address: token.address,
       name: token.name,

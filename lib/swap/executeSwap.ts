@@ -1,6 +1,6 @@
 import { formatUnits, type Hash, parseUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { bestAmountOut } from '../chain/bestAmountOut'
+import { exactAmountOut } from '../chain/bestAmountOut'
 import { loadChainConfig } from '../config'
 import { Unprocessable } from '../errors'
 import { approveIfNeeded } from './approveIfNeeded'
@@ -22,8 +22,10 @@ export interface ExecuteSwapParameters extends SwapSides {
 }
 
 /**
- * Swaps exactly `amount` of address0 for address1 to the signer, on the better router path.
- * One batch of reads (quote paths, block, nonce, tip, balance, allowance, decimals), then, when
+ * Swaps exactly `amount` of address0 for address1 to the signer, on the path whose simulated
+ * output is best (exactAmountOut; the fee-on-transfer router functions when a token takes a fee).
+ * One batch of reads (path simulations, block, nonce, tip, balance, allowance, decimals; the
+ * first time the container meets the input token, its balance slot in a batch before), then, when
  * the allowance is short, an approval mined first; then the swap's estimate and broadcast.
  * Everything the node refuses before broadcast is a 422 and nothing is recorded.
  */
@@ -33,7 +35,15 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
   const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
   const { router } = loadChainConfig(network)
   const [best, context, holding, actualDecimals1] = await Promise.all([
-    bestAmountOut({ network, amountIn, tokenIn, tokenOut }),
+    exactAmountOut({
+      network,
+      amountIn,
+      tokenIn,
+      tokenOut,
+      nativeIn: isNative(address0),
+      nativeOut: isNative(address1),
+      recipient: account.address,
+    }),
     readSendContext(network, account.address),
     readHolding({ network, owner: account.address, token: address0, spender: router }),
     readDecimals(network, address1),
@@ -70,6 +80,7 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
     path: best.path,
     recipient: account.address,
     deadline: start + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
+    feeOnTransfer: best.feeOnTransfer,
   })
   const action = 'swap'
   const swap = { to: router, data: call.data, value: call.value }

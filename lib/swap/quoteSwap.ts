@@ -8,13 +8,13 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
-import { bestAmountOut } from '../chain/bestAmountOut'
+import { exactAmountOut } from '../chain/bestAmountOut'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { routerToken } from './nativeCoin'
-import { DEFAULT_DEADLINE_SECONDS } from '../constants'
+import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
 import { minimumOut, routerCall } from './routerCall'
 
 export interface SwapSides {
@@ -45,6 +45,11 @@ export interface SwapQuote {
   gasPriceWei: number
   calldata: Hex
   value: Hex
+  /**
+   * A token on the path takes a fee on transfer, so `calldata` uses the router's
+   * ...SupportingFeeOnTransferTokens function (not part of the response body).
+   */
+  feeOnTransfer: boolean
 }
 
 /** The router's tokens for the two sides; the coin and its wrapped token are one asset. */
@@ -59,16 +64,26 @@ export function routerTokens(network: NetworkName, address0: Address, address1: 
 }
 
 /**
- * The exact quote: the router's getAmountsOut on the direct and the wrapped-native paths and the
- * node's gas price, three RPC calls issued together. The calldata swaps to `recipient`.
+ * The exact quote of what `recipient` receives (exactAmountOut: every candidate path simulated
+ * with its real transfers, fees on transfer included) and the node's gas price: one RPC round
+ * trip, two the first time the container meets the input token (its balance slot first). The
+ * calldata swaps to `recipient`, with the fee-on-transfer router function when a fee was seen.
  */
 export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
   const { network, address0, address1, decimals0, decimals1, slippageBps, recipient } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
   const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
   const client = publicClient(network)
-  const [{ amountOut, path }, gasPrice] = await Promise.all([
-    bestAmountOut({ network, amountIn, tokenIn, tokenOut }),
+  const [{ amountOut, path, feeOnTransfer }, gasPrice] = await Promise.all([
+    exactAmountOut({
+      network,
+      amountIn,
+      tokenIn,
+      tokenOut,
+      nativeIn: isNative(address0),
+      nativeOut: isNative(address1),
+      recipient,
+    }),
     onChain(network, () => getGasPrice(client)),
   ])
   const amountOutMin = minimumOut(amountOut, slippageBps)
@@ -81,6 +96,7 @@ export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQu
     path,
     recipient,
     deadline: now + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
+    feeOnTransfer,
   })
   return {
     quote: Number(formatUnits(amountOut, decimals1)),
@@ -91,5 +107,6 @@ export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQu
     gasPriceWei: Number(gasPrice),
     calldata: call.data,
     value: toHex(call.value),
+    feeOnTransfer,
   }
 }

@@ -13,6 +13,11 @@ export interface RouterCallParameters {
   recipient: Address
   /** Epoch seconds. */
   deadline: bigint
+  /**
+   * A token on the path takes a fee on transfer: use the router's ...SupportingFeeOnTransferTokens
+   * functions, which check what the recipient's balance gained against amountOutMin.
+   */
+  feeOnTransfer?: boolean
 }
 
 export interface RouterCall {
@@ -23,24 +28,35 @@ export interface RouterCall {
 
 /**
  * The Uniswap V2 Router02 call that swaps exactly `amountIn`: the native coin is wrapped inside
- * swapExactETHForTokens and unwrapped inside swapExactTokensForETH.
+ * swapExactETHForTokens and unwrapped inside swapExactTokensForETH; with `feeOnTransfer`, their
+ * ...SupportingFeeOnTransferTokens variants (same arguments).
  */
 export function routerCall(parameters: RouterCallParameters): RouterCall {
   const { address0, address1, amountIn, amountOutMin, path, recipient, deadline } = parameters
+  const feeOnTransfer = parameters.feeOnTransfer ?? false
   if (isNative(address0)) {
     return {
       data: encodeFunctionData({
         abi: uniswapV2SwapAbi,
-        functionName: 'swapExactETHForTokens',
+        functionName: feeOnTransfer
+          ? 'swapExactETHForTokensSupportingFeeOnTransferTokens'
+          : 'swapExactETHForTokens',
         args: [amountOutMin, path, recipient, deadline],
       }),
       value: amountIn,
     }
   }
+  const functionName = isNative(address1)
+    ? feeOnTransfer
+      ? 'swapExactTokensForETHSupportingFeeOnTransferTokens'
+      : 'swapExactTokensForETH'
+    : feeOnTransfer
+      ? 'swapExactTokensForTokensSupportingFeeOnTransferTokens'
+      : 'swapExactTokensForTokens'
   return {
     data: encodeFunctionData({
       abi: uniswapV2SwapAbi,
-      functionName: isNative(address1) ? 'swapExactTokensForETH' : 'swapExactTokensForTokens',
+      functionName,
       args: [amountIn, amountOutMin, path, recipient, deadline],
     }),
     value: 0n,

@@ -173,7 +173,10 @@ describe('the per-request goals of issue 7', () => {
 
   it('quotes every candidate path of up to 3 hops and the gas price in one round trip', () => {
     // DECISIONS §7.2: all candidates priced together; direct, via each of the 2 base tokens, and
-    // via both in either order: 5 getAmountsOut calls, and eth_gasPrice, in one JSON-RPC batch.
+    // via both in either order: 5 simulations (eth_call with state overrides, each returning
+    // getAmountsOut beside what arrives), and eth_gasPrice, in one JSON-RPC batch. Warm: the
+    // input token's balance slot is known from the warm-up request (a cold quote finds it
+    // first, one more round trip: tests/functions/swap/tokenZoo.test.ts).
     for (const route of ['GET /api/v1/swap/quote/ethereum', 'GET /api/v1/swap/quote/altchain']) {
       const rpc = measured.get(route)?.rpc
 

@@ -51,12 +51,14 @@ export function devnet(network: NetworkName) {
   return client
 }
 
-/** The devnet's deployment: router, wrapped native, tokens by symbol, pairs. */
+/** The devnet's deployment: router, wrapped native, tokens (the zoo's too) by symbol, pairs. */
 export function deployment(network: NetworkName) {
   const deployed = inject('deployments')[network]
   const token = (symbol: string): Address => {
     if (symbol === 'USDC') return deployed.usdStablecoin
-    const found = deployed.tokens.find((candidate) => candidate.symbol === symbol)
+    const found = [...deployed.tokens, ...deployed.zoo].find(
+      (candidate) => candidate.symbol === symbol,
+    )
     if (!found) throw new Error(`no ${symbol} on ${network}`)
     return found.address
   }
@@ -87,7 +89,8 @@ function walletOf(network: NetworkName, account: PrivateKeyAccount) {
 
 /**
  * A new account holding `native` wei and, for each entry of `tokens`, exactly that many base
- * units, bought from the devnet's pools (through USDC when the token has no native pair).
+ * units (less the fee, for a token that takes one on transfer), bought from the devnet's pools
+ * (through USDC when the token has no native pair).
  */
 export async function fundedAccount(
   network: NetworkName,

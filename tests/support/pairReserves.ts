@@ -41,15 +41,25 @@ export async function reservesOf(
   return isAddressEqual(token0, tokenIn) ? [reserve0, reserve1] : [reserve1, reserve0]
 }
 
-/** The output of `amountIn` along `path` at `blockNumber`; undefined when a hop has no pair. */
+/** A token's fee on transfer in basis points (0 for most). */
+export type TransferFeeBps = (token: Address) => bigint
+
+/**
+ * The output of `amountIn` along `path` at `blockNumber`; undefined when a hop has no pair. With
+ * `feeBps`, as the router's fee-on-transfer functions swap: each transfer (into each pair, and
+ * out of the last) loses its token's fee, and each pair prices what arrived.
+ */
 export async function amountOutAlong(
   network: NetworkName,
   amountIn: bigint,
   path: readonly Address[],
   blockNumber?: bigint,
+  feeBps: TransferFeeBps = () => 0n,
 ): Promise<bigint | undefined> {
+  const afterFee = (amount: bigint, token: Address) => amount - (amount * feeBps(token)) / 10_000n
   let amount = amountIn
   for (let hop = 0; hop + 1 < path.length; hop += 1) {
+    amount = afterFee(amount, path[hop] as Address)
     const reserves = await reservesOf(
       network,
       path[hop] as Address,
@@ -59,7 +69,7 @@ export async function amountOutAlong(
     if (!reserves) return undefined
     amount = constantProductOut(amount, reserves[0], reserves[1])
   }
-  return amount
+  return afterFee(amount, path[path.length - 1] as Address)
 }
 
 /**
@@ -90,17 +100,21 @@ export function pathsThroughBases(
   return paths
 }
 
-/** The best output over every path of at most 3 hops through the base tokens, at a block. */
+/**
+ * The best output over every path of at most 3 hops through the base tokens, at a block (with
+ * `feeBps`, what arrives after each token's fee on transfer, as in amountOutAlong).
+ */
 export async function bestOut(
   network: NetworkName,
   amountIn: bigint,
   tokenIn: Address,
   tokenOut: Address,
   blockNumber?: bigint,
+  feeBps?: TransferFeeBps,
 ): Promise<{ amountOut: bigint; path: Address[] } | undefined> {
   let best: { amountOut: bigint; path: Address[] } | undefined
   for (const path of pathsThroughBases(network, tokenIn, tokenOut)) {
-    const amountOut = await amountOutAlong(network, amountIn, path, blockNumber)
+    const amountOut = await amountOutAlong(network, amountIn, path, blockNumber, feeBps)
     if (amountOut !== undefined && amountOut > 0n && (!best || amountOut > best.amountOut)) {
       best = { amountOut, path }
     }

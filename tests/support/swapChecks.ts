@@ -7,7 +7,7 @@ import type { NetworkName } from '../../lib/config'
 import { NATIVE_COIN } from '../../lib/constants'
 import { balanceOf, deployment, devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
-import { amountOutAlong, reservesOf } from './pairReserves'
+import { amountOutAlong, reservesOf, type TransferFeeBps } from './pairReserves'
 
 // Checks that an executed swap moved exactly what the quote said, against the chain itself.
 
@@ -69,7 +69,9 @@ async function sameReserves(network: NetworkName, path: Address[], a: bigint, b:
 /**
  * Asserts the mined swap `hash` took exactly `amount` of address0 from `owner` and paid out what
  * the pair reserves just before it give along its path; and, when no other trade touched those
- * pools since `quote`, exactly the quoted amount.
+ * pools since `quote`, exactly the quoted amount. With `feeBps` naming a token of the path that
+ * takes a fee on transfer, the router's ...SupportingFeeOnTransferTokens function is expected
+ * and the fees are taken off as the token takes them.
  */
 export async function expectSwapMatchesQuote(
   network: NetworkName,
@@ -78,7 +80,14 @@ export async function expectSwapMatchesQuote(
     hash,
     request,
     quote,
-  }: { owner: Address; hash: Hash; request: SwapRequest; quote: QuoteSnapshot },
+    feeBps = () => 0n,
+  }: {
+    owner: Address
+    hash: Hash
+    request: SwapRequest
+    quote: QuoteSnapshot
+    feeBps?: TransferFeeBps
+  },
 ) {
   const client = devnet(network)
   // The route answers once the node accepted the transaction, not once it is mined.
@@ -99,17 +108,18 @@ export async function expectSwapMatchesQuote(
     balanceOf(network, owner, request.address0, receipt.blockNumber),
     balanceOf(network, owner, request.address1, before),
     balanceOf(network, owner, request.address1, receipt.blockNumber),
-    amountOutAlong(network, amountIn, path, before),
+    amountOutAlong(network, amountIn, path, before, feeBps),
   ])
   const spent = in0 - in1 - (nativeIn ? gas : 0n)
   const received = out1 - out0 + (nativeOut ? gas : 0n)
 
+  const supporting = path.some((token) => feeBps(token) > 0n) ? 'SupportingFeeOnTransferTokens' : ''
   expect(call.functionName).toBe(
-    nativeIn
+    (nativeIn
       ? 'swapExactETHForTokens'
       : nativeOut
         ? 'swapExactTokensForETH'
-        : 'swapExactTokensForTokens',
+        : 'swapExactTokensForTokens') + supporting,
   )
   expect(transaction.value).toBe(nativeIn ? amountIn : 0n)
   expect(spent).toBe(amountIn)

@@ -1,6 +1,8 @@
 import {
   type Address,
   createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
   erc20Abi,
   http,
   keccak256,
@@ -11,12 +13,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilNode, startAnvil } from '../../../lib/local/anvil'
 import {
+  ANVIL_DEPLOYER_PRIVATE_KEY,
   DEVNET_CHAIN_IDS,
   type DexDeployment,
+  defineDevnetChain,
   deployDex,
   POOL_SIDE_USD,
 } from '../../../lib/local/deployDex'
 import { findFreePort } from '../../../lib/local/findFreePort'
+import { privateKeyToAccount } from 'viem/accounts'
 import { type LocalNetworkId, SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
 import {
   loadUniswapV2Artifacts,
@@ -223,5 +228,114 @@ describe.each(NETWORKS)('deployDex on %s', (network) => {
         expectWithinBps(viaNative.at(-1) ?? 0n, (value * 997n * 997n) / 1_000_000n, 5n)
       }
     }
+  })
+  describe('the token zoo', () => {
+    const zoo = (symbol: string) => {
+      const token = deployment.zoo.find((candidate) => candidate.symbol === symbol)
+      if (!token) throw new Error(`no ${symbol}`)
+      return token
+    }
+    const pairWith = (token: Address, base: Address) =>
+      client.readContract({
+        address: deployment.factory,
+        abi: uniswapV2FactoryAbi,
+        functionName: 'getPair',
+        args: [token, base],
+      })
+
+    it('has tokens of 0 and 24 decimals, each pooled with its one base token only', async () => {
+      expect(deployment.zoo.map((token) => token.decimals).sort((a, b) => a - b)).toEqual([
+        0, 6, 18, 24,
+      ])
+      for (const token of deployment.zoo) {
+        const [decimals, withNative, withStablecoin] = await Promise.all([
+          client.readContract({ address: token.address, abi: erc20Abi, functionName: 'decimals' }),
+          pairWith(token.address, deployment.wrappedNative),
+          pairWith(token.address, deployment.usdStablecoin),
+        ])
+        expect({ symbol: token.symbol, decimals, native: withNative !== zeroAddress }).toEqual({
+          symbol: token.symbol,
+          decimals: token.decimals,
+          native: token.pooledWith === 'native',
+        })
+        expect(withStablecoin !== zeroAddress).toBe(token.pooledWith === 'stablecoin')
+      }
+    })
+
+    it('has a USDT-style token: approve returns nothing and refuses non-zero to non-zero', async () => {
+      const usdt = zoo('USDT').address
+      const approve = (amount: bigint) =>
+        client.call({
+          account: deployment.deployer,
+          to: usdt,
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'approve',
+            args: [deployment.router, amount],
+          }),
+        })
+
+      // The deployer approved the router for the pools, so only a reset to 0 is accepted.
+      await expect(approve(5n)).rejects.toThrow(/reset the allowance to 0 first/)
+      expect((await approve(0n)).data).toBeUndefined()
+    })
+
+    it('has a fee-on-transfer token that burns 3% of a transfer', async () => {
+      const fot = zoo('FOT')
+      const to = '0x000000000000000000000000000000000000dEaD'
+      const wallet = createWalletClient({
+        account: privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
+        chain: defineDevnetChain({ network, chainId: deployment.chainId, rpcUrl: node.rpcUrl }),
+        transport: http(node.rpcUrl),
+      })
+      const supply = () =>
+        client.readContract({ address: fot.address, abi: erc20Abi, functionName: 'totalSupply' })
+      const balance = (owner: Address) =>
+        client.readContract({
+          address: fot.address,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [owner],
+        })
+      const [supplyBefore, senderBefore] = await Promise.all([
+        supply(),
+        balance(deployment.deployer),
+      ])
+
+      const hash = await wallet.writeContract({
+        address: fot.address,
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [to, parseUnits('1000', fot.decimals)],
+      })
+      expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
+
+      expect(await balance(to)).toBe(parseUnits('970', fot.decimals))
+      expect(senderBefore - (await balance(deployment.deployer))).toBe(
+        parseUnits('1000', fot.decimals),
+      )
+      expect(supplyBefore - (await supply())).toBe(parseUnits('30', fot.decimals))
+    })
+
+    it('links pools on different bases in 3 hops and no fewer', async () => {
+      const [whole, deep] = [zoo('WHOLE').address, zoo('DEEP').address]
+      const { usdStablecoin: usdc, wrappedNative: weth } = deployment
+      const amountsOut = (path: Address[]) =>
+        client.readContract({
+          address: deployment.router,
+          abi: uniswapV2Router02Abi,
+          functionName: 'getAmountsOut',
+          args: [4n, path],
+        })
+
+      for (const shorter of [
+        [whole, deep],
+        [whole, usdc, deep],
+        [whole, weth, deep],
+      ]) {
+        await expect(amountsOut(shorter)).rejects.toThrow()
+      }
+      expect((await amountsOut([whole, usdc, weth, deep])).at(-1)).toBeGreaterThan(0n)
+    })
   })
 })

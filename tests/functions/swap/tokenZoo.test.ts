@@ -1,0 +1,397 @@
+import '../../support/env'
+import {
+  type Address,
+  decodeFunctionData,
+  erc20Abi,
+  type Hash,
+  isAddressEqual,
+  parseAbi,
+  parseUnits,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
+import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
+import { handler as swapNativeAltchain } from '../../../functions/swap/swapNativeAltchain'
+import { handler as swapTokensAltchain } from '../../../functions/swap/swapTokensAltchain'
+import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
+import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
+import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
+import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
+import type { NetworkName } from '../../../lib/config'
+import { NATIVE_COIN } from '../../../lib/constants'
+import { db } from '../../../lib/db/client'
+import { listTrades } from '../../../lib/db/trade'
+import type { DeployedZooToken } from '../../../lib/local/deployDex'
+import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
+import { httpEvent, invoke } from '../../support/httpEvent'
+import { bearer } from '../../support/marketFixtures'
+import { bestOut, type TransferFeeBps } from '../../support/pairReserves'
+import { countRequests, type RequestCounter } from '../../support/requestCounters'
+import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
+import { signInWithWallet } from '../../support/walletSignIn'
+
+// The token zoo (DECISIONS §7.2, issue 12) through the real handlers on both devnets: every zoo
+// token bought with the native coin, sold for it, and transferred; and zoo pairs whose pools
+// sit on different base tokens, reachable in 3 hops only. Each swap's quote (asked first, with
+// 0 bps of slippage, so amountOutMin is the quoted amount) is compared with what the wallet's
+// balance gained on chain, to the base unit.
+
+const NETWORKS: NetworkName[] = ['ethereum', 'altchain']
+const SYMBOLS = ['USDT', 'FOT', 'WHOLE', 'DEEP'] as const
+type ZooSymbol = (typeof SYMBOLS)[number]
+
+/** Per zoo token: what a wallet is funded with, sells, and transfers (whole units). */
+const AMOUNTS: Record<ZooSymbol, { fund: string; sell: string; transfer: string }> = {
+  USDT: { fund: '1000', sell: '250.5', transfer: '12.5' },
+  FOT: { fund: '5000', sell: '1234.56789', transfer: '100' },
+  WHOLE: { fund: '10', sell: '3', transfer: '2' },
+  // 24 decimals: every digit counts, down to one base unit transferred.
+  DEEP: {
+    fund: '100000',
+    sell: '12345.678901234567890123',
+    transfer: '0.000000000000000000000001',
+  },
+}
+const NATIVE_SPENT = '0.5'
+
+const feeOnTransferAbi = parseAbi(['function FEE_BPS() view returns (uint256)'])
+
+function zooToken(network: NetworkName, symbol: ZooSymbol): DeployedZooToken {
+  const found = deployment(network).zoo.find((token) => token.symbol === symbol)
+  if (!found) throw new Error(`no ${symbol} in the ${network} zoo`)
+  return found
+}
+
+/** Each zoo token's fee on transfer, read from its contract (not from the service's code). */
+const fees = new Map<string, bigint>()
+// Both devnets deploy from the same account and nonces, so a token has the same address on both.
+const feeBpsOn =
+  (network: NetworkName): TransferFeeBps =>
+  (token) =>
+    fees.get(`${network}:${token.toLowerCase()}`) ?? 0n
+
+beforeAll(async () => {
+  for (const network of NETWORKS) {
+    for (const token of deployment(network).zoo) {
+      if (token.kind !== 'feeOnTransfer') continue
+      const fee = await devnet(network).readContract({
+        address: token.address,
+        abi: feeOnTransferAbi,
+        functionName: 'FEE_BPS',
+      })
+      fees.set(`${network}:${token.address.toLowerCase()}`, fee)
+    }
+  }
+  expect([...fees.values()].every((fee) => fee > 0n)).toBe(true)
+  expect(fees.size).toBe(NETWORKS.length)
+})
+
+function swapHandler(network: NetworkName, native: boolean) {
+  if (network === 'ethereum') return swapTokensEthereum
+  return native ? swapNativeAltchain : swapTokensAltchain
+}
+
+async function swapThroughRoute(
+  network: NetworkName,
+  { privateKey, access, body }: { privateKey: string; access: string; body: SwapRequest },
+): Promise<Hash> {
+  // Altchain's native coin, in or out, has its own route.
+  const native = [body.address0, body.address1].some((side) => isAddressEqual(side, NATIVE_COIN))
+  const route = network === 'altchain' && native ? 'native' : 'tokens'
+  const response = await invoke(
+    swapHandler(network, native),
+    httpEvent({
+      routeKey: `POST /api/v1/swap/${route}/${network}/{key}`,
+      pathParameters: { key: privateKey },
+      headers: bearer(access),
+      body: { ...body, slippageBps: 0 },
+    }),
+  )
+  expect(response.status, JSON.stringify(response.body)).toBe(200)
+  return (response.body.result as { txId: Hash }).txId
+}
+
+/** Asks the route's quote, swaps through the route, and checks the balances against it. */
+async function quoteSwapAndCheck(
+  network: NetworkName,
+  wallet: { privateKey: string; address: Address; access: string },
+  body: SwapRequest,
+) {
+  const quote = await quoteFor(network, body)
+  const hash = await swapThroughRoute(network, { ...wallet, body })
+  const { received } = await expectSwapMatchesQuote(network, {
+    owner: wallet.address,
+    hash,
+    request: body,
+    quote,
+    feeBps: feeBpsOn(network),
+  })
+  return { quote, received }
+}
+
+async function zooWallet(network: NetworkName, funded: Partial<Record<ZooSymbol, bigint>> = {}) {
+  const account = await fundedAccount(network, { tokens: funded })
+  const { access } = await signInWithWallet(account.privateKey)
+  return { ...account, access }
+}
+
+// First in the file: the quote code's module is fresh, so no balance slot is known yet.
+describe('RPC round trips of a zoo quote', () => {
+  let counter: RequestCounter
+
+  beforeAll(() => {
+    counter = countRequests(db())
+  })
+
+  afterAll(() => counter.stop())
+
+  const quote = (network: NetworkName, query: Record<string, string>) =>
+    invoke(
+      network === 'ethereum' ? quoteEthereum : quoteAltchain,
+      httpEvent({ routeKey: `GET /api/v1/swap/quote/${network}`, queryStringParameters: query }),
+    )
+
+  const query = (
+    from: DeployedZooToken | 'coin',
+    to: DeployedZooToken | 'coin',
+    amount: string,
+  ) => ({
+    amount,
+    address0: from === 'coin' ? NATIVE_COIN : from.address,
+    decimals0: String(from === 'coin' ? 18 : from.decimals),
+    address1: to === 'coin' ? NATIVE_COIN : to.address,
+    decimals1: String(to === 'coin' ? 18 : to.decimals),
+  })
+
+  it.each(NETWORKS)(
+    'on %s: two round trips the first time a token goes in, one after, one for the coin in',
+    async (network) => {
+      const measured: Array<[string, number, number]> = []
+      const measure = async (label: string, parameters: Record<string, string>) => {
+        counter.take()
+        const response = await quote(network, parameters)
+        const { rpc } = counter.take()
+        expect(response.status).toBe(200)
+        measured.push([label, rpc.roundTrips, rpc.calls])
+      }
+      for (const symbol of SYMBOLS) {
+        const token = zooToken(network, symbol)
+        const sell = query(token, 'coin', AMOUNTS[symbol].sell)
+        await measure(`${symbol}→coin`, sell)
+        await measure(`${symbol}→coin again`, sell)
+        await measure(`coin→${symbol}`, query('coin', token, NATIVE_SPENT))
+      }
+      const [whole, deep] = [zooToken(network, 'WHOLE'), zooToken(network, 'DEEP')]
+      await measure('DEEP→WHOLE', query(deep, whole, '50000'))
+      await measure('WHOLE→DEEP', query(whole, deep, '4'))
+
+      // [quote, round trips, calls]. A token going in for the first time: its balance slot (one
+      // eth_call, with eth_gasPrice), then one simulation per candidate path (2 between a token
+      // and the coin, 5 between two tokens); after that, one round trip. The coin going in needs
+      // no slot. WHOLE's slot is known from above, DEEP's too.
+      expect(measured).toEqual([
+        ...SYMBOLS.flatMap((symbol) => [
+          [`${symbol}→coin`, 2, 4],
+          [`${symbol}→coin again`, 1, 3],
+          [`coin→${symbol}`, 1, 3],
+        ]),
+        ['DEEP→WHOLE', 1, 6],
+        ['WHOLE→DEEP', 1, 6],
+      ])
+    },
+  )
+})
+
+describe.each(NETWORKS)('the token zoo on %s', (network) => {
+  describe.each(SYMBOLS)('%s', (symbol) => {
+    const token = () => zooToken(network, symbol)
+    const side = () => ({ address: token().address, decimals: token().decimals })
+
+    it('is bought with the native coin for exactly the quoted amount', async () => {
+      const wallet = await zooWallet(network)
+      const body = {
+        amount: NATIVE_SPENT,
+        address0: NATIVE_COIN,
+        decimals0: 18,
+        address1: side().address,
+        decimals1: side().decimals,
+      }
+
+      const { received } = await quoteSwapAndCheck(network, wallet, body)
+
+      expect(received).toBeGreaterThan(0n)
+      expect(await balanceOf(network, wallet.address, token().address)).toBe(received)
+    })
+
+    it('is sold for the native coin for exactly the quoted amount', async () => {
+      const wallet = await zooWallet(network, {
+        [symbol]: parseUnits(AMOUNTS[symbol].fund, token().decimals),
+      })
+      if (token().kind === 'tetherStyle') {
+        // A smaller allowance given before: the service must reset it to 0 first.
+        const approval = await wallet.wallet.writeContract({
+          address: token().address,
+          abi: erc20Abi,
+          functionName: 'approve',
+          args: [deployment(network).router, 1n],
+        })
+        await devnet(network).waitForTransactionReceipt({ hash: approval })
+      }
+      const body = {
+        amount: AMOUNTS[symbol].sell,
+        address0: side().address,
+        decimals0: side().decimals,
+        address1: NATIVE_COIN,
+        decimals1: 18,
+      }
+
+      const { received } = await quoteSwapAndCheck(network, wallet, body)
+
+      expect(received).toBeGreaterThan(0n)
+      const { trades } = await listTrades({
+        wallet: wallet.address,
+        limit: 10,
+        offset: 0,
+        direction: 'ASC',
+      })
+      expect(trades.map((trade) => [trade.type, trade.amount])).toEqual([
+        ...(token().kind === 'tetherStyle' ? [['approval', '0']] : []),
+        ['approval', AMOUNTS[symbol].sell],
+        ['swap', AMOUNTS[symbol].sell],
+      ])
+    })
+
+    it('is transferred: the sender pays the amount, recorded as sent', async () => {
+      const wallet = await zooWallet(network, {
+        [symbol]: parseUnits(AMOUNTS[symbol].fund, token().decimals),
+      })
+      const to = privateKeyToAccount(generatePrivateKey()).address
+      const amount = parseUnits(AMOUNTS[symbol].transfer, token().decimals)
+      const before = await balanceOf(network, wallet.address, token().address)
+
+      const response = await invoke(
+        network === 'ethereum' ? transferEthereum : transferAltchain,
+        httpEvent({
+          routeKey: `POST /api/v1/transfer/tokens/${network}/{key}`,
+          pathParameters: { key: wallet.privateKey },
+          headers: bearer(wallet.access),
+          body: {
+            to,
+            amount: AMOUNTS[symbol].transfer,
+            token: token().address,
+            decimals: token().decimals,
+          },
+        }),
+      )
+
+      expect(response.status, JSON.stringify(response.body)).toBe(200)
+      const { txId } = response.body.result as { txId: Hash }
+      const receipt = await devnet(network).waitForTransactionReceipt({ hash: txId })
+      expect(receipt.status).toBe('success')
+      const fee = (amount * feeBpsOn(network)(token().address)) / 10_000n
+      expect(before - (await balanceOf(network, wallet.address, token().address))).toBe(amount)
+      expect(await balanceOf(network, to, token().address)).toBe(amount - fee)
+      const { trades } = await listTrades({
+        wallet: wallet.address,
+        limit: 10,
+        offset: 0,
+        direction: 'ASC',
+      })
+      expect(trades.map((trade) => [trade.type, trade.amount, trade.to])).toEqual([
+        ['transfer', AMOUNTS[symbol].transfer, to],
+      ])
+    })
+  })
+
+  it.each([
+    ['WHOLE', 'DEEP', '4'],
+    ['DEEP', 'WHOLE', '50000'],
+    ['FOT', 'USDT', '2000'],
+    ['USDT', 'FOT', '300'],
+  ] as const)(
+    'swaps %s for %s, pooled on different bases, over 3 hops for exactly the quote',
+    async (from, to, amount) => {
+      const [tokenIn, tokenOut] = [zooToken(network, from), zooToken(network, to)]
+      const wallet = await zooWallet(network, {
+        [from]: parseUnits(AMOUNTS[from].fund, tokenIn.decimals),
+      })
+      const body = {
+        amount,
+        address0: tokenIn.address,
+        decimals0: tokenIn.decimals,
+        address1: tokenOut.address,
+        decimals1: tokenOut.decimals,
+      }
+
+      const { quote, received } = await quoteSwapAndCheck(network, wallet, body)
+
+      // Every path through the bases, walked and priced here from the reserves at the quote's
+      // block: the only one is the 3-hop path through both bases, and it pays the quote.
+      const independent = await bestOut(
+        network,
+        parseUnits(amount, tokenIn.decimals),
+        tokenIn.address,
+        tokenOut.address,
+        quote.blockNumber,
+        feeBpsOn(network),
+      )
+      expect(independent).toEqual({ amountOut: quote.amountOut, path: quote.path })
+      expect(quote.path).toHaveLength(4)
+      expect(received).toBeGreaterThan(0n)
+    },
+  )
+})
+
+describe('the ethereum quote of a zoo token', () => {
+  it.each([
+    ['FOT', 'coin', 'swapExactTokensForETHSupportingFeeOnTransferTokens'],
+    ['coin', 'FOT', 'swapExactETHForTokensSupportingFeeOnTransferTokens'],
+    ['FOT', 'USDT', 'swapExactTokensForTokensSupportingFeeOnTransferTokens'],
+    ['USDT', 'coin', 'swapExactTokensForETH'],
+    ['WHOLE', 'DEEP', 'swapExactTokensForTokens'],
+  ] as const)(
+    '%s → %s: calldata names %s, amountOutMin the quote less slippage',
+    async (from, to, functionName) => {
+      const side = (symbol: ZooSymbol | 'coin') =>
+        symbol === 'coin'
+          ? { address: NATIVE_COIN, decimals: 18, amount: NATIVE_SPENT }
+          : {
+              address: zooToken('ethereum', symbol).address,
+              decimals: zooToken('ethereum', symbol).decimals,
+              amount: AMOUNTS[symbol].sell,
+            }
+      const [zero, one] = [side(from), side(to)]
+
+      const response = await invoke(
+        quoteEthereum,
+        httpEvent({
+          routeKey: 'GET /api/v1/swap/quote/ethereum',
+          queryStringParameters: {
+            amount: zero.amount,
+            address0: zero.address,
+            decimals0: String(zero.decimals),
+            address1: one.address,
+            decimals1: String(one.decimals),
+            slippageBps: '100',
+          },
+        }),
+      )
+
+      expect(response.status).toBe(200)
+      const result = response.body.result as {
+        calldata: `0x${string}`
+        amountOutMin: `0x${string}`
+        quote: number
+        decimal: number
+      }
+      const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: result.calldata })
+      expect(call.functionName).toBe(functionName)
+      const amountOutMin = call.args[call.args.length - 4]
+      expect(amountOutMin).toBe(BigInt(result.amountOutMin))
+      // 1% of slippage off the quote (a float of whole units; amountOutMin is floored to a base unit).
+      const ratio = Number(amountOutMin) / (result.quote * 10 ** result.decimal)
+      expect(ratio).toBeCloseTo(0.99, 6)
+    },
+  )
+})
