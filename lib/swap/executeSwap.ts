@@ -1,12 +1,11 @@
 import { formatUnits, type Hash, parseUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { exactAmountOut } from '../chain/bestAmountOut'
 import { loadChainConfig } from '../config'
 import { Unprocessable } from '../errors'
 import { approveIfNeeded } from './approveIfNeeded'
 import { estimateGasLimit } from './gasLimit'
 import { isNative } from '../constants'
-import { routerTokens, type SwapSides } from './quoteSwap'
+import { quoteRoute, type SwapSides } from './quoteSwap'
 import { assertDecimals, readDecimals, readHolding } from './readHolding'
 import { recordSent } from './recordSent'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
@@ -32,18 +31,9 @@ export interface ExecuteSwapParameters extends SwapSides {
 export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ txId: Hash }> {
   const { network, account, address0, address1, decimals0, decimals1, slippageBps } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
-  const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
   const { router } = loadChainConfig(network)
   const [best, context, holding, actualDecimals1] = await Promise.all([
-    exactAmountOut({
-      network,
-      amountIn,
-      tokenIn,
-      tokenOut,
-      nativeIn: isNative(address0),
-      nativeOut: isNative(address1),
-      recipient: account.address,
-    }),
+    quoteRoute({ network, address0, address1, amountIn, recipient: account.address }),
     readSendContext(network, account.address),
     readHolding({ network, owner: account.address, token: address0, spender: router }),
     readDecimals(network, address1),

@@ -8,7 +8,7 @@ import {
   parseUnits,
   toHex,
 } from 'viem'
-import { exactAmountOut } from '../chain/bestAmountOut'
+import { exactAmountOut, type ExactAmountOutReturnType } from '../chain/bestAmountOut'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
@@ -52,15 +52,42 @@ export interface SwapQuote {
   feeOnTransfer: boolean
 }
 
-/** The router's tokens for the two sides; the coin and its wrapped token are one asset. */
-export function routerTokens(network: NetworkName, address0: Address, address1: Address) {
+export interface QuoteRouteParameters {
+  network: NetworkName
+  address0: Address
+  address1: Address
+  /** Base units of address0. */
+  amountIn: bigint
+  /** Who receives the output (the simulation measures what arrives there). */
+  recipient: Address
+}
+
+/**
+ * The best path's exact output for the two sides (exactAmountOut), the native coin standing for
+ * its wrapped token on the router; the coin and its wrapped token are one asset (422).
+ */
+export async function quoteRoute({
+  network,
+  address0,
+  address1,
+  amountIn,
+  recipient,
+}: QuoteRouteParameters): Promise<ExactAmountOutReturnType> {
   const { wrappedNative } = loadChainConfig(network)
   const tokenIn = routerToken(address0, wrappedNative)
   const tokenOut = routerToken(address1, wrappedNative)
   if (isAddressEqual(tokenIn, tokenOut)) {
     throw new Unprocessable('the native coin and its wrapped token are one asset: nothing to swap')
   }
-  return { tokenIn, tokenOut }
+  return exactAmountOut({
+    network,
+    amountIn,
+    tokenIn,
+    tokenOut,
+    nativeIn: isNative(address0),
+    nativeOut: isNative(address1),
+    recipient,
+  })
 }
 
 /**
@@ -72,18 +99,9 @@ export function routerTokens(network: NetworkName, address0: Address, address1: 
 export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
   const { network, address0, address1, decimals0, decimals1, slippageBps, recipient } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
-  const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
   const client = publicClient(network)
   const [{ amountOut, path, feeOnTransfer }, gasPrice] = await Promise.all([
-    exactAmountOut({
-      network,
-      amountIn,
-      tokenIn,
-      tokenOut,
-      nativeIn: isNative(address0),
-      nativeOut: isNative(address1),
-      recipient,
-    }),
+    quoteRoute({ network, address0, address1, amountIn, recipient }),
     onChain(network, () => getGasPrice(client)),
   ])
   const amountOutMin = minimumOut(amountOut, slippageBps)
