@@ -6,7 +6,7 @@ import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
 import { ChainUnavailable, Conflict, Unprocessable } from '../errors'
 import type { Fees } from './sendContext'
-import { translateSendError } from './sendError'
+import { beforeBroadcast, translateSendError } from './sendError'
 
 export interface SendSignedParameters {
   network: NetworkName
@@ -55,6 +55,21 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
       )
     }
   }
+}
+
+/**
+ * Broadcasts a transaction the client signed (lib/clientSigning): one RPC call, what the node
+ * refuses translated as for our own (422, 409, 502). No retry: the bytes cannot be re-signed here.
+ */
+export function broadcastSigned(
+  network: NetworkName,
+  action: string,
+  serializedTransaction: Hex,
+): Promise<Hash> {
+  const client = publicClient(network)
+  return beforeBroadcast(network, action, () =>
+    sendRawTransaction(client, { serializedTransaction }),
+  )
 }
 
 const RECEIPT_TIMEOUT_MS = 20_000

@@ -28,6 +28,13 @@ const CHAIN_FUNCTIONS = new Set([
   'swapTokensEthereum',
   'transferAltchain',
   'transferEthereum',
+  'prepareSwapTokensEthereum',
+  'prepareSwapTokensAltchain',
+  'prepareSwapNativeAltchain',
+  'prepareTransferEthereum',
+  'prepareTransferAltchain',
+  'submitEthereum',
+  'submitAltchain',
   'getWalletBalances',
   'getTradeByHash', // a pending trade is settled from its receipt when looked up
   'getTradeById',
