@@ -1,8 +1,15 @@
-import type { Address, Hex } from 'viem'
+import {
+  type Address,
+  BaseError,
+  type Hex,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
+  RpcRequestError,
+} from 'viem'
 import { simulateBlocks } from 'viem/actions'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
-import { Unprocessable } from '../errors'
+import { ChainUnavailable, Unprocessable } from '../errors'
 import { estimateGasLimit, withHeadroom } from '../swap/gasLimit'
 import { beforeBroadcast, translateSendError } from '../swap/sendError'
 
@@ -12,6 +19,20 @@ export interface GasCall {
   to: Address
   data: Hex
   value: bigint
+}
+
+function isMethodMissing(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    Boolean(
+      error.walk(
+        (cause) =>
+          cause instanceof MethodNotFoundRpcError ||
+          cause instanceof MethodNotSupportedRpcError ||
+          (cause instanceof RpcRequestError && cause.code === -32601),
+      ),
+    )
+  )
 }
 
 /**
@@ -39,6 +60,14 @@ export async function gasLimits(
         },
       ],
       validation: false,
+    }).catch((error: unknown) => {
+      if (isMethodMissing(error)) {
+        throw new ChainUnavailable(
+          network,
+          `the ${network} node does not offer eth_simulateV1, which the gas of an approval and a swap is found with; approve the router first or use the {key} route`,
+        )
+      }
+      throw error
     }),
   )
   return calls.map((call, index) => {

@@ -150,11 +150,9 @@ describe('prepare, sign on the client, submit', () => {
     // Prepare sends nothing and records nothing.
     expect(await nonceOf('ethereum', wallet.address)).toBe(nonce)
     expect(await tradesOf(wallet.address)).toEqual([])
-    console.info('prepare (approval + swap) cost', JSON.stringify(prepareCost))
 
     const signed = await signAll(wallet.account, result.transactions)
     const [response, submitCost] = await measured(() => submit('ethereum', wallet.token, signed))
-    console.info('submit (approval + swap) cost', JSON.stringify(submitCost))
 
     expect(response.status).toBe(200)
     const { txId, txIds } = response.body.result as { txId: Hex; txIds: Hex[] }
@@ -188,10 +186,38 @@ describe('prepare, sign on the client, submit', () => {
         isNativeTransfer: false,
       }),
     ])
-    // RPC cost, as the counts test records it (tests/functions/requestCosts.test.ts).
-    expect(prepareCost.rpc.byMethod.eth_sendRawTransaction).toBeUndefined()
-    expect(prepareCost.rpc.byMethod.eth_simulateV1).toBe(1)
-    expect(submitCost.rpc.byMethod.eth_sendRawTransaction).toBe(2)
+    // Prepare: the batch of reads (5 path simulations, decimals, block, nonce, tip, balance,
+    // allowance, native balance: LINK's balance slot is known from the quote above), then one
+    // eth_simulateV1 for both gas limits; the session and one catalog read. Nothing sent.
+    expect(prepareCost.rpc).toEqual({
+      calls: 11,
+      roundTrips: 2,
+      byMethod: {
+        eth_call: 6,
+        eth_getBalance: 1,
+        eth_getBlockByNumber: 1,
+        eth_getTransactionCount: 1,
+        eth_maxPriorityFeePerGas: 1,
+        eth_simulateV1: 1,
+      },
+    })
+    expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1, BatchGetItem: 1 })
+    // Submit: the pending nonce and LINK's decimals, the approval, its receipt, the swap.
+    expect(submitCost.rpc).toEqual({
+      calls: 5,
+      roundTrips: 4,
+      byMethod: {
+        eth_call: 1,
+        eth_getTransactionCount: 1,
+        eth_getTransactionReceipt: 1,
+        eth_sendRawTransaction: 2,
+      },
+    })
+    expect(submitCost.dynamo.byCommand).toEqual({
+      GetItem: 1,
+      BatchGetItem: 1,
+      TransactWriteItems: 2,
+    })
 
     await reconcileTrades({} as never)
     expect((await tradesOf(wallet.address)).map((trade) => trade.status)).toEqual([
@@ -299,7 +325,6 @@ describe('prepare, sign on the client, submit', () => {
     const [nativeTransfer, prepareCost] = await measured(() =>
       prepared('transfer/tokens/altchain', alt.token, { to: toAlt, amount: '1.5' }),
     )
-    console.info('prepare (native transfer) cost', JSON.stringify(prepareCost))
 
     expect(tokenTransfer.transactions).toEqual([
       expect.objectContaining({
@@ -325,9 +350,17 @@ describe('prepare, sign on the client, submit', () => {
     const [sentAlt, submitCost] = await measured(async () =>
       submit('altchain', alt.token, await signAll(alt.account, nativeTransfer.transactions)),
     )
-    console.info('submit (native transfer) cost', JSON.stringify(submitCost))
 
     expect([sentEth.status, sentAlt.status]).toEqual([200, 200])
+    // A native transfer: one batch (block, nonce, tip, balance) and the estimate; no catalog read.
+    expect(prepareCost.rpc).toMatchObject({ calls: 5, roundTrips: 2 })
+    expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1 })
+    // Its submit: the pending nonce, then the broadcast.
+    expect(submitCost.rpc).toEqual({
+      calls: 2,
+      roundTrips: 2,
+      byMethod: { eth_getTransactionCount: 1, eth_sendRawTransaction: 1 },
+    })
     for (const [network, sent] of [
       ['ethereum', sentEth],
       ['altchain', sentAlt],
