@@ -1,13 +1,6 @@
 import '../../support/env'
 import { type Address, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { handler as prepareSwapNativeAltchain } from '../../../functions/clientSigning/prepareSwapNativeAltchain'
-import { handler as prepareSwapTokensAltchain } from '../../../functions/clientSigning/prepareSwapTokensAltchain'
-import { handler as prepareSwapTokensEthereum } from '../../../functions/clientSigning/prepareSwapTokensEthereum'
-import { handler as prepareTransferAltchain } from '../../../functions/clientSigning/prepareTransferAltchain'
-import { handler as prepareTransferEthereum } from '../../../functions/clientSigning/prepareTransferEthereum'
-import { handler as submitAltchain } from '../../../functions/clientSigning/submitAltchain'
-import { handler as submitEthereum } from '../../../functions/clientSigning/submitEthereum'
 import { handler as reconcileTrades } from '../../../functions/schedules/reconcileTrades'
 import { handler as getTradeByHash } from '../../../functions/trade/getTradeByHash'
 import type { NetworkName } from '../../../lib/config'
@@ -16,6 +9,7 @@ import { db } from '../../../lib/db/client'
 import { listTrades } from '../../../lib/db/trade'
 import { randomAddress } from '../../support/marketFixtures'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
+import { type PrepareOperation, prepareRoute, submitRoute } from '../../support/clientSigningRoutes'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { countRequests, type RequestTally } from '../../support/requestCounters'
 import { type PreparedTransaction, signAll } from '../../support/signPrepared'
@@ -24,15 +18,6 @@ import { signInWithWallet } from '../../support/walletSignIn'
 
 // Signing on the client (DECISIONS §7.3), through the real handlers and both devnets: prepare,
 // sign with a viem local account here, submit; then the chain, the trades and the reconciler.
-
-const PREPARE = {
-  'swap/tokens/ethereum': prepareSwapTokensEthereum,
-  'swap/tokens/altchain': prepareSwapTokensAltchain,
-  'swap/native/altchain': prepareSwapNativeAltchain,
-  'transfer/tokens/ethereum': prepareTransferEthereum,
-  'transfer/tokens/altchain': prepareTransferAltchain,
-} as const
-type Operation = keyof typeof PREPARE
 
 interface Prepared {
   transactions: PreparedTransaction[]
@@ -44,35 +29,12 @@ async function caller(network: NetworkName, tokens: Record<string, bigint> = {})
   return { ...funded, token: (await signInWithWallet(funded.privateKey)).access }
 }
 
-export function prepare(operation: Operation, token: string, body: unknown) {
-  return invoke(
-    PREPARE[operation],
-    httpEvent({
-      routeKey: `POST /api/v1/prepare/${operation}`,
-      headers: { authorization: `Bearer ${token}` },
-      body,
-    }),
-  )
-}
-
-export function submit(
-  network: NetworkName,
+async function prepared(
+  operation: PrepareOperation,
   token: string,
-  transactions: Hex[],
-  headers: Record<string, string> = {},
-) {
-  return invoke(
-    network === 'ethereum' ? submitEthereum : submitAltchain,
-    httpEvent({
-      routeKey: `POST /api/v1/submit/${network}`,
-      headers: { authorization: `Bearer ${token}`, ...headers },
-      body: { transactions },
-    }),
-  )
-}
-
-async function prepared(operation: Operation, token: string, body: unknown): Promise<Prepared> {
-  const response = await prepare(operation, token, body)
+  body: unknown,
+): Promise<Prepared> {
+  const response = await prepareRoute(operation, token, body)
   expect(response.body.error).toBeUndefined()
   expect(response.status).toBe(200)
   return response.body.result as Prepared
@@ -152,7 +114,9 @@ describe('prepare, sign on the client, submit', () => {
     expect(await tradesOf(wallet.address)).toEqual([])
 
     const signed = await signAll(wallet.account, result.transactions)
-    const [response, submitCost] = await measured(() => submit('ethereum', wallet.token, signed))
+    const [response, submitCost] = await measured(() =>
+      submitRoute('ethereum', wallet.token, signed),
+    )
 
     expect(response.status).toBe(200)
     const { txId, txIds } = response.body.result as { txId: Hex; txIds: Hex[] }
@@ -256,7 +220,7 @@ describe('prepare, sign on the client, submit', () => {
       ['approval', 'approve 25 USDT for the router'],
       ['swap', expect.stringMatching(/^swap 25 USDT for at least [\d.]+ CAKE$/)],
     ])
-    const response = await submit(
+    const response = await submitRoute(
       'altchain',
       wallet.token,
       await signAll(wallet.account, result.transactions),
@@ -288,7 +252,7 @@ describe('prepare, sign on the client, submit', () => {
     expect(result.transactions).toEqual([
       expect.objectContaining({ kind: 'swap', value: `0x${parseEther('2.25').toString(16)}` }),
     ])
-    const response = await submit(
+    const response = await submitRoute(
       'altchain',
       wallet.token,
       await signAll(wallet.account, result.transactions),
@@ -342,13 +306,13 @@ describe('prepare, sign on the client, submit', () => {
         value: `0x${parseEther('1.5').toString(16)}`,
       }),
     ])
-    const sentEth = await submit(
+    const sentEth = await submitRoute(
       'ethereum',
       eth.token,
       await signAll(eth.account, tokenTransfer.transactions),
     )
     const [sentAlt, submitCost] = await measured(async () =>
-      submit('altchain', alt.token, await signAll(alt.account, nativeTransfer.transactions)),
+      submitRoute('altchain', alt.token, await signAll(alt.account, nativeTransfer.transactions)),
     )
 
     expect([sentEth.status, sentAlt.status]).toEqual([200, 200])

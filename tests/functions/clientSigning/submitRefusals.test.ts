@@ -2,9 +2,6 @@ import '../../support/env'
 import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { handler as prepareSwapTokensEthereum } from '../../../functions/clientSigning/prepareSwapTokensEthereum'
-import { handler as prepareTransferAltchain } from '../../../functions/clientSigning/prepareTransferAltchain'
-import { handler as submitAltchain } from '../../../functions/clientSigning/submitAltchain'
 import { handler as submitEthereum } from '../../../functions/clientSigning/submitEthereum'
 import type { NetworkName } from '../../../lib/config'
 import { NATIVE_COIN } from '../../../lib/constants'
@@ -12,6 +9,7 @@ import { listTrades } from '../../../lib/db/trade'
 import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { randomAddress } from '../../support/marketFixtures'
+import { prepareRoute, submitRoute } from '../../support/clientSigningRoutes'
 import { type PreparedTransaction, signAll, signPrepared } from '../../support/signPrepared'
 import { signInWithWallet } from '../../support/walletSignIn'
 
@@ -24,48 +22,26 @@ async function caller(network: NetworkName, tokens: Record<string, bigint> = {})
 }
 type Caller = Awaited<ReturnType<typeof caller>>
 
-function submit(network: NetworkName, who: Caller, transactions: unknown, headers = {}) {
-  return invoke(
-    network === 'ethereum' ? submitEthereum : submitAltchain,
-    httpEvent({
-      routeKey: `POST /api/v1/submit/${network}`,
-      headers: { authorization: `Bearer ${who.token}`, ...headers },
-      body: { transactions },
-    }),
-  )
-}
+const submit = (network: NetworkName, who: Caller, transactions: unknown, headers = {}) =>
+  submitRoute(network, who.token, transactions, headers)
 
 /** The approval and swap of 5 LINK for USDC, prepared for `who` on ethereum. */
 async function linkSwap(who: Caller): Promise<PreparedTransaction[]> {
   const dex = deployment('ethereum')
   const link = dex.token('LINK')
-  const response = await invoke(
-    prepareSwapTokensEthereum,
-    httpEvent({
-      routeKey: 'POST /api/v1/prepare/swap/tokens/ethereum',
-      headers: { authorization: `Bearer ${who.token}` },
-      body: {
-        amount: '5',
-        address0: link,
-        decimals0: 18,
-        address1: dex.usdStablecoin,
-        decimals1: 6,
-      },
-    }),
-  )
+  const response = await prepareRoute('swap/tokens/ethereum', who.token, {
+    amount: '5',
+    address0: link,
+    decimals0: 18,
+    address1: dex.usdStablecoin,
+    decimals1: 6,
+  })
   expect(response.status).toBe(200)
   return (response.body.result as { transactions: PreparedTransaction[] }).transactions
 }
 
 async function nativeTransfer(who: Caller, to: Address): Promise<PreparedTransaction[]> {
-  const response = await invoke(
-    prepareTransferAltchain,
-    httpEvent({
-      routeKey: 'POST /api/v1/prepare/transfer/tokens/altchain',
-      headers: { authorization: `Bearer ${who.token}` },
-      body: { to, amount: '1' },
-    }),
-  )
+  const response = await prepareRoute('transfer/tokens/altchain', who.token, { to, amount: '1' })
   expect(response.status).toBe(200)
   return (response.body.result as { transactions: PreparedTransaction[] }).transactions
 }
