@@ -73,6 +73,24 @@ describe('POST /v1/submit/{network} refuses before broadcasting anything', () =>
       /transaction 1 is not signed by the signed-in wallet/,
     ],
     [
+      'a legacy (type 0) transaction',
+      async (who, [approval]) => {
+        const prepared = approval as PreparedTransaction
+        return [
+          await who.account.signTransaction({
+            type: 'legacy',
+            chainId: prepared.chainId,
+            nonce: prepared.nonce,
+            gas: BigInt(prepared.gas),
+            gasPrice: BigInt(prepared.maxFeePerGas),
+            to: prepared.to,
+            data: prepared.data,
+          }),
+        ]
+      },
+      /transaction 1 is of type legacy, not eip1559/,
+    ],
+    [
       'a transaction for another chain',
       async (who, [approval, swap]) => [
         await signPrepared(who.account, approval as PreparedTransaction),
