@@ -24,9 +24,11 @@ interface Statement {
 }
 
 // The settings a deployed stage requires (custom.requiredSettings), as an operator exports them.
+const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:wallet-ops'
 const REQUIRED_SETTINGS = {
   SIWE_DOMAIN: 'app.example.com',
   SIWE_URI: 'https://app.example.com',
+  ALARM_TOPIC_ARN: ALARM_TOPIC,
 }
 const cliEnv = () => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_'))),
@@ -187,16 +189,36 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect(api?.Properties).not.toHaveProperty('CorsConfiguration')
   })
 
-  it('reserves a bounded concurrency for the two scrypt functions', () => {
+  it('reserves concurrency where a function must not starve the others, and nowhere else', () => {
     const reserved = Object.fromEntries(
-      ofType('AWS::Lambda::Function').map((fn) => [
-        String(fn.Properties.Handler),
-        fn.Properties.ReservedConcurrentExecutions,
-      ]),
+      Object.entries(resources)
+        .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
+        .flatMap(([id, fn]) =>
+          fn.Properties.ReservedConcurrentExecutions === undefined
+            ? []
+            : [[id.replace(/LambdaFunction$/, ''), fn.Properties.ReservedConcurrentExecutions]],
+        ),
     )
 
-    expect(reserved['functions/account/registerAccount.handler']).toBe(10)
-    expect(reserved['functions/account/loginAccount.handler']).toBe(10)
+    expect(reserved).toEqual({
+      // scrypt: bounded cost (README, Security)
+      RegisterAccount: 10,
+      LoginAccount: 10,
+      // a stalled chain holds each call up to 28 s
+      SwapNativeAltchain: 20,
+      SwapTokensAltchain: 20,
+      SwapTokensEthereum: 20,
+      TransferAltchain: 20,
+      TransferEthereum: 20,
+      // one run at a time
+      SamplePrices: 1,
+      SyncMarkets: 1,
+      ReconcileTrades: 1,
+      IndexDeposits: 1,
+    })
+    // Lambda keeps 100 of an account's default 1,000 unreserved.
+    const total = Object.values(reserved).reduce<number>((sum, value) => sum + Number(value), 0)
+    expect(total).toBeLessThanOrEqual(900)
   })
 
   it('does not make Node read source maps at run time', () => {
@@ -393,7 +415,11 @@ describe('stages that cannot be deployed wrong', () => {
       return { exitCode: failure.status, output: failure.stdout + failure.stderr }
     }
   }
-  const withoutSettings = { SIWE_DOMAIN: undefined, SIWE_URI: undefined }
+  const withoutSettings = {
+    SIWE_DOMAIN: undefined,
+    SIWE_URI: undefined,
+    ALARM_TOPIC_ARN: undefined,
+  }
 
   it('refuses to package without --stage, since the default stage is local', () => {
     const result = run(['package', '--package', mkdtempSync(join(tmpdir(), 'sls-'))], {})
@@ -413,16 +439,212 @@ describe('stages that cannot be deployed wrong', () => {
   })
 
   it('names every required setting a deployed stage lacks', () => {
-    const neither = run(['package', '--stage', 'prod'], withoutSettings)
-    const noUri = run(['package', '--stage', 'prod'], { ...withoutSettings, SIWE_DOMAIN: 'a.io' })
+    const none = run(['package', '--stage', 'prod'], withoutSettings)
+    const noUri = run(['package', '--stage', 'prod'], {
+      ...REQUIRED_SETTINGS,
+      SIWE_URI: undefined,
+    })
     const blankDomain = run(['deploy', '--stage', 'prod'], {
       ...REQUIRED_SETTINGS,
       SIWE_DOMAIN: '  ',
     })
 
-    expect(neither.output).toContain('Stage "prod" is missing SIWE_DOMAIN, SIWE_URI')
+    expect(none.output).toContain('Stage "prod" is missing SIWE_DOMAIN, SIWE_URI, ALARM_TOPIC_ARN:')
     expect(noUri.output).toContain('Stage "prod" is missing SIWE_URI:')
     expect(blankDomain.output).toContain('Stage "prod" is missing SIWE_DOMAIN:')
-    for (const result of [neither, noUri, blankDomain]) expect(result.exitCode).not.toBe(0)
+    for (const result of [none, noUri, blankDomain]) expect(result.exitCode).not.toBe(0)
   })
+})
+
+interface Alarm {
+  AlarmName: string
+  AlarmActions: unknown[]
+  OKActions: unknown[]
+  Threshold: number
+  ComparisonOperator: string
+  Metrics: Array<{
+    Id: string
+    Expression?: string
+    MetricStat?: {
+      Metric: {
+        Namespace: string
+        MetricName: string
+        Dimensions: Array<{ Name: string; Value: unknown }>
+      }
+    }
+  }>
+}
+
+describe('operations', () => {
+  const alarms = () =>
+    ofType('AWS::CloudWatch::Alarm').map((alarm) => alarm.Properties as unknown as Alarm)
+  const alarmOn = (metricName: string) =>
+    alarms().filter((alarm) =>
+      alarm.Metrics.some((metric) => metric.MetricStat?.Metric.MetricName === metricName),
+    )
+  const metricNames = (alarm: Alarm) =>
+    alarm.Metrics.flatMap((metric) =>
+      metric.MetricStat ? [metric.MetricStat.Metric.MetricName] : [],
+    )
+
+  it("sends every alarm to the stage's SNS topic", () => {
+    expect(alarms().length).toBeGreaterThan(0)
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions).toEqual([ALARM_TOPIC])
+      expect(alarm.OKActions).toEqual([ALARM_TOPIC])
+      expect(alarm.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold')
+    }
+  })
+
+  it("alarms on each function's errors and throttles", () => {
+    const byFunction = new Map(
+      alarmOn('Errors').map((alarm) => [
+        JSON.stringify(alarm.Metrics[0]?.MetricStat?.Metric.Dimensions),
+        alarm,
+      ]),
+    )
+    for (const id of Object.keys(resources).filter((id) => id.endsWith('LambdaFunction'))) {
+      const alarm = byFunction.get(JSON.stringify([{ Name: 'FunctionName', Value: { Ref: id } }]))
+      expect(alarm, id).toBeDefined()
+      expect(metricNames(alarm as Alarm).sort()).toEqual(['Errors', 'Throttles'])
+      expect(alarm?.Threshold).toBe(1)
+    }
+    expect(byFunction.size).toBe(Object.keys(functions).length)
+  })
+
+  it("alarms on the API's 5xx rate and the chain 502 rate, counted from the access log", () => {
+    const [http5xx] = alarmOn('5xx')
+    const [chain] = alarmOn('Chain502')
+    const [filter] = ofType('AWS::Logs::MetricFilter')
+
+    expect(metricNames(http5xx as Alarm).sort()).toEqual(['5xx', 'Count'])
+    expect(http5xx?.Metrics.at(-1)?.Expression).toBe(
+      'IF(requests >= 20, 100 * errors / requests, 0)',
+    )
+    expect(http5xx?.Threshold).toBe(5)
+    expect(chain?.Metrics.at(-1)?.Expression).toBe('IF(requests >= 20, 100 * chain / requests, 0)')
+    expect(filter?.Properties).toMatchObject({
+      LogGroupName: { Ref: 'HttpApiLogGroup' },
+      FilterPattern: '{ $.status = "502" }',
+      MetricTransformations: [
+        { MetricNamespace: 'wallet-backend/prod', MetricName: 'Chain502', MetricValue: '1' },
+      ],
+    })
+  })
+
+  it('alarms on DynamoDB throttles and on failed schedule runs', () => {
+    const [table] = alarmOn('ReadThrottleEvents')
+    const [schedules] = alarmOn('ApproximateNumberOfMessagesVisible')
+
+    expect(metricNames(table as Alarm).sort()).toEqual([
+      'ReadThrottleEvents',
+      'WriteThrottleEvents',
+    ])
+    expect(table?.Metrics[0]?.MetricStat?.Metric.Dimensions).toEqual([
+      { Name: 'TableName', Value: { Ref: 'Table' } },
+    ])
+    expect(schedules?.Metrics[0]?.MetricStat?.Metric.Dimensions).toEqual([
+      { Name: 'QueueName', Value: { 'Fn::GetAtt': ['ScheduleFailureQueue', 'QueueName'] } },
+    ])
+  })
+
+  it("sends every schedule's failed run to the failure queue, which only schedules may write", () => {
+    const scheduled = Object.entries(functions)
+      .filter(([, fn]) => fn.events.some((event) => event.schedule))
+      .map(([name]) => name)
+    const configs = ofType('AWS::Lambda::EventInvokeConfig').map((config) => config.Properties)
+
+    expect(scheduled).toHaveLength(4)
+    expect(configs).toHaveLength(4)
+    for (const name of scheduled) {
+      const id = `${name[0]?.toUpperCase()}${name.slice(1)}LambdaFunction`
+      const config = configs.find(
+        (candidate) => JSON.stringify(candidate.FunctionName) === JSON.stringify({ Ref: id }),
+      )
+      expect(config, name).toMatchObject({
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': ['ScheduleFailureQueue', 'Arn'] } },
+        },
+        MaximumRetryAttempts: 0,
+      })
+    }
+    for (const name of Object.keys(functions)) {
+      expect(grantedActions(statementsOf(name), 'sqs:'), name).toEqual(
+        scheduled.includes(name) ? ['sqs:SendMessage'] : [],
+      )
+    }
+  })
+
+  it('publishes a version of every function, and protects the table from deletion', () => {
+    const versions = ofType('AWS::Lambda::Version')
+    const [table] = ofType('AWS::DynamoDB::Table')
+
+    expect(versions).toHaveLength(Object.keys(functions).length)
+    expect(table?.Properties.DeletionProtectionEnabled).toBe(true)
+  })
+
+  it('leaves X-Ray to the stage: no active tracing and no X-Ray grant by default', () => {
+    for (const fn of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'PassThrough' })
+    }
+    for (const name of Object.keys(functions)) {
+      expect(grantedActions(statementsOf(name), 'xray:')).toEqual([])
+    }
+  })
+
+  it('draws a dashboard of the API, every function, the table and the schedules', () => {
+    const [dashboard] = ofType('AWS::CloudWatch::Dashboard')
+    const body = String((dashboard?.Properties.DashboardBody as { 'Fn::Sub': string })['Fn::Sub'])
+    const titles = (
+      JSON.parse(body) as { widgets: Array<{ properties: { title: string } }> }
+    ).widgets.map((widget) => widget.properties.title)
+
+    expect(titles).toEqual([
+      'API requests and errors',
+      'API latency p99 (ms)',
+      'Lambda errors per function',
+      'Lambda throttles per function',
+      'DynamoDB capacity and throttles',
+      'Failed schedule runs waiting',
+    ])
+    for (const name of Object.keys(functions))
+      expect(body).toContain(`"wallet-backend-prod-${name}"`)
+    expect(body).toContain('${HttpApi}')
+    expect(body).toContain('${Table}')
+  })
+})
+
+describe('a stage with active tracing', () => {
+  it('traces every function and lets each role write traces', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sls-traced-'))
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'node_modules/serverless/bin/serverless.js',
+        'package',
+        '--stage',
+        'traced',
+        '--package',
+        dir,
+      ],
+      { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 240_000 },
+    )
+    const traced = (
+      JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
+        Resources: Record<string, Resource>
+      }
+    ).Resources
+    const tracedOfType = (type: string) => Object.values(traced).filter((r) => r.Type === type)
+
+    for (const fn of tracedOfType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
+    }
+    for (const role of tracedOfType('AWS::IAM::Role')) {
+      expect(JSON.stringify(role.Properties.Policies)).toContain(
+        '"Action":["xray:PutTraceSegments","xray:PutTelemetryRecords"]',
+      )
+    }
+  }, 300_000)
 })
