@@ -40,6 +40,12 @@ const authSchema = z
     }),
   )
 
+const metricsSchema = z.object({
+  // CloudWatch namespace of the business metrics (lib/metrics.ts); none are written without it.
+  METRICS_NAMESPACE: z.optional(nonEmpty),
+  METRICS_SERVICE: z._default(nonEmpty, 'wallet-backend'),
+})
+
 // DECISIONS §7.1: per source IP, per minute, on the anonymous routes that cost work.
 const clientLimitSchema = z.object({
   CLIENT_LIMIT_NONCES_PER_MINUTE: z._default(positiveInt, 30),
@@ -176,6 +182,11 @@ export const loadAuthConfig = memoize(() => {
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
   }
+})
+
+export const loadMetricsConfig = memoize(() => {
+  const env = parseEnv(metricsSchema)
+  return { namespace: env.METRICS_NAMESPACE, service: env.METRICS_SERVICE }
 })
 
 export type ClientLimitName = 'nonce' | 'login' | 'register'

@@ -14,6 +14,8 @@ const NEUTRAL = new Set([
   'lib/errors.ts',
   'lib/config.ts',
   'lib/logger.ts',
+  // Business metrics as EMF lines: stdout only, like the logger.
+  'lib/metrics.ts',
   'lib/constants.ts',
   // Pure helpers with no home of their own: the interface's timestamp, bounded concurrency.
   'lib/formatTimestamp.ts',

@@ -575,6 +575,17 @@ describe('operations', () => {
     }
   })
 
+  it("writes business metrics to the stage's namespace, beside the 502 metric", () => {
+    for (const fn of ofType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
+        .Variables
+      expect(variables).toMatchObject({
+        METRICS_NAMESPACE: 'wallet-backend/prod',
+        METRICS_SERVICE: 'wallet-backend',
+      })
+    }
+  })
+
   it('publishes a version of every function, and protects the table from deletion', () => {
     const versions = ofType('AWS::Lambda::Version')
     const [table] = ofType('AWS::DynamoDB::Table')
