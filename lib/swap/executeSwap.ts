@@ -12,6 +12,7 @@ import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { minimumOut, routerCall } from './routerCall'
 import { readSendContext } from './sendContext'
 import { sendSigned } from './sendSigned'
+import { countMetric } from '../metrics'
 
 export interface ExecuteSwapParameters extends SwapSides {
   account: PrivateKeyAccount
@@ -77,6 +78,7 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
   const gas = await estimateGasLimit({ network, action, from: account.address, ...swap })
   const nonce = context.nonce + approvals
   const hash = await sendSigned({ network, action, account, nonce, fees, gas, ...swap })
+  countMetric('Swap', { Network: network })
   await recordSent({
     hash,
     type: 'swap',

@@ -7,6 +7,7 @@ import { loadChainConfig, type NetworkName } from '../config'
 import { ChainUnavailable, Conflict, Unprocessable } from '../errors'
 import type { Fees } from './sendContext'
 import { translateSendError } from './sendError'
+import { countMetric } from '../metrics'
 
 export interface SendSignedParameters {
   network: NetworkName
@@ -46,7 +47,9 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
       value,
     })
     try {
-      return await sendRawTransaction(client, { serializedTransaction })
+      const hash = await sendRawTransaction(client, { serializedTransaction })
+      countMetric('Broadcast', { Network: network })
+      return hash
     } catch (error) {
       const translated = translateSendError(error, network, action)
       if (!(translated instanceof Conflict) || attempt === NONCE_ATTEMPTS) throw translated
