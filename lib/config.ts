@@ -13,6 +13,8 @@ const coreSchema = z.object({
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   DYNAMODB_REQUEST_TIMEOUT_MS: z._default(positiveInt, 1000),
   DYNAMODB_MAX_ATTEMPTS: z._default(positiveInt, 2),
+  // Only for talking to a stand-in; deployed functions use the region's SSM endpoint.
+  SSM_ENDPOINT: z.optional(z.url()),
 })
 
 const logSchema = z.object({
@@ -38,6 +40,12 @@ const authSchema = z
     }),
   )
 
+const metricsSchema = z.object({
+  // CloudWatch namespace of the business metrics (lib/metrics.ts); none are written without it.
+  METRICS_NAMESPACE: z.optional(nonEmpty),
+  METRICS_SERVICE: z._default(nonEmpty, 'wallet-backend'),
+})
+
 // DECISIONS §7.1: per source IP, per minute, on the anonymous routes that cost work.
 const clientLimitSchema = z.object({
   CLIENT_LIMIT_NONCES_PER_MINUTE: z._default(positiveInt, 30),
@@ -49,40 +57,56 @@ const address = z
   .string()
   .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'))
 
+const rpcUrlList = z
+  .string()
+  .check(
+    z.refine(
+      (value) => value.split(',').every((url) => URL.canParse(url.trim())),
+      'must be a URL, or comma-separated URLs',
+    ),
+  )
+
+/** Whether a value is a URL or comma-separated URLs, as `<NET>_RPC_URL` and its parameter hold. */
+export function isRpcUrlList(value: string): boolean {
+  return rpcUrlList.safeParse(value).success
+}
+
 function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
-  return z.object({
-    [`${prefix}_CHAIN_ID`]: positiveInt,
-    // One URL, or several comma-separated: the service fails over between them, in this order.
-    [`${prefix}_RPC_URL`]: z
-      .string()
-      .check(
-        z.refine(
-          (value) => value.split(',').every((url) => URL.canParse(url.trim())),
-          'must be a URL, or comma-separated URLs',
-        ),
+  return z
+    .object({
+      [`${prefix}_CHAIN_ID`]: positiveInt,
+      // One URL, or several comma-separated: the service fails over between them, in this order.
+      // Set on `local`; deployed stages name an SSM SecureString holding the same list instead.
+      [`${prefix}_RPC_URL`]: z.optional(rpcUrlList),
+      [`${prefix}_RPC_URL_PARAMETER`]: z.optional(z.string().check(z.startsWith('/'))),
+      [`${prefix}_ROUTER`]: address,
+      [`${prefix}_FACTORY`]: address,
+      [`${prefix}_WRAPPED_NATIVE`]: address,
+      [`${prefix}_USD_STABLECOIN`]: address,
+      // Blocks a deposit or trade waits before it counts (DECISIONS §7.2: 12 on Ethereum, 15 on BNB
+      // Chain in production; 0 on a devnet).
+      [`${prefix}_CONFIRMATIONS`]: z._default(
+        z.pipe(z.coerce.number(), z.int().check(z.nonnegative())),
+        0,
       ),
-    [`${prefix}_ROUTER`]: address,
-    [`${prefix}_FACTORY`]: address,
-    [`${prefix}_WRAPPED_NATIVE`]: address,
-    [`${prefix}_USD_STABLECOIN`]: address,
-    // Blocks a deposit or trade waits before it counts (DECISIONS §7.2: 12 on Ethereum, 15 on BNB
-    // Chain in production; 0 on a devnet).
-    [`${prefix}_CONFIRMATIONS`]: z._default(
-      z.pipe(z.coerce.number(), z.int().check(z.nonnegative())),
-      0,
-    ),
-    // Native coin moved by contracts (internal calls) is read from `trace_block` where the node
-    // offers it; off unless set, since most hosted endpoints charge extra or refuse it.
-    [`${prefix}_TRACE_INTERNAL`]: z._default(z.enum(['true', 'false']), 'false'),
-    // The widest eth_getLogs range asked at once (providers refuse wide ones; refusals halve it).
-    [`${prefix}_LOGS_MAX_BLOCKS`]: z._default(positiveInt, 2000),
-    // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
-    [`${prefix}_BASE_TOKENS`]: z.optional(
-      z
-        .string()
-        .check(z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses')),
-    ),
-  })
+      // Native coin moved by contracts (internal calls) is read from `trace_block` where the node
+      // offers it; off unless set, since most hosted endpoints charge extra or refuse it.
+      [`${prefix}_TRACE_INTERNAL`]: z._default(z.enum(['true', 'false']), 'false'),
+      // The widest eth_getLogs range asked at once (providers refuse wide ones; refusals halve it).
+      [`${prefix}_LOGS_MAX_BLOCKS`]: z._default(positiveInt, 2000),
+      // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
+      [`${prefix}_BASE_TOKENS`]: z.optional(
+        z
+          .string()
+          .check(z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses')),
+      ),
+    })
+    .check(
+      z.refine((env) => env[`${prefix}_RPC_URL`] ?? env[`${prefix}_RPC_URL_PARAMETER`], {
+        message: `set ${prefix}_RPC_URL (local) or ${prefix}_RPC_URL_PARAMETER (an SSM SecureString name)`,
+        path: [`${prefix}_RPC_URL`],
+      }),
+    )
 }
 
 export type CoreConfig = ReturnType<typeof loadCoreConfig>
@@ -93,10 +117,12 @@ export const NETWORK_NAMES: readonly NetworkName[] = ['ethereum', 'altchain']
 export interface ChainConfig {
   network: NetworkName
   chainId: number
-  /** The first of `rpcUrls`. */
+  /** The first of `rpcUrls`; empty when they come from `rpcUrlParameter`. */
   rpcUrl: string
-  /** The network's RPC URLs in order of preference (DECISIONS §7.2). */
+  /** The network's RPC URLs in order of preference (DECISIONS §7.2); empty on deployed stages. */
   rpcUrls: string[]
+  /** The SSM SecureString holding the comma-separated RPC URLs (deployed stages). */
+  rpcUrlParameter?: string
   router: `0x${string}`
   factory: `0x${string}`
   wrappedNative: `0x${string}`
@@ -138,6 +164,7 @@ export const loadCoreConfig = memoize(() => {
     dynamoEndpoint: env.DYNAMODB_ENDPOINT,
     dynamoRequestTimeoutMs: env.DYNAMODB_REQUEST_TIMEOUT_MS,
     dynamoMaxAttempts: env.DYNAMODB_MAX_ATTEMPTS,
+    ssmEndpoint: env.SSM_ENDPOINT,
   }
 })
 
@@ -155,6 +182,11 @@ export const loadAuthConfig = memoize(() => {
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
   }
+})
+
+export const loadMetricsConfig = memoize(() => {
+  const env = parseEnv(metricsSchema)
+  return { namespace: env.METRICS_NAMESPACE, service: env.METRICS_SERVICE }
 })
 
 export type ClientLimitName = 'nonce' | 'login' | 'register'
@@ -178,6 +210,7 @@ const chainLoaders = Object.fromEntries(
         chainId: Number(env[`${prefix}_CHAIN_ID`]),
         rpcUrl: rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] ?? '',
         rpcUrls: rpcUrlsOf(env[`${prefix}_RPC_URL`]),
+        rpcUrlParameter: env[`${prefix}_RPC_URL_PARAMETER`] as string | undefined,
         router: String(env[`${prefix}_ROUTER`]) as `0x${string}`,
         factory: String(env[`${prefix}_FACTORY`]) as `0x${string}`,
         wrappedNative: String(env[`${prefix}_WRAPPED_NATIVE`]) as `0x${string}`,
@@ -196,7 +229,7 @@ const chainLoaders = Object.fromEntries(
   }),
 ) as Record<NetworkName, () => ChainConfig>
 
-function rpcUrlsOf(list: string | number | undefined): string[] {
+export function rpcUrlsOf(list: string | number | undefined): string[] {
   return String(list ?? '')
     .split(',')
     .map((url) => url.trim())

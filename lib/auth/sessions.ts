@@ -11,6 +11,7 @@ import {
 import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Audience, Principal } from '../http/types'
 import { signToken } from './tokens'
+import { countMetric } from '../metrics'
 
 export interface SessionTokens {
   access: string
@@ -56,7 +57,9 @@ export async function startSession(parameters: {
 }): Promise<SessionTokens> {
   const session = createSessionRecord(parameters.audience, parameters.subject)
   await putSession(session)
-  return issueTokens(session)
+  const tokens = await issueTokens(session)
+  countMetric('SignIn', { Method: parameters.audience })
+  return tokens
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   signInMessage,
   verifyContractSignature,
 } from './siwe'
+import { countMetric } from '../metrics'
 
 // DECISIONS §7.1: without a named nonce, at most this many outstanding ones are tried.
 export const MAX_NONCES_TRIED = 5
@@ -63,7 +64,9 @@ export async function signInWithWallet(
   if (!(await consumeNonceAndStartSession({ address, usedNonce: signed, session, attemptKey }))) {
     throw rejected()
   }
-  return issueTokens(session)
+  const tokens = await issueTokens(session)
+  countMetric('SignIn', { Method: 'wallet' })
+  return tokens
 }
 
 async function signedNonce(

@@ -11,6 +11,7 @@ import {
 } from 'viem'
 import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
 import { isNodeFailure } from './chainError'
+import { rpcUrlsFor } from './rpcUrls'
 
 // Bounded so a dead or silent node becomes a 502 within 3 s rather than a hang: two attempts of
 // 1.2 s and a short pause between them. A healthy node answers in milliseconds.
@@ -27,7 +28,8 @@ export function chainOf(config: ChainConfig): Chain {
       symbol: config.network === 'ethereum' ? 'ETH' : 'NATIVE',
       decimals: 18,
     },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
+    // Empty on deployed stages, whose URLs come from SSM at the first call (never in a Chain).
+    rpcUrls: { default: { http: config.rpcUrl ? [config.rpcUrl] : [] } },
   })
 }
 
@@ -43,16 +45,48 @@ export function createChainClient(config: ChainConfig): ChainClient {
     chain: chainOf(config),
     // A warm container must not answer from a block number cached seconds ago.
     cacheTime: 0,
-    transport:
-      config.rpcUrls.length > 1
-        ? failover(config.rpcUrls, { timeout: RPC_TIMEOUT_MS, batch: true })
-        : http(config.rpcUrl, {
-            timeout: RPC_TIMEOUT_MS,
-            retryCount: RPC_RETRY_COUNT,
-            retryDelay: RPC_RETRY_DELAY_MS,
-            batch: true,
-          }),
+    transport: config.rpcUrl
+      ? transportFor(config.rpcUrls.length > 1 ? config.rpcUrls : [config.rpcUrl])
+      : deferredTransport(config),
   })
+}
+
+function transportFor(urls: readonly string[]): Transport {
+  return urls.length > 1
+    ? failover(urls, { timeout: RPC_TIMEOUT_MS, batch: true })
+    : http(urls[0], {
+        timeout: RPC_TIMEOUT_MS,
+        retryCount: RPC_RETRY_COUNT,
+        retryDelay: RPC_RETRY_DELAY_MS,
+        batch: true,
+      })
+}
+
+/**
+ * A transport whose URLs come from the network's SSM parameter (deployed stages), read at the
+ * first request and kept for the container; the transport it then builds is the one `local` uses.
+ */
+function deferredTransport(config: ChainConfig): Transport {
+  return (parameters) => {
+    let inner: Promise<ReturnType<Transport>> | undefined
+    return createTransport({
+      key: 'deferred',
+      name: 'Deferred',
+      type: 'deferred',
+      retryCount: 0,
+      timeout: parameters.timeout,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc refuses it uncast (viem's generic EIP1193RequestFn)
+      request: (async (request: { method: string; params?: unknown }) => {
+        inner ??= rpcUrlsFor(config)
+          .then((urls) => transportFor(urls)(parameters))
+          .catch((error: unknown) => {
+            inner = undefined
+            throw error
+          })
+        return (await inner).request(request)
+      }) as EIP1193RequestFn,
+    })
+  }
 }
 
 /** How long a URL that failed goes to the back of the line. */

@@ -4,6 +4,7 @@ import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { Unprocessable } from '../errors'
+import { countMetric } from '../metrics'
 import { idempotent } from '../swap/idempotent'
 import { readDecimals } from '../swap/readHolding'
 import { recordSent } from '../swap/recordSent'
@@ -67,6 +68,7 @@ export async function submitSigned(parameters: SubmitSignedParameters): Promise<
       for (const [index, transaction] of checked.entries()) {
         const hash = await broadcastSigned(network, transaction.kind, transaction.raw)
         txIds.push(hash)
+        if (transaction.kind === 'swap') countMetric('Swap', { Network: network })
         await recordSent({
           hash,
           type: transaction.kind,

@@ -1,6 +1,13 @@
 import type { MiddlewareObj } from '@middy/core'
 import { logger } from '../logger'
-import { AppError, BadRequest, TooManyRequests, UnsupportedMediaType } from '../errors'
+import {
+  AppError,
+  BadRequest,
+  ChainUnavailable,
+  TooManyRequests,
+  UnsupportedMediaType,
+} from '../errors'
+import { countMetric } from '../metrics'
 import { jsonResponse } from './envelope'
 import { type HttpEvent, type HttpRequest, type HttpResponse, requestIdOf } from './types'
 
@@ -24,6 +31,7 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResponse> {
       const error = request.error ?? new Error('unknown error')
       const known = error instanceof AppError ? error : fromBodyParser(error)
       if (known) {
+        if (known instanceof ChainUnavailable) countMetric('ChainUnavailable')
         request.response = jsonResponse(known.status, {
           ok: false,
           error: {

@@ -7,6 +7,7 @@ import type { SwapSides } from './quoteSwap'
 import { recordSent } from './recordSent'
 import { sendSigned } from './sendSigned'
 import { planSwap, swapCallOf } from './swapPlan'
+import { countMetric } from '../metrics'
 
 export interface ExecuteSwapParameters extends SwapSides {
   account: PrivateKeyAccount
@@ -46,6 +47,7 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
   const gas = await estimateGasLimit({ network, action, from: owner, ...swap })
   const nonce = context.nonce + approvals
   const hash = await sendSigned({ network, action, account, nonce, fees, gas, ...swap })
+  countMetric('Swap', { Network: network })
   await recordSent({
     hash,
     type: 'swap',

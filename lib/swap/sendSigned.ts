@@ -7,6 +7,7 @@ import { loadChainConfig, type NetworkName } from '../config'
 import { ChainUnavailable, Conflict, Unprocessable } from '../errors'
 import type { Fees } from './sendContext'
 import { beforeBroadcast, translateSendError } from './sendError'
+import { countMetric } from '../metrics'
 
 export interface SendSignedParameters {
   network: NetworkName
@@ -46,7 +47,9 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
       value,
     })
     try {
-      return await sendRawTransaction(client, { serializedTransaction })
+      const hash = await sendRawTransaction(client, { serializedTransaction })
+      countMetric('Broadcast', { Network: network })
+      return hash
     } catch (error) {
       const translated = translateSendError(error, network, action)
       if (!(translated instanceof Conflict) || attempt === NONCE_ATTEMPTS) throw translated
@@ -61,15 +64,17 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
  * Broadcasts a transaction the client signed (lib/clientSigning): one RPC call, what the node
  * refuses translated as for our own (422, 409, 502). No retry: the bytes cannot be re-signed here.
  */
-export function broadcastSigned(
+export async function broadcastSigned(
   network: NetworkName,
   action: string,
   serializedTransaction: Hex,
 ): Promise<Hash> {
   const client = publicClient(network)
-  return beforeBroadcast(network, action, () =>
+  const hash = await beforeBroadcast(network, action, () =>
     sendRawTransaction(client, { serializedTransaction }),
   )
+  countMetric('Broadcast', { Network: network })
+  return hash
 }
 
 const RECEIPT_TIMEOUT_MS = 20_000

@@ -14,6 +14,8 @@ const NEUTRAL = new Set([
   'lib/errors.ts',
   'lib/config.ts',
   'lib/logger.ts',
+  // Business metrics as EMF lines: stdout only, like the logger.
+  'lib/metrics.ts',
   'lib/constants.ts',
   // Pure helpers with no home of their own: the interface's timestamp, bounded concurrency.
   'lib/formatTimestamp.ts',
@@ -43,7 +45,8 @@ function rank(file: string): number {
   if (file.startsWith('functions/') || TOOLING.some((dir) => file.startsWith(dir))) return 5
   if (file.startsWith('schemas/')) return 4
   if (file.startsWith('lib/chain/') || file.startsWith('lib/wallet/')) return 2
-  if (file.startsWith('lib/db/')) return 1
+  // lib/aws: signed calls to AWS services (SSM), beside the table client.
+  if (file.startsWith('lib/db/') || file.startsWith('lib/aws/')) return 1
   return 3
 }
 

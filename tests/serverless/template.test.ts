@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
+import { zipEntries } from '../support/zipEntries'
 
 interface Resource {
   Type: string
@@ -14,7 +15,26 @@ interface FunctionState {
   handler: string
   events: Array<{ httpApi?: { method: string; path: string }; schedule?: unknown }>
   package: { artifact: string }
+  access: { table?: string[]; parameters?: string[] }
 }
+interface Statement {
+  Effect: string
+  Action: string[]
+  Resource: unknown
+}
+
+// The settings a deployed stage requires (custom.requiredSettings), as an operator exports them.
+const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:wallet-ops'
+const REQUIRED_SETTINGS = {
+  SIWE_DOMAIN: 'app.example.com',
+  SIWE_URI: 'https://app.example.com',
+  ALARM_TOPIC_ARN: ALARM_TOPIC,
+}
+const cliEnv = () => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_'))),
+  AWS_EC2_METADATA_DISABLED: 'true',
+  SLS_TELEMETRY_DISABLED: '1',
+})
 
 const packageDir = mkdtempSync(join(tmpdir(), 'sls-package-'))
 let resources: Record<string, Resource>
@@ -34,9 +54,6 @@ function filesUnder(folder: string): string[] {
 // `serverless package` for the deployed stage, as an operator would run it, but with no AWS
 // credentials at all: it must need neither an account nor the network.
 beforeAll(async () => {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_')),
-  )
   await promisify(execFile)(
     process.execPath,
     [
@@ -50,7 +67,7 @@ beforeAll(async () => {
       packageDir,
     ],
     {
-      env: { ...env, AWS_EC2_METADATA_DISABLED: 'true', SLS_TELEMETRY_DISABLED: '1' },
+      env: { ...cliEnv(), ...REQUIRED_SETTINGS },
       timeout: 240_000,
     },
   )
@@ -172,16 +189,36 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect(api?.Properties).not.toHaveProperty('CorsConfiguration')
   })
 
-  it('reserves a bounded concurrency for the two scrypt functions', () => {
+  it('reserves concurrency where a function must not starve the others, and nowhere else', () => {
     const reserved = Object.fromEntries(
-      ofType('AWS::Lambda::Function').map((fn) => [
-        String(fn.Properties.Handler),
-        fn.Properties.ReservedConcurrentExecutions,
-      ]),
+      Object.entries(resources)
+        .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
+        .flatMap(([id, fn]) =>
+          fn.Properties.ReservedConcurrentExecutions === undefined
+            ? []
+            : [[id.replace(/LambdaFunction$/, ''), fn.Properties.ReservedConcurrentExecutions]],
+        ),
     )
 
-    expect(reserved['functions/account/registerAccount.handler']).toBe(10)
-    expect(reserved['functions/account/loginAccount.handler']).toBe(10)
+    expect(reserved).toEqual({
+      // scrypt: bounded cost (README, Security)
+      RegisterAccount: 10,
+      LoginAccount: 10,
+      // a stalled chain holds each call up to 28 s
+      SwapNativeAltchain: 20,
+      SwapTokensAltchain: 20,
+      SwapTokensEthereum: 20,
+      TransferAltchain: 20,
+      TransferEthereum: 20,
+      // one run at a time
+      SamplePrices: 1,
+      SyncMarkets: 1,
+      ReconcileTrades: 1,
+      IndexDeposits: 1,
+    })
+    // Lambda keeps 100 of an account's default 1,000 unreserved.
+    const total = Object.values(reserved).reduce<number>((sum, value) => sum + Number(value), 0)
+    expect(total).toBeLessThanOrEqual(900)
   })
 
   it('does not make Node read source maps at run time', () => {
@@ -203,17 +240,6 @@ describe('serverless package (stage prod, no credentials)', () => {
     })
   })
 
-  it('scopes IAM to the table, its indexes and the stage secret', () => {
-    const role = ofType('AWS::IAM::Role')[0]
-    const statements = JSON.stringify(role?.Properties.Policies)
-
-    expect(statements).toContain('"dynamodb:Query"')
-    expect(statements).not.toContain('"dynamodb:*"')
-    expect(statements).not.toContain('"dynamodb:Scan"')
-    expect(statements).toContain('{"Fn::GetAtt":["Table","Arn"]}')
-    expect(statements).toContain('parameter/wallet-backend/prod/*')
-  })
-
   it('reads the JWT secret from SSM in deployed stages and never carries one', () => {
     for (const fn of ofType('AWS::Lambda::Function')) {
       const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
@@ -223,4 +249,413 @@ describe('serverless package (stage prod, no credentials)', () => {
       expect(variables.DYNAMODB_ENDPOINT).toBe('')
     }
   })
+
+  it('carries no RPC URL, only the names of the SSM parameters that hold them', () => {
+    const template = readFileSync(
+      join(packageDir, 'cloudformation-template-update-stack.json'),
+      'utf8',
+    )
+    for (const fn of ofType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
+        .Variables
+      expect(variables).toMatchObject({
+        ETHEREUM_RPC_URL: '',
+        ALTCHAIN_RPC_URL: '',
+        ETHEREUM_RPC_URL_PARAMETER: '/wallet-backend/prod/ethereum-rpc-url',
+        ALTCHAIN_RPC_URL_PARAMETER: '/wallet-backend/prod/altchain-rpc-url',
+      })
+    }
+    expect(template).not.toMatch(/rpc\.|publicnode|infura|alchemy/i)
+  })
+})
+
+// What a function's bundle can do to the table, derived from the bundle itself: the DynamoDB
+// commands tree-shaking kept (each command class carries its operation's name), and for
+// transactions the item kinds (Put, Update, Delete, ConditionCheck) written in the project's
+// lib/db files that went into the bundle (its source map's sources). `Query` is kept by the
+// client in every bundle, so it counts when one of those files sends a QueryCommand.
+function tableActionsOfBundle(functionName: string): string[] {
+  const entries = zipEntries(join(packageDir, `${functionName}.zip`))
+  const [jsPath, code] = [...entries].find(([name]) => name.endsWith('.js')) ?? []
+  if (!jsPath || !code) throw new Error(`no bundle in ${functionName}.zip`)
+  const map = JSON.parse(String(entries.get(`${jsPath}.map`))) as { sources: string[] }
+  const dbSources = map.sources
+    .filter((source) => !source.includes('node_modules') && source.includes('lib/db/'))
+    .map((source) => readFileSync(source.slice(source.indexOf('lib/db/')), 'utf8'))
+    .join('\n')
+  const operations = new Set(
+    [...String(code).matchAll(/class extends [\w$]+\([\w$]+,[\w$]+,"([A-Za-z]+)",/g)].map(
+      (match) => match[1],
+    ),
+  )
+  const actions = new Set(
+    [...operations].filter((operation) =>
+      ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'BatchWriteItem'].includes(
+        String(operation),
+      ),
+    ),
+  )
+  if (operations.has('Query') && /new QueryCommand\b/.test(dbSources)) actions.add('Query')
+  if (operations.has('TransactWriteItems')) {
+    for (const match of dbSources.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) {
+      actions.add(`${match[1]}Item`)
+    }
+  }
+  return [...actions].map((action) => `dynamodb:${String(action)}`).sort()
+}
+
+function bundleSources(functionName: string): string[] {
+  const entries = zipEntries(join(packageDir, `${functionName}.zip`))
+  const mapPath = [...entries.keys()].find((name) => name.endsWith('.js.map')) ?? ''
+  return (JSON.parse(String(entries.get(mapPath))) as { sources: string[] }).sources
+}
+
+function statementsOf(functionName: string): Statement[] {
+  const fn = Object.entries(resources).find(
+    ([id]) => id === `${functionName[0]?.toUpperCase()}${functionName.slice(1)}LambdaFunction`,
+  )?.[1]
+  const roleId = (fn?.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]
+  const role = resources[roleId]
+  expect(role?.Type).toBe('AWS::IAM::Role')
+  const [policy] = role?.Properties.Policies as Array<{
+    PolicyDocument: { Statement: Statement[] }
+  }>
+  return policy?.PolicyDocument.Statement ?? []
+}
+
+const grantedActions = (statements: Statement[], prefix: string) =>
+  statements.flatMap((s) => s.Action.filter((action) => action.startsWith(prefix))).sort()
+
+describe('least privilege: one role per function', () => {
+  it('gives every function a role of its own and builds no shared one', () => {
+    const roleIds = ofType('AWS::Lambda::Function').map(
+      (fn) => (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0],
+    )
+
+    expect(new Set(roleIds).size).toBe(Object.keys(functions).length)
+    expect(ofType('AWS::IAM::Role')).toHaveLength(Object.keys(functions).length)
+    expect(resources).not.toHaveProperty('IamRoleLambdaExecution')
+  })
+
+  it('grants each function exactly the table actions its bundle can call', () => {
+    const granted: Record<string, string[]> = {}
+    const derived: Record<string, string[]> = {}
+    for (const name of Object.keys(functions)) {
+      granted[name] = grantedActions(statementsOf(name), 'dynamodb:')
+      derived[name] = tableActionsOfBundle(name)
+    }
+
+    expect(granted).toEqual(derived)
+    // Spot checks of the derivation: the docs and mnemonic functions touch nothing, nothing
+    // scans, and no transaction carries a condition check.
+    expect(granted.generateMnemonic).toEqual([])
+    expect(granted.getOpenApiDocument).toEqual([])
+    expect(granted.listNetworks).toEqual(['dynamodb:Query'])
+    expect(Object.values(granted).flat()).not.toContain('dynamodb:Scan')
+    expect(Object.values(granted).flat()).not.toContain('dynamodb:ConditionCheckItem')
+  })
+
+  it('scopes table grants to the table and its indexes', () => {
+    for (const name of Object.keys(functions)) {
+      for (const statement of statementsOf(name)) {
+        if (!statement.Action.some((action) => action.startsWith('dynamodb:'))) continue
+        expect(statement.Resource).toEqual([
+          { 'Fn::GetAtt': ['Table', 'Arn'] },
+          { 'Fn::Join': ['/', [{ 'Fn::GetAtt': ['Table', 'Arn'] }, 'index', '*']] },
+        ])
+      }
+    }
+  })
+
+  it('lets only the functions that read the JWT secret or an RPC URL read SSM, each its own', () => {
+    for (const name of Object.keys(functions)) {
+      const sources = bundleSources(name)
+      const readable = ofParameters(statementsOf(name))
+      const expected = [
+        ...(sources.some((source) => source.endsWith('lib/auth/jwtSecret.ts'))
+          ? ['/wallet-backend/prod/jwt-secret']
+          : []),
+      ]
+      if (sources.some((source) => source.endsWith('lib/chain/rpcUrls.ts'))) {
+        // A route of one network reads that network's URLs; loginWallet checks contract
+        // wallets on ethereum; every other chain function serves both networks.
+        if (!/Altchain$/.test(name)) expected.push('/wallet-backend/prod/ethereum-rpc-url')
+        if (!/Ethereum$|^loginWallet$/.test(name)) {
+          expected.push('/wallet-backend/prod/altchain-rpc-url')
+        }
+      }
+      expect({ name, readable }).toEqual({ name, readable: expected.sort() })
+      expect(grantedActions(statementsOf(name), 'ssm:')).toEqual(
+        expected.length > 0 ? ['ssm:GetParameter'] : [],
+      )
+      expect(grantedActions(statementsOf(name), 'kms:')).toEqual([])
+    }
+  })
+})
+
+function ofParameters(statements: Statement[]): string[] {
+  return statements
+    .filter((statement) => statement.Action.includes('ssm:GetParameter'))
+    .flatMap((statement) => statement.Resource as Array<{ 'Fn::Sub': string }>)
+    .map((resource) => resource['Fn::Sub'].replace(/^.*:parameter/, ''))
+    .sort()
+}
+
+describe('stages that cannot be deployed wrong', () => {
+  const run = (args: string[], env: Record<string, string | undefined>) => {
+    try {
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', 'node_modules/serverless/bin/serverless.js', ...args],
+        { env: { ...cliEnv(), ...env }, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 },
+      )
+      return { exitCode: 0, output: '' }
+    } catch (error) {
+      const failure = error as { status: number; stdout: string; stderr: string }
+      return { exitCode: failure.status, output: failure.stdout + failure.stderr }
+    }
+  }
+  const withoutSettings = {
+    SIWE_DOMAIN: undefined,
+    SIWE_URI: undefined,
+    ALARM_TOPIC_ARN: undefined,
+  }
+
+  it('refuses to package without --stage, since the default stage is local', () => {
+    const result = run(['package', '--package', mkdtempSync(join(tmpdir(), 'sls-'))], {})
+
+    expect(result.exitCode).not.toBe(0)
+    expect(result.output).toContain('Stage "local" runs only under `npm start`')
+    expect(result.output).toContain('--stage <name>')
+  })
+
+  it('refuses to deploy local, before asking AWS for anything', () => {
+    for (const args of [['deploy'], ['deploy', 'function', '-f', 'getNonce']]) {
+      const result = run([...args, '--stage', 'local'], REQUIRED_SETTINGS)
+
+      expect(result.exitCode).not.toBe(0)
+      expect(result.output).toContain('Stage "local" runs only under `npm start`')
+    }
+  })
+
+  it('names every required setting a deployed stage lacks', () => {
+    const none = run(['package', '--stage', 'prod'], withoutSettings)
+    const noUri = run(['package', '--stage', 'prod'], {
+      ...REQUIRED_SETTINGS,
+      SIWE_URI: undefined,
+    })
+    const blankDomain = run(['deploy', '--stage', 'prod'], {
+      ...REQUIRED_SETTINGS,
+      SIWE_DOMAIN: '  ',
+    })
+
+    expect(none.output).toContain('Stage "prod" is missing SIWE_DOMAIN, SIWE_URI, ALARM_TOPIC_ARN:')
+    expect(noUri.output).toContain('Stage "prod" is missing SIWE_URI:')
+    expect(blankDomain.output).toContain('Stage "prod" is missing SIWE_DOMAIN:')
+    for (const result of [none, noUri, blankDomain]) expect(result.exitCode).not.toBe(0)
+  })
+})
+
+interface Alarm {
+  AlarmName: string
+  AlarmActions: unknown[]
+  OKActions: unknown[]
+  Threshold: number
+  ComparisonOperator: string
+  Metrics: Array<{
+    Id: string
+    Expression?: string
+    MetricStat?: {
+      Metric: {
+        Namespace: string
+        MetricName: string
+        Dimensions: Array<{ Name: string; Value: unknown }>
+      }
+    }
+  }>
+}
+
+describe('operations', () => {
+  const alarms = () =>
+    ofType('AWS::CloudWatch::Alarm').map((alarm) => alarm.Properties as unknown as Alarm)
+  const alarmOn = (metricName: string) =>
+    alarms().filter((alarm) =>
+      alarm.Metrics.some((metric) => metric.MetricStat?.Metric.MetricName === metricName),
+    )
+  const metricNames = (alarm: Alarm) =>
+    alarm.Metrics.flatMap((metric) =>
+      metric.MetricStat ? [metric.MetricStat.Metric.MetricName] : [],
+    )
+
+  it("sends every alarm to the stage's SNS topic", () => {
+    expect(alarms().length).toBeGreaterThan(0)
+    for (const alarm of alarms()) {
+      expect(alarm.AlarmActions).toEqual([ALARM_TOPIC])
+      expect(alarm.OKActions).toEqual([ALARM_TOPIC])
+      expect(alarm.ComparisonOperator).toBe('GreaterThanOrEqualToThreshold')
+    }
+  })
+
+  it("alarms on each function's errors and throttles", () => {
+    const byFunction = new Map(
+      alarmOn('Errors').map((alarm) => [
+        JSON.stringify(alarm.Metrics[0]?.MetricStat?.Metric.Dimensions),
+        alarm,
+      ]),
+    )
+    for (const id of Object.keys(resources).filter((id) => id.endsWith('LambdaFunction'))) {
+      const alarm = byFunction.get(JSON.stringify([{ Name: 'FunctionName', Value: { Ref: id } }]))
+      expect(alarm, id).toBeDefined()
+      expect(metricNames(alarm as Alarm).sort()).toEqual(['Errors', 'Throttles'])
+      expect(alarm?.Threshold).toBe(1)
+    }
+    expect(byFunction.size).toBe(Object.keys(functions).length)
+  })
+
+  it("alarms on the API's 5xx rate and the chain 502 rate, counted from the access log", () => {
+    const [http5xx] = alarmOn('5xx')
+    const [chain] = alarmOn('Chain502')
+    const [filter] = ofType('AWS::Logs::MetricFilter')
+
+    expect(metricNames(http5xx as Alarm).sort()).toEqual(['5xx', 'Count'])
+    expect(http5xx?.Metrics.at(-1)?.Expression).toBe(
+      'IF(requests >= 20, 100 * errors / requests, 0)',
+    )
+    expect(http5xx?.Threshold).toBe(5)
+    expect(chain?.Metrics.at(-1)?.Expression).toBe('IF(requests >= 20, 100 * chain / requests, 0)')
+    expect(filter?.Properties).toMatchObject({
+      LogGroupName: { Ref: 'HttpApiLogGroup' },
+      FilterPattern: '{ $.status = "502" }',
+      MetricTransformations: [
+        { MetricNamespace: 'wallet-backend/prod', MetricName: 'Chain502', MetricValue: '1' },
+      ],
+    })
+  })
+
+  it('alarms on DynamoDB throttles and on failed schedule runs', () => {
+    const [table] = alarmOn('ReadThrottleEvents')
+    const [schedules] = alarmOn('ApproximateNumberOfMessagesVisible')
+
+    expect(metricNames(table as Alarm).sort()).toEqual([
+      'ReadThrottleEvents',
+      'WriteThrottleEvents',
+    ])
+    expect(table?.Metrics[0]?.MetricStat?.Metric.Dimensions).toEqual([
+      { Name: 'TableName', Value: { Ref: 'Table' } },
+    ])
+    expect(schedules?.Metrics[0]?.MetricStat?.Metric.Dimensions).toEqual([
+      { Name: 'QueueName', Value: { 'Fn::GetAtt': ['ScheduleFailureQueue', 'QueueName'] } },
+    ])
+  })
+
+  it("sends every schedule's failed run to the failure queue, which only schedules may write", () => {
+    const scheduled = Object.entries(functions)
+      .filter(([, fn]) => fn.events.some((event) => event.schedule))
+      .map(([name]) => name)
+    const configs = ofType('AWS::Lambda::EventInvokeConfig').map((config) => config.Properties)
+
+    expect(scheduled).toHaveLength(4)
+    expect(configs).toHaveLength(4)
+    for (const name of scheduled) {
+      const id = `${name[0]?.toUpperCase()}${name.slice(1)}LambdaFunction`
+      const config = configs.find(
+        (candidate) => JSON.stringify(candidate.FunctionName) === JSON.stringify({ Ref: id }),
+      )
+      expect(config, name).toMatchObject({
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': ['ScheduleFailureQueue', 'Arn'] } },
+        },
+        MaximumRetryAttempts: 0,
+      })
+    }
+    for (const name of Object.keys(functions)) {
+      expect(grantedActions(statementsOf(name), 'sqs:'), name).toEqual(
+        scheduled.includes(name) ? ['sqs:SendMessage'] : [],
+      )
+    }
+  })
+
+  it("writes business metrics to the stage's namespace, beside the 502 metric", () => {
+    for (const fn of ofType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
+        .Variables
+      expect(variables).toMatchObject({
+        METRICS_NAMESPACE: 'wallet-backend/prod',
+        METRICS_SERVICE: 'wallet-backend',
+      })
+    }
+  })
+
+  it('publishes a version of every function, and protects the table from deletion', () => {
+    const versions = ofType('AWS::Lambda::Version')
+    const [table] = ofType('AWS::DynamoDB::Table')
+
+    expect(versions).toHaveLength(Object.keys(functions).length)
+    expect(table?.Properties.DeletionProtectionEnabled).toBe(true)
+  })
+
+  it('leaves X-Ray to the stage: no active tracing and no X-Ray grant by default', () => {
+    for (const fn of ofType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'PassThrough' })
+    }
+    for (const name of Object.keys(functions)) {
+      expect(grantedActions(statementsOf(name), 'xray:')).toEqual([])
+    }
+  })
+
+  it('draws a dashboard of the API, every function, the table and the schedules', () => {
+    const [dashboard] = ofType('AWS::CloudWatch::Dashboard')
+    const body = String((dashboard?.Properties.DashboardBody as { 'Fn::Sub': string })['Fn::Sub'])
+    const titles = (
+      JSON.parse(body) as { widgets: Array<{ properties: { title: string } }> }
+    ).widgets.map((widget) => widget.properties.title)
+
+    expect(titles).toEqual([
+      'API requests and errors',
+      'API latency p99 (ms)',
+      'Lambda errors per function',
+      'Lambda throttles per function',
+      'DynamoDB capacity and throttles',
+      'Failed schedule runs waiting',
+    ])
+    for (const name of Object.keys(functions))
+      expect(body).toContain(`"wallet-backend-prod-${name}"`)
+    expect(body).toContain('${HttpApi}')
+    expect(body).toContain('${Table}')
+  })
+})
+
+describe('a stage with active tracing', () => {
+  it('traces every function and lets each role write traces', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sls-traced-'))
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'node_modules/serverless/bin/serverless.js',
+        'package',
+        '--stage',
+        'traced',
+        '--package',
+        dir,
+      ],
+      { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 240_000 },
+    )
+    const traced = (
+      JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
+        Resources: Record<string, Resource>
+      }
+    ).Resources
+    const tracedOfType = (type: string) => Object.values(traced).filter((r) => r.Type === type)
+
+    for (const fn of tracedOfType('AWS::Lambda::Function')) {
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
+    }
+    for (const role of tracedOfType('AWS::IAM::Role')) {
+      expect(JSON.stringify(role.Properties.Policies)).toContain(
+        '"Action":["xray:PutTraceSegments","xray:PutTelemetryRecords"]',
+      )
+    }
+  }, 300_000)
 })
