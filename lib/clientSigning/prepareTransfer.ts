@@ -2,7 +2,7 @@ import { type Address, formatUnits, getAddress } from 'viem'
 import type { NetworkName } from '../config'
 import { isNative, NATIVE_COIN } from '../constants'
 import { Unprocessable } from '../errors'
-import { planTransfer } from '../transfer/transferTokens'
+import { planTransfer } from '../transfer/transferPlan'
 import { readKnownTokens } from './knownTokens'
 import {
   readNativeBalance,

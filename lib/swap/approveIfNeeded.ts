@@ -5,6 +5,7 @@ import { estimateGasLimit } from './gasLimit'
 import { recordSent } from './recordSent'
 import type { Fees } from './sendContext'
 import { sendSigned, waitForSuccess } from './sendSigned'
+import { approvalAmounts } from './swapPlan'
 
 export interface ApproveIfNeededParameters {
   network: NetworkName
@@ -17,16 +18,6 @@ export interface ApproveIfNeededParameters {
   allowance: bigint
   nonce: number
   fees: Fees
-}
-
-/**
- * The approvals a short allowance needs, in order (DECISIONS §7.2): none when it suffices; the
- * amount when it is zero; otherwise 0 first, then the amount, since tokens like USDT refuse to
- * change a non-zero allowance to another non-zero value.
- */
-export function approvalAmounts(allowance: bigint, amount: bigint): bigint[] {
-  if (allowance >= amount) return []
-  return allowance === 0n ? [amount] : [0n, amount]
 }
 
 /**

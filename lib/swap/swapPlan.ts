@@ -3,11 +3,20 @@ import type { ExactAmountOutReturnType } from '../chain/bestAmountOut'
 import { loadChainConfig } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { Unprocessable } from '../errors'
-import { approvalAmounts } from './approveIfNeeded'
 import { quoteRoute, type SwapSides } from './quoteSwap'
 import { assertDecimals, type Holding, readDecimals, readHolding } from './readHolding'
 import { minimumOut, type RouterCall, routerCall } from './routerCall'
 import { type Fees, readSendContext, type SendContext } from './sendContext'
+
+/**
+ * The approvals a short allowance needs, in order (DECISIONS §7.2): none when it suffices; the
+ * amount when it is zero; otherwise 0 first, then the amount, since tokens like USDT refuse to
+ * change a non-zero allowance to another non-zero value.
+ */
+export function approvalAmounts(allowance: bigint, amount: bigint): bigint[] {
+  if (allowance >= amount) return []
+  return allowance === 0n ? [amount] : [0n, amount]
+}
 
 export interface PlanSwapParameters extends SwapSides {
   /** The wallet that pays and receives. */

@@ -1,0 +1,74 @@
+import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits } from 'viem'
+import { isNative, NATIVE_COIN } from '../constants'
+import { BadRequest, Unprocessable } from '../errors'
+import { assertDecimals, type Holding, readHolding } from '../swap/readHolding'
+import { type Fees, readSendContext, type SendContext } from '../swap/sendContext'
+import type { NetworkName } from '../config'
+
+export interface PlanTransferParameters {
+  network: NetworkName
+  /** The wallet that sends. */
+  owner: Address
+  to: Address
+  /** Decimal string in whole units of the token. */
+  amount: string
+  /** Absent or the native sentinel: the native coin. */
+  token?: Address
+  /** Checked against the contract when given, read from it otherwise. */
+  decimals?: number
+}
+
+/** A transfer once its reads are done and checked: signed here or on the client. */
+export interface TransferPlan {
+  context: SendContext
+  fees: Fees
+  holding: Holding
+  token: Address
+  /** Base units of the token. */
+  amount: bigint
+  native: boolean
+  /** The call: the token's `transfer`, or a plain value transfer for the native coin. */
+  transaction: { to: Address; data?: Hex; value?: bigint }
+}
+
+/**
+ * One batch of reads (block, nonce, tip, balance, decimals) and the checks on them: stated
+ * decimals and fraction digits (400), balance (422).
+ */
+export async function planTransfer(parameters: PlanTransferParameters): Promise<TransferPlan> {
+  const { network, owner, to } = parameters
+  const token = parameters.token ?? NATIVE_COIN
+  const [context, holding] = await Promise.all([
+    readSendContext(network, owner),
+    readHolding({ network, owner, token }),
+  ])
+  if (parameters.decimals !== undefined) {
+    assertDecimals('decimals', parameters.decimals, holding.decimals)
+  }
+  if ((parameters.amount.split('.')[1] ?? '').length > holding.decimals) {
+    throw new BadRequest('the request is not valid', [
+      {
+        path: 'body.amount',
+        message: `has more fraction digits than the token's ${holding.decimals}`,
+      },
+    ])
+  }
+  const amount = parseUnits(parameters.amount, holding.decimals)
+  if (holding.balance < amount) {
+    throw new Unprocessable(
+      `insufficient balance: the wallet holds ${formatUnits(holding.balance, holding.decimals)} of ${token} on ${network}, the transfer needs ${parameters.amount}`,
+    )
+  }
+  const native = isNative(token)
+  const transaction = native
+    ? { to, value: amount }
+    : {
+        to: token,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+      }
+  const fees = {
+    maxFeePerGas: context.maxFeePerGas,
+    maxPriorityFeePerGas: context.maxPriorityFeePerGas,
+  }
+  return { context, fees, holding, token, amount, native, transaction }
+}
