@@ -15,6 +15,8 @@ export interface IdempotencyRecord {
   status: 'in_progress' | 'completed'
   fingerprint: string
   txId?: `0x${string}`
+  /** Every transaction sent, in order, when the request sent several. */
+  txIds?: `0x${string}`[]
 }
 
 export interface IdempotencyKeyParameters {
@@ -68,6 +70,7 @@ export async function claimIdempotencyKey(
         status: Item.status === 'completed' ? 'completed' : 'in_progress',
         fingerprint: String(Item.fingerprint),
         ...(typeof Item.txId === 'string' && { txId: Item.txId as `0x${string}` }),
+        ...(Array.isArray(Item.txIds) && { txIds: Item.txIds as `0x${string}`[] }),
       }
     }
   }
@@ -76,15 +79,20 @@ export async function claimIdempotencyKey(
 
 /** Marks a claimed key done with the transaction its request sent. */
 export async function completeIdempotencyKey(
-  parameters: IdempotencyKeyParameters & { txId: `0x${string}` },
+  parameters: IdempotencyKeyParameters & { txId: `0x${string}`; txIds?: `0x${string}`[] },
 ): Promise<void> {
+  const { txIds } = parameters
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: keyOf(parameters),
-      UpdateExpression: 'SET #status = :completed, txId = :txId',
+      UpdateExpression: `SET #status = :completed, txId = :txId${txIds ? ', txIds = :txIds' : ''}`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': 'completed', ':txId': parameters.txId },
+      ExpressionAttributeValues: {
+        ':completed': 'completed',
+        ':txId': parameters.txId,
+        ...(txIds && { ':txIds': txIds }),
+      },
     }),
   )
 }

@@ -16,6 +16,7 @@
 // | login: the account                 | GetItem   | pk = USERNAME#<lower>, sk = ACCOUNT              |
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
 // | get a project by id                | GetItem   | pk = CATALOG, sk = PROJECT#<id>                  |
+// | catalog tokens among addresses     | BatchGet  | pk = CATALOG, sk = PROJECT#<id of network and address> (client signing) |
 // | list trades of a wallet, with count| Query     | pk = WALLET#<address>, sk BETWEEN TRADE# AND TRADE#~ |
 // | get a trade of a wallet by id      | GetItem   | pk = WALLET#<address>, sk = TRADE#<id>           |
 // | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |

@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
+import { batchGetItems } from './batchGet'
 import { queryAll } from './queryAll'
 import { CATALOG_PARTITION, projectKey } from './keys'
 
@@ -122,4 +123,25 @@ export async function upsertProject(entry: ProjectEntry, now = new Date()): Prom
     }),
   )
   return id
+}
+
+/**
+ * The catalog projects of `network` among `addresses`, by lower-cased address: one BatchGetItem
+ * of their derived ids (none for no address).
+ */
+export async function findCatalogTokens(
+  network: NetworkName,
+  addresses: readonly string[],
+): Promise<Map<string, Project>> {
+  const distinct = [...new Set(addresses.map((address) => address.toLowerCase()))]
+  const found = new Map<string, Project>()
+  if (distinct.length === 0) return found
+  const items = await batchGetItems(
+    distinct.map((address) => projectKey(projectId(network, address))),
+  )
+  for (const item of items.values()) {
+    const project = toProject(item)
+    found.set(project.address.toLowerCase(), project)
+  }
+  return found
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import type { Guard } from '../http/types'
 import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
 import { ERROR_RESPONSES, type ErrorStatus, ROUTE_ERRORS } from './routeErrors'
+import type { RouteExample } from './routeExamples'
 
 /** What `defineHandler` attaches to its handler as `route` (lib/http/defineHandler.ts). */
 export interface RouteDefinition {
@@ -80,7 +81,9 @@ function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema
   return rest
 }
 
-const jsonContent = (schema: JsonSchema) => ({ [JSON_TYPE]: { schema } })
+const jsonContent = (schema: JsonSchema, example?: unknown) => ({
+  [JSON_TYPE]: { schema, ...(example !== undefined && { example }) },
+})
 
 function summaryOf(name: string): string {
   const words = name.replace(/([A-Z])/g, ' $1').toLowerCase()
@@ -113,7 +116,10 @@ function unauthorizedResponse(codes: Array<keyof typeof UNAUTHORIZED_CODES>) {
   }
 }
 
-function operationOf({ name, area, definition }: DocumentedRoute): Operation {
+function operationOf(
+  { name, area, definition }: DocumentedRoute,
+  example: RouteExample | undefined,
+): Operation {
   const { auth, params, query, body, result, clientLimit } = definition
   const notes = ROUTE_ERRORS[name]
   if (!notes) throw new Error(`lib/openapi/routeErrors.ts lists no errors for ${name}`)
@@ -127,7 +133,13 @@ function operationOf({ name, area, definition }: DocumentedRoute): Operation {
   if (notes.credentials) unauthorized.push(401004)
 
   const responses: Record<string, unknown> = {
-    200: { description: 'OK', content: jsonContent(jsonSchema(successEnvelope(result), 'output')) },
+    200: {
+      description: 'OK',
+      content: jsonContent(
+        jsonSchema(successEnvelope(result), 'output'),
+        example && { ok: true, result: example.result },
+      ),
+    },
   }
   if (unauthorized.length > 0) responses[401] = unauthorizedResponse(unauthorized)
   for (const status of [...statuses].sort()) {
@@ -137,7 +149,8 @@ function operationOf({ name, area, definition }: DocumentedRoute): Operation {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description: 'A retry with the same key answers the first `txId` instead of sending again.',
+    description:
+      'A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   }
   return {
@@ -151,7 +164,10 @@ function operationOf({ name, area, definition }: DocumentedRoute): Operation {
       ...(notes.idempotencyKey ? [idempotencyKey] : []),
     ],
     ...(body && {
-      requestBody: { required: true, content: jsonContent(jsonSchema(body, 'input')) },
+      requestBody: {
+        required: true,
+        content: jsonContent(jsonSchema(body, 'input'), example?.body),
+      },
     }),
     responses,
   }
@@ -180,10 +196,15 @@ function staticOperationOf(route: StaticRoute): Operation {
 export function buildOpenApiDocument(options: {
   version: string
   routes: Array<DocumentedRoute | StaticRoute>
+  /** Request and result examples by function name (lib/openapi/routeExamples.ts). */
+  examples?: Record<string, RouteExample>
 }) {
   const paths: Record<string, Record<string, Operation>> = {}
   for (const route of options.routes) {
-    const operation = 'definition' in route ? operationOf(route) : staticOperationOf(route)
+    const operation =
+      'definition' in route
+        ? operationOf(route, options.examples?.[route.name])
+        : staticOperationOf(route)
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
   const responses = Object.fromEntries(

@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import packageJson from '../../package.json'
 import { declaredFunctions } from './declaredFunctions'
+import { routeExamples } from './routeExamples'
 import {
   buildOpenApiDocument,
   type DocumentedRoute,
@@ -51,7 +52,11 @@ export async function loadRoutes(): Promise<Array<DocumentedRoute | StaticRoute>
 }
 
 export async function openApiDocument(): Promise<OpenApiDocument> {
-  return buildOpenApiDocument({ version: packageJson.version, routes: await loadRoutes() })
+  return buildOpenApiDocument({
+    version: packageJson.version,
+    routes: await loadRoutes(),
+    examples: await routeExamples(),
+  })
 }
 
 export function serializeOpenApi(document: OpenApiDocument): string {

@@ -44,6 +44,11 @@ const SIGNED: RouteErrors = {
   idempotencyKey: true,
 }
 
+// Signing on the client: prepare reads and refuses what the chain cannot serve; submit also
+// refuses a transaction the service would not have prepared (422) and takes an Idempotency-Key.
+const PREPARED: RouteErrors = { errors: [422, 502, 503] }
+const SUBMITTED: RouteErrors = { errors: [409, 422, 502, 503], idempotencyKey: true }
+
 /** Keyed by the function's name in serverless.yml. */
 export const ROUTE_ERRORS: Record<string, RouteErrors> = {
   listNetworks: { errors: [503] },
@@ -67,6 +72,13 @@ export const ROUTE_ERRORS: Record<string, RouteErrors> = {
   swapTokensEthereum: SIGNED,
   transferAltchain: SIGNED,
   transferEthereum: SIGNED,
+  prepareSwapTokensEthereum: PREPARED,
+  prepareSwapTokensAltchain: PREPARED,
+  prepareSwapNativeAltchain: PREPARED,
+  prepareTransferEthereum: PREPARED,
+  prepareTransferAltchain: PREPARED,
+  submitEthereum: SUBMITTED,
+  submitAltchain: SUBMITTED,
   attachWalletNetworks: { errors: [404, 503] },
   getWalletBalances: { errors: [502, 503] },
   listWatchlist: { errors: [503] },

@@ -9,6 +9,8 @@ import { logger } from '../logger'
 
 export interface Sent {
   txId: `0x${string}`
+  /** Every transaction the request sent, in order, when it sent several (client-signed submits). */
+  txIds?: `0x${string}`[]
 }
 
 export interface IdempotentParameters {
@@ -41,7 +43,9 @@ export async function idempotent(
     if (existing.fingerprint !== fingerprint) {
       throw new Unprocessable('this Idempotency-Key was used for a different request')
     }
-    if (existing.status === 'completed' && existing.txId) return { txId: existing.txId }
+    if (existing.status === 'completed' && existing.txId) {
+      return { txId: existing.txId, ...(existing.txIds && { txIds: existing.txIds }) }
+    }
     throw new Conflict('a request with this Idempotency-Key is still in progress')
   }
   let sent: Sent
@@ -54,10 +58,12 @@ export async function idempotent(
     })
     throw error
   }
-  await completeIdempotencyKey({ wallet, key, txId: sent.txId }).catch((completeError: unknown) => {
-    // The transaction is out, so the client gets its hash; the key stays in progress and a
-    // retry is refused rather than sent again.
-    logger.error('idempotency key not completed', { error: completeError })
-  })
+  await completeIdempotencyKey({ wallet, key, txId: sent.txId, txIds: sent.txIds }).catch(
+    (completeError: unknown) => {
+      // The transaction is out, so the client gets its hash; the key stays in progress and a
+      // retry is refused rather than sent again.
+      logger.error('idempotency key not completed', { error: completeError })
+    },
+  )
   return sent
 }

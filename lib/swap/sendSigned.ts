@@ -6,7 +6,7 @@ import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
 import { ChainUnavailable, Conflict, Unprocessable } from '../errors'
 import type { Fees } from './sendContext'
-import { translateSendError } from './sendError'
+import { beforeBroadcast, translateSendError } from './sendError'
 import { countMetric } from '../metrics'
 
 export interface SendSignedParameters {
@@ -58,6 +58,23 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
       )
     }
   }
+}
+
+/**
+ * Broadcasts a transaction the client signed (lib/clientSigning): one RPC call, what the node
+ * refuses translated as for our own (422, 409, 502). No retry: the bytes cannot be re-signed here.
+ */
+export async function broadcastSigned(
+  network: NetworkName,
+  action: string,
+  serializedTransaction: Hex,
+): Promise<Hash> {
+  const client = publicClient(network)
+  const hash = await beforeBroadcast(network, action, () =>
+    sendRawTransaction(client, { serializedTransaction }),
+  )
+  countMetric('Broadcast', { Network: network })
+  return hash
 }
 
 const RECEIPT_TIMEOUT_MS = 20_000

@@ -4,6 +4,7 @@ import {
   erc20Abi,
   formatUnits,
   type Hash,
+  type Hex,
   parseUnits,
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
@@ -11,9 +12,9 @@ import type { NetworkName } from '../config'
 import { BadRequest, Unprocessable } from '../errors'
 import { estimateGasLimit } from '../swap/gasLimit'
 import { isNative, NATIVE_COIN } from '../constants'
-import { assertDecimals, readHolding } from '../swap/readHolding'
+import { assertDecimals, type Holding, readHolding } from '../swap/readHolding'
 import { recordSent } from '../swap/recordSent'
-import { readSendContext } from '../swap/sendContext'
+import { type Fees, readSendContext, type SendContext } from '../swap/sendContext'
 import { sendSigned } from '../swap/sendSigned'
 
 export interface TransferTokensParameters {
@@ -28,18 +29,34 @@ export interface TransferTokensParameters {
   decimals?: number
 }
 
+export interface PlanTransferParameters extends Omit<TransferTokensParameters, 'account'> {
+  /** The wallet that sends. */
+  owner: Address
+}
+
+/** A transfer once its reads are done and checked: signed here or on the client. */
+export interface TransferPlan {
+  context: SendContext
+  fees: Fees
+  holding: Holding
+  token: Address
+  /** Base units of the token. */
+  amount: bigint
+  native: boolean
+  /** The call: the token's `transfer`, or a plain value transfer for the native coin. */
+  transaction: { to: Address; data?: Hex; value?: bigint }
+}
+
 /**
- * Sends `amount` to `to`: the token's ERC-20 `transfer`, or a plain value transfer for the
- * native coin. One batch of reads (block, nonce, tip, balance, decimals), the estimate, the send.
+ * One batch of reads (block, nonce, tip, balance, decimals) and the checks on them: stated
+ * decimals and fraction digits (400), balance (422).
  */
-export async function transferTokens(
-  parameters: TransferTokensParameters,
-): Promise<{ txId: Hash }> {
-  const { network, account, to } = parameters
+export async function planTransfer(parameters: PlanTransferParameters): Promise<TransferPlan> {
+  const { network, owner, to } = parameters
   const token = parameters.token ?? NATIVE_COIN
   const [context, holding] = await Promise.all([
-    readSendContext(network, account.address),
-    readHolding({ network, owner: account.address, token }),
+    readSendContext(network, owner),
+    readHolding({ network, owner, token }),
   ])
   if (parameters.decimals !== undefined) {
     assertDecimals('decimals', parameters.decimals, holding.decimals)
@@ -65,11 +82,24 @@ export async function transferTokens(
         to: token,
         data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
       }
-  const action = 'transfer'
   const fees = {
     maxFeePerGas: context.maxFeePerGas,
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,
   }
+  return { context, fees, holding, token, amount, native, transaction }
+}
+
+/**
+ * Sends `amount` to `to`: the token's ERC-20 `transfer`, or a plain value transfer for the
+ * native coin. One batch of reads (block, nonce, tip, balance, decimals), the estimate, the send.
+ */
+export async function transferTokens(
+  parameters: TransferTokensParameters,
+): Promise<{ txId: Hash }> {
+  const { network, account, to } = parameters
+  const plan = await planTransfer({ ...parameters, owner: account.address })
+  const { context, fees, holding, token, amount, native, transaction } = plan
+  const action = 'transfer'
   const gas = await estimateGasLimit({ network, action, from: account.address, ...transaction })
   const hash = await sendSigned({
     network,

@@ -12,6 +12,13 @@ import { handler as logoutAccount } from '../../functions/account/logoutAccount'
 import { handler as refreshAccountSession } from '../../functions/account/refreshAccountSession'
 import { handler as registerAccount } from '../../functions/account/registerAccount'
 import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as prepareSwapNativeAltchain } from '../../functions/clientSigning/prepareSwapNativeAltchain'
+import { handler as prepareSwapTokensAltchain } from '../../functions/clientSigning/prepareSwapTokensAltchain'
+import { handler as prepareSwapTokensEthereum } from '../../functions/clientSigning/prepareSwapTokensEthereum'
+import { handler as prepareTransferAltchain } from '../../functions/clientSigning/prepareTransferAltchain'
+import { handler as prepareTransferEthereum } from '../../functions/clientSigning/prepareTransferEthereum'
+import { handler as submitAltchain } from '../../functions/clientSigning/submitAltchain'
+import { handler as submitEthereum } from '../../functions/clientSigning/submitEthereum'
 import { handler as loginWallet } from '../../functions/auth/loginWallet'
 import { handler as logoutWallet } from '../../functions/auth/logoutWallet'
 import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
@@ -292,12 +299,23 @@ function otherWalletKey(valid: RequestParts, own: Hex): fc.Arbitrary<MalformedRe
     )
 }
 
+/** `key`: a `{key}` route; `client`: its prepare route (the same body, no key, no idempotency). */
+type Signing = 'key' | 'client'
+
 function executingBreakers(
   fixtures: Fixtures,
   valid: RequestParts,
   rules: Record<string, FieldRule>,
   extra: fc.Arbitrary<MalformedRequest>[],
+  signing: Signing = 'key',
 ): fc.Arbitrary<MalformedRequest>[] {
+  if (signing === 'client') {
+    return [
+      ...tokenBreakers(valid, realm(fixtures, 'wallet', 'access')),
+      ...bodyBreakers(valid, rules),
+      ...extra,
+    ]
+  }
   return [
     ...tokenBreakers(valid, realm(fixtures, 'wallet', 'access')),
     ...pathBreakers(valid, 'key', badPrivateKey, { secret: true }),
@@ -319,13 +337,14 @@ function swapRoute(
   routeKey: string,
   handler: Handler,
   native: 'any' | 'never' | 'one side',
+  signing: Signing = 'key',
 ): RouteSweep {
   return {
     routeKey,
     handler,
     breakers: (fixtures) => {
       const valid: RequestParts = {
-        pathParameters: { key: fixtures.wallet.privateKey },
+        ...(signing === 'key' && { pathParameters: { key: fixtures.wallet.privateKey } }),
         headers: bearer(fixtures.wallet.access),
         body: {
           amount: '1.5',
@@ -337,7 +356,8 @@ function swapRoute(
           deadlineSeconds: 600,
         },
       }
-      return executingBreakers(fixtures, valid, SWAP_RULES, sideBreakers(valid, 'body', native))
+      const misfits = sideBreakers(valid, 'body', native)
+      return executingBreakers(fixtures, valid, SWAP_RULES, misfits, signing)
     },
   }
 }
@@ -377,13 +397,13 @@ const TRANSFER_RULES: Record<string, FieldRule> = {
   decimals: { bad: badInteger(0, 36) },
 }
 
-function transferRoute(routeKey: string, handler: Handler): RouteSweep {
+function transferRoute(routeKey: string, handler: Handler, signing: Signing = 'key'): RouteSweep {
   return {
     routeKey,
     handler,
     breakers: (fixtures) => {
       const valid: RequestParts = {
-        pathParameters: { key: fixtures.wallet.privateKey },
+        ...(signing === 'key' && { pathParameters: { key: fixtures.wallet.privateKey } }),
         headers: bearer(fixtures.wallet.access),
         body: { to: randomAddress(), amount: '2.5', token: randomAddress(), decimals: 6 },
       }
@@ -412,7 +432,55 @@ function transferRoute(routeKey: string, handler: Handler): RouteSweep {
             BAD_REQUEST,
           ),
         )
-      return executingBreakers(fixtures, valid, TRANSFER_RULES, [misfit])
+      return executingBreakers(fixtures, valid, TRANSFER_RULES, [misfit], signing)
+    },
+  }
+}
+
+/** A submit route: `transactions` must be 1 to 3 signed transactions in hex (2 KB each). */
+function submitRoute(routeKey: string, handler: Handler): RouteSweep {
+  return {
+    routeKey,
+    handler,
+    breakers: (fixtures) => {
+      const valid: RequestParts = {
+        headers: bearer(fixtures.wallet.access),
+        body: { transactions: [`0x02${'ab'.repeat(100)}`] },
+      }
+      const badHex = fc.oneof(
+        wrongType('string'),
+        fc.constantFrom('', '0x', '0x0', '0xabc', 'zz', '02ab', `0x${'ab'.repeat(2049)}`),
+      )
+      const badTransactions = fc.oneof(
+        wrongType('array'),
+        fc.constant([]),
+        fc.array(fc.constant('0x02ab'), { minLength: 4, maxLength: 8 }),
+        fc.array(badHex, { minLength: 1, maxLength: 3 }),
+      )
+      return [
+        ...tokenBreakers(valid, realm(fixtures, 'wallet', 'access')),
+        ...bodyBreakers(valid, { transactions: { bad: badTransactions, required: true } }),
+        // Well-formed hex that is no signed transaction: refused when decoded, before any read.
+        fc
+          .array(hexString(2, 400), { minLength: 1, maxLength: 3 })
+          .map((hexes) => hexes.map((hex) => `0x${hex.length % 2 ? `0${hex}` : hex}`))
+          .map((transactions) =>
+            malformed(
+              'not a signed transaction',
+              `${transactions.length} hex strings`,
+              { ...valid, body: { transactions } },
+              BAD_REQUEST,
+            ),
+          ),
+        badIdempotencyKey.map((key) =>
+          malformed(
+            'bad Idempotency-Key',
+            `Idempotency-Key ${describeValue(key)}`,
+            { ...valid, headers: { ...valid.headers, 'idempotency-key': key } },
+            BAD_REQUEST,
+          ),
+        ),
+      ]
     },
   }
 }
@@ -547,6 +615,28 @@ const ROUTES: RouteSweep[] = [
   swapRoute('POST /api/v1/swap/tokens/ethereum/{key}', swapTokensEthereum, 'any'),
   transferRoute('POST /api/v1/transfer/tokens/altchain/{key}', transferAltchain),
   transferRoute('POST /api/v1/transfer/tokens/ethereum/{key}', transferEthereum),
+  swapRoute(
+    'POST /api/v1/prepare/swap/tokens/ethereum',
+    prepareSwapTokensEthereum,
+    'any',
+    'client',
+  ),
+  swapRoute(
+    'POST /api/v1/prepare/swap/tokens/altchain',
+    prepareSwapTokensAltchain,
+    'never',
+    'client',
+  ),
+  swapRoute(
+    'POST /api/v1/prepare/swap/native/altchain',
+    prepareSwapNativeAltchain,
+    'one side',
+    'client',
+  ),
+  transferRoute('POST /api/v1/prepare/transfer/tokens/ethereum', prepareTransferEthereum, 'client'),
+  transferRoute('POST /api/v1/prepare/transfer/tokens/altchain', prepareTransferAltchain, 'client'),
+  submitRoute('POST /api/v1/submit/ethereum', submitEthereum),
+  submitRoute('POST /api/v1/submit/altchain', submitAltchain),
   {
     routeKey: 'POST /api/v1/networks/wallet',
     handler: attachWalletNetworks,

@@ -27,6 +27,16 @@ const SEND =
   'eth_estimateGas ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
   'eth_maxPriorityFeePerGas ×1, eth_sendRawTransaction ×1'
 
+// Prepare: the session and the catalog's tokens (descriptions, the known-token check); the send's
+// reads with the native balance beside them (one batch), then the estimate. Nothing sent.
+const PREPARE_READS = 'BatchGetItem ×1, GetItem ×1'
+const PREPARE =
+  'eth_estimateGas ×1, eth_getBalance ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
+  'eth_maxPriorityFeePerGas ×1'
+// Submit of a swap with the router approved: the pending nonce and the token's decimals (one
+// batch), then the broadcast; the router needs no catalog read.
+const SUBMIT = 'eth_call ×1, eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
+
 // One warm request each, in the order of serverless.yml. Swaps and transfers send an
 // Idempotency-Key (its claim and completion are the PutItem and UpdateItem) with the router
 // already approved; the trade routes read a pending trade whose receipt the node does not have.
@@ -53,6 +63,13 @@ const EXPECTED: Record<string, Cost> = {
   'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
   'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
   'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
+  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2),
+  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2),
+  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
+  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
+  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
+  'POST /api/v1/submit/ethereum':                  row(SIGNED_WRITES, SUBMIT, 2),
+  'POST /api/v1/submit/altchain':                  row(SIGNED_WRITES, SUBMIT, 2),
   'POST /api/v1/networks/wallet':                  row('GetItem ×1, Query ×1, UpdateItem ×2'),
   'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2),
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, Query ×1'),
@@ -98,12 +115,12 @@ const actual = (route: string): Cost => {
 }
 
 describe('per-request cost of every route, warm', () => {
-  it('sends one valid request to each of the 33 /api/v1 routes of serverless.yml', () => {
+  it('sends one valid request to each of the 40 /api/v1 routes of serverless.yml', () => {
     const declared = declaredFunctions()
       .flatMap((fn) => (fn.route ? [`${fn.route.method} ${fn.route.path}`] : []))
       .filter((route) => route.includes(' /api/v1/'))
 
-    expect(declared).toHaveLength(33)
+    expect(declared).toHaveLength(40)
     expect([...measured.keys()].sort()).toEqual(declared.sort())
     for (const [route, tally] of measured)
       expect({ route, status: tally.status }).toEqual({ route, status: 200 })
@@ -127,7 +144,7 @@ describe('the per-request goals of issue 7', () => {
       Object.entries(calls(reads)).filter(([, count]) => (count ?? 0) > 2),
     )
 
-    expect(reads).toHaveLength(17)
+    expect(reads).toHaveLength(22)
     // The watchlist: the watch items (a Query), then the projects' live metrics with the
     // caller's session (a BatchGetItem per 100 keys; sessionRead: 'route').
     expect(over).toEqual({})

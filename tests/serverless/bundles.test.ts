@@ -14,7 +14,9 @@ const BUDGET = {
   largestHttp: 530 * KB,
   medianHttp: 300 * KB,
   largestHttpWithoutSdk: 320 * KB,
-  medianHttpWithoutSdk: 95 * KB,
+  // 95 KB before the seven client-signing routes (issue 16), which carry viem like the swaps:
+  // with them the median HTTP function is one of the chain functions (103 KB measured).
+  medianHttpWithoutSdk: 110 * KB,
   dynamoClientOnly: 210 * KB,
 }
 
@@ -28,6 +30,13 @@ const CHAIN_FUNCTIONS = new Set([
   'swapTokensEthereum',
   'transferAltchain',
   'transferEthereum',
+  'prepareSwapTokensEthereum',
+  'prepareSwapTokensAltchain',
+  'prepareSwapNativeAltchain',
+  'prepareTransferEthereum',
+  'prepareTransferAltchain',
+  'submitEthereum',
+  'submitAltchain',
   'getWalletBalances',
   'getTradeByHash', // a pending trade is settled from its receipt when looked up
   'getTradeById',

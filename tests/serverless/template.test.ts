@@ -210,6 +210,8 @@ describe('serverless package (stage prod, no credentials)', () => {
       SwapTokensEthereum: 20,
       TransferAltchain: 20,
       TransferEthereum: 20,
+      SubmitEthereum: 20,
+      SubmitAltchain: 20,
       // one run at a time
       SamplePrices: 1,
       SyncMarkets: 1,

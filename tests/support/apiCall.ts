@@ -27,3 +27,16 @@ export async function apiCall(
   })
   return { status: response.status, body: (await response.json()) as ApiResponse['body'] }
 }
+
+/** Signs a wallet in over HTTP (nonce, SIWE signature, login) and returns its access token. */
+export async function signInOverHttp(account: {
+  address: `0x${string}`
+  signMessage(parameters: { message: string }): Promise<`0x${string}`>
+}): Promise<string> {
+  const nonce = await apiCall('GET', `/auth/nonce/${account.address}`)
+  const { message } = nonce.body.result as { message: string }
+  const login = await apiCall('POST', '/auth/login', {
+    body: { address: account.address, signature: await account.signMessage({ message }) },
+  })
+  return (login.body.result as { access: string }).access
+}

@@ -20,6 +20,13 @@ import { handler as logoutAccount } from '../../functions/account/logoutAccount'
 import { handler as refreshAccountSession } from '../../functions/account/refreshAccountSession'
 import { handler as registerAccountHandler } from '../../functions/account/registerAccount'
 import { handler as getNonce } from '../../functions/auth/getNonce'
+import { handler as prepareSwapNativeAltchain } from '../../functions/clientSigning/prepareSwapNativeAltchain'
+import { handler as prepareSwapTokensAltchain } from '../../functions/clientSigning/prepareSwapTokensAltchain'
+import { handler as prepareSwapTokensEthereum } from '../../functions/clientSigning/prepareSwapTokensEthereum'
+import { handler as prepareTransferAltchain } from '../../functions/clientSigning/prepareTransferAltchain'
+import { handler as prepareTransferEthereum } from '../../functions/clientSigning/prepareTransferEthereum'
+import { handler as submitAltchain } from '../../functions/clientSigning/submitAltchain'
+import { handler as submitEthereum } from '../../functions/clientSigning/submitEthereum'
 import { handler as loginWallet } from '../../functions/auth/loginWallet'
 import { handler as logoutWallet } from '../../functions/auth/logoutWallet'
 import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
@@ -58,9 +65,10 @@ import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
 import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
+import { type PreparedTransaction, signAll } from './signPrepared'
 import { signedNonce, signInWithWallet } from './walletSignIn'
 
-// One valid request for each of the 33 /api/v1 routes, shared by the counts test
+// One valid request for each of the 40 /api/v1 routes, shared by the counts test
 // (tests/functions/requestCosts.test.ts) and the bench (tests/bench/requests.ts). No vitest here:
 // the bench runs it outside vitest, importing it after its own stack has set process.env.
 
@@ -221,6 +229,31 @@ export async function routeRequests(
           body,
         }),
       )
+  /** A prepare route's request, as the trader's wallet app sends it. */
+  const preparing =
+    (handler: Handler, routeKey: string, trader: { access: string }, body: unknown) => () =>
+      Promise.resolve(call(handler, { routeKey, headers: bearer(trader.access), body }))
+  /** Prepared (through the real prepare route) and signed here; the submit alone is measured. */
+  const submitting =
+    (
+      prepareHandler: Handler,
+      prepareRouteKey: string,
+      submitHandler: Handler,
+      submitRouteKey: string,
+      trader: { privateKey: Hex; access: string },
+      body: unknown,
+    ) =>
+    async () => {
+      const prepared = await preparing(prepareHandler, prepareRouteKey, trader, body)()
+      const { result } = (await prepared()).body
+      const { transactions } = result as { transactions: PreparedTransaction[] }
+      const signed = await signAll(privateKeyToAccount(trader.privateKey), transactions)
+      return call(submitHandler, {
+        routeKey: submitRouteKey,
+        headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
+        body: { transactions: signed },
+      })
+    }
   const quote = (dex: DexDeployment, from: string, to: string) => {
     const body = swapBody(dex, tokenOf(dex, from), tokenOf(dex, to), '25')
     return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, String(value)]))
@@ -415,6 +448,80 @@ export async function routeRequests(
         'POST /api/v1/transfer/tokens/ethereum/{key}',
         ethereumTrader,
         { to: randomAddress(), amount: '0.5', token: eth.usdStablecoin, decimals: 6 },
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/prepare/swap/tokens/ethereum',
+      read: true, // builds transactions; sends and records nothing
+      prepare: preparing(
+        prepareSwapTokensEthereum,
+        'POST /api/v1/prepare/swap/tokens/ethereum',
+        ethereumTrader,
+        swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/prepare/swap/tokens/altchain',
+      read: true, // builds transactions; sends and records nothing
+      prepare: preparing(
+        prepareSwapTokensAltchain,
+        'POST /api/v1/prepare/swap/tokens/altchain',
+        altchainTrader,
+        swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/prepare/swap/native/altchain',
+      read: true, // builds transactions; sends and records nothing
+      prepare: preparing(
+        prepareSwapNativeAltchain,
+        'POST /api/v1/prepare/swap/native/altchain',
+        altchainTrader,
+        swapBody(alt, NATIVE_COIN, alt.usdStablecoin, '0.01'),
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/prepare/transfer/tokens/ethereum',
+      read: true, // builds transactions; sends and records nothing
+      prepare: preparing(
+        prepareTransferEthereum,
+        'POST /api/v1/prepare/transfer/tokens/ethereum',
+        ethereumTrader,
+        { to: randomAddress(), amount: '0.5', token: eth.usdStablecoin, decimals: 6 },
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/prepare/transfer/tokens/altchain',
+      read: true, // builds transactions; sends and records nothing
+      prepare: preparing(
+        prepareTransferAltchain,
+        'POST /api/v1/prepare/transfer/tokens/altchain',
+        altchainTrader,
+        { to: randomAddress(), amount: '0.5', token: alt.usdStablecoin, decimals: 6 },
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/submit/ethereum',
+      read: false,
+      prepare: submitting(
+        prepareSwapTokensEthereum,
+        'POST /api/v1/prepare/swap/tokens/ethereum',
+        submitEthereum,
+        'POST /api/v1/submit/ethereum',
+        ethereumTrader,
+        swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
+      ),
+    },
+    {
+      routeKey: 'POST /api/v1/submit/altchain',
+      read: false,
+      prepare: submitting(
+        prepareSwapTokensAltchain,
+        'POST /api/v1/prepare/swap/tokens/altchain',
+        submitAltchain,
+        'POST /api/v1/submit/altchain',
+        altchainTrader,
+        swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
       ),
     },
     {

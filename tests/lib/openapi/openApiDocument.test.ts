@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type * as z from '../../../schemas/zod'
 import type { OpenApiDocument } from '../../../lib/openapi/buildOpenApiDocument'
-import { OPENAPI_FILE, openApiDocument } from '../../../lib/openapi/openApiDocument'
+import { loadRoutes, OPENAPI_FILE, openApiDocument } from '../../../lib/openapi/openApiDocument'
+import { routeExamples } from '../../../lib/openapi/routeExamples'
 import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
 
 interface Operation {
@@ -137,5 +139,24 @@ describe('the OpenAPI document', () => {
     expect(operation('post', '/api/v1/account/login').responses[429]).toEqual({
       $ref: '#/components/responses/TooManyRequests',
     })
+  })
+
+  it('gives the client-signing routes examples that their own schemas accept', async () => {
+    const examples = await routeExamples()
+    const routes = (await loadRoutes()).filter((route) => route.name in examples)
+
+    expect(routes.map((route) => route.name).sort()).toEqual(Object.keys(examples).sort())
+    for (const route of routes) {
+      if (!('definition' in route)) throw new Error(`${route.name} is static`)
+      const { body, result } = examples[route.name] ?? {}
+      const schemas = route.definition as unknown as Record<'body' | 'result', z.ZodMiniType>
+      expect({ route: route.name, body: schemas.body.safeParse(body).success }).toEqual({
+        route: route.name,
+        body: true,
+      })
+      expect(schemas.result.parse(result)).toEqual(result)
+      const content = operation('post', route.path).requestBody?.content['application/json']
+      expect(content).toMatchObject({ example: body })
+    }
   })
 })

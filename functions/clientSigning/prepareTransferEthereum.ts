@@ -1,0 +1,17 @@
+import { prepareTransfer } from '../../lib/clientSigning/prepareTransfer'
+import { walletGuard } from '../../lib/http/authGuard'
+import { defineHandler } from '../../lib/http/defineHandler'
+import { preparedTransferResultSchema } from '../../schemas/clientSigning'
+import { type TransferBody, transferBodySchema } from '../../schemas/swap'
+
+// The transaction POST /api/v1/transfer/tokens/ethereum/{key} would send, unsigned.
+export async function prepareTransferEthereum(wallet: `0x${string}`, body: TransferBody) {
+  return prepareTransfer({ network: 'ethereum', owner: wallet, ...body })
+}
+
+export const handler = defineHandler({
+  auth: walletGuard,
+  body: transferBodySchema,
+  result: preparedTransferResultSchema,
+  run: ({ body, principal }) => prepareTransferEthereum(principal.subject as `0x${string}`, body),
+})

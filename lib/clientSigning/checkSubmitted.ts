@@ -1,0 +1,195 @@
+import {
+  type Address,
+  decodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hash,
+  type Hex,
+  isAddressEqual,
+  keccak256,
+  parseTransaction,
+  recoverTransactionAddress,
+  type TransactionSerialized,
+  zeroAddress,
+} from 'viem'
+import { uniswapV2SwapAbi } from '../chain/abis'
+import { loadChainConfig, type NetworkName } from '../config'
+import { NATIVE_COIN } from '../constants'
+import { BadRequest, Unprocessable } from '../errors'
+import { readKnownTokens } from './knownTokens'
+import type { TransactionKind } from './unsignedTransaction'
+
+/** A submitted transaction that passed every check, with what its trade records. */
+export interface CheckedTransaction {
+  raw: Hex
+  hash: Hash
+  nonce: number
+  kind: TransactionKind
+  /** The trade's counterparty: the router (approval, swap) or the recipient (transfer). */
+  counterparty: Address
+  /** The token that moves, or NATIVE_COIN. */
+  token: Address
+  /** Base units of `token`. */
+  amount: bigint
+  isNativeTransfer: boolean
+}
+
+export interface CheckSubmittedParameters {
+  network: NetworkName
+  /** The session's wallet: every transaction must be signed by it. */
+  wallet: Address
+  transactions: readonly Hex[]
+}
+
+type Parsed = ReturnType<typeof parseTransaction>
+type Classified = Omit<CheckedTransaction, 'raw' | 'hash' | 'nonce'>
+
+function decodeOrUndefined<Result>(decode: () => Result): Result | undefined {
+  try {
+    return decode()
+  } catch {
+    return undefined
+  }
+}
+
+/** Decodes a transaction (400 when it is not a signed serialized EIP-2718 transaction). */
+function parse(raw: Hex, index: number): Parsed {
+  const parsed = decodeOrUndefined(() => parseTransaction(raw))
+  const path = `body.transactions.${index}`
+  if (!parsed) {
+    throw new BadRequest('the request is not valid', [
+      { path, message: 'is not a serialized transaction' },
+    ])
+  }
+  if (parsed.r === undefined || parsed.s === undefined) {
+    throw new BadRequest('the request is not valid', [{ path, message: 'is not signed' }])
+  }
+  return parsed
+}
+
+/** What a call to the router may be: one of its swaps, paying out to the wallet. */
+function routerSwap(parsed: Parsed, wallet: Address, refuse: (why: string) => never): Classified {
+  const call = decodeOrUndefined(() =>
+    decodeFunctionData({ abi: uniswapV2SwapAbi, data: parsed.data ?? '0x' }),
+  )
+  if (!call) refuse('calls a router function the service does not prepare')
+  const value = parsed.value ?? 0n
+  const router = parsed.to as Address
+  if (
+    call.functionName === 'swapExactETHForTokens' ||
+    call.functionName === 'swapExactETHForTokensSupportingFeeOnTransferTokens'
+  ) {
+    const [, , recipient] = call.args
+    if (!isAddressEqual(recipient, wallet)) refuse('pays the swap out to another address')
+    if (value === 0n) refuse(`sends no native coin to ${call.functionName}`)
+    return {
+      kind: 'swap',
+      counterparty: router,
+      token: NATIVE_COIN,
+      amount: value,
+      isNativeTransfer: true,
+    }
+  }
+  const [amountIn, , path, recipient] = call.args
+  if (!isAddressEqual(recipient, wallet)) refuse('pays the swap out to another address')
+  if (value !== 0n) refuse(`sends native coin with ${call.functionName}, which takes none`)
+  const [tokenIn] = path
+  if (!tokenIn) refuse('swaps along an empty path')
+  return {
+    kind: 'swap',
+    counterparty: router,
+    token: tokenIn,
+    amount: amountIn,
+    isNativeTransfer: false,
+  }
+}
+
+/** What a call to a known token may be: `approve` of the router, or `transfer`. */
+function tokenCall(parsed: Parsed, router: Address, refuse: (why: string) => never): Classified {
+  const token = parsed.to as Address
+  const call = decodeOrUndefined(() =>
+    decodeFunctionData({ abi: erc20Abi, data: parsed.data ?? '0x' }),
+  )
+  if (call?.functionName !== 'approve' && call?.functionName !== 'transfer') {
+    refuse(`calls a function of token ${getAddress(token)} the service does not prepare`)
+  }
+  if ((parsed.value ?? 0n) !== 0n)
+    refuse(`sends native coin with ${call.functionName}, which takes none`)
+  const [target, amount] = call.args
+  if (call.functionName === 'approve') {
+    if (!isAddressEqual(target, router)) refuse('approves a spender other than the router')
+    return { kind: 'approval', counterparty: router, token, amount, isNativeTransfer: false }
+  }
+  if (isAddressEqual(target, zeroAddress) || isAddressEqual(target, token)) {
+    refuse('transfers to the zero address or to the token contract itself')
+  }
+  return { kind: 'transfer', counterparty: target, token, amount, isNativeTransfer: false }
+}
+
+/**
+ * Decodes each signed transaction and checks it before anything is broadcast (DECISIONS §7.3):
+ * an EIP-1559 transaction of the network's chain id, signed by the session's wallet, sent to the
+ * router (one of its swaps, paying the wallet), to a catalog token (`approve` of the router or
+ * `transfer`) or, with empty data, a plain native transfer; value only with the native coin's
+ * swaps and transfers; nonces consecutive. Local work and one BatchGetItem of the catalog: a
+ * malformed transaction is 400, one the service would not have prepared 422. The first nonce is
+ * checked against the chain by the caller.
+ */
+export async function checkSubmitted({
+  network,
+  wallet,
+  transactions,
+}: CheckSubmittedParameters): Promise<CheckedTransaction[]> {
+  const { chainId, router } = loadChainConfig(network)
+  const parsed = transactions.map(parse)
+  const signers = await Promise.all(
+    transactions.map((raw) =>
+      recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized }).catch(
+        () => undefined,
+      ),
+    ),
+  )
+  const contracts = parsed.flatMap((transaction) =>
+    transaction.to && !isAddressEqual(transaction.to, router) ? [transaction.to] : [],
+  )
+  const tokens = await readKnownTokens(network, contracts)
+  const first = parsed[0]?.nonce ?? 0
+  return parsed.map((transaction, index) => {
+    const refuse = (why: string): never => {
+      throw new Unprocessable(`transaction ${index + 1} ${why}; nothing was sent`)
+    }
+    if (transaction.type !== 'eip1559') refuse(`is of type ${transaction.type}, not eip1559`)
+    const signer = signers[index]
+    if (!signer || !isAddressEqual(signer, wallet)) refuse('is not signed by the signed-in wallet')
+    if (transaction.chainId !== chainId) {
+      refuse(`is for chain id ${transaction.chainId}, not ${network}'s ${chainId}`)
+    }
+    const nonce = transaction.nonce ?? 0
+    if (nonce !== first + index) refuse(`has nonce ${nonce}; the nonces must be consecutive`)
+    const to = transaction.to
+    if (!to) return refuse('creates a contract')
+    const data = transaction.data ?? '0x'
+    const raw = transactions[index] as Hex
+    const checked = { raw, hash: keccak256(raw), nonce }
+    if (isAddressEqual(to, router))
+      return { ...checked, ...routerSwap(transaction, wallet, refuse) }
+    if (data !== '0x') {
+      if (!tokens.isKnown(to)) {
+        refuse(`calls ${getAddress(to)}, neither the router nor a catalog token of ${network}`)
+      }
+      return { ...checked, ...tokenCall(transaction, router, refuse) }
+    }
+    const value = transaction.value ?? 0n
+    if (isAddressEqual(to, zeroAddress)) refuse('sends the native coin to the zero address')
+    if (tokens.isKnown(to)) refuse(`sends the native coin to token ${getAddress(to)}`)
+    if (value === 0n) refuse('has neither data nor value')
+    return {
+      ...checked,
+      kind: 'transfer',
+      counterparty: to,
+      token: NATIVE_COIN,
+      amount: value,
+      isNativeTransfer: true,
+    }
+  })
+}

@@ -1,0 +1,99 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  formatUnits,
+  getAddress,
+  type Hex,
+  toHex,
+} from 'viem'
+import { isNative } from '../constants'
+import { Unprocessable } from '../errors'
+import type { SwapSides } from '../swap/quoteSwap'
+import { minimumOut } from '../swap/routerCall'
+import { planSwap, swapCallOf } from '../swap/swapPlan'
+import { readKnownTokens } from './knownTokens'
+import {
+  type PlannedTransaction,
+  readNativeBalance,
+  unsignedSequence,
+  type UnsignedTransaction,
+} from './unsignedTransaction'
+
+export interface PrepareSwapParameters extends SwapSides {
+  /** The signed-in wallet: it signs, pays and receives. */
+  owner: Address
+  slippageBps: number
+  deadlineSeconds?: number
+  now?: Date
+}
+
+export interface PreparedSwap {
+  transactions: UnsignedTransaction[]
+  /** The quote the swap was built from. */
+  quote: {
+    quote: number
+    amount: number
+    decimal: number
+    amountOutMin: Hex
+    path: Address[]
+  }
+}
+
+/**
+ * The transactions the wallet signs for a swap, in order: when the router's allowance is short an
+ * approval (the allowance reset to 0 first where it is not zero), then the swap, as the `{key}`
+ * route would send them. The same batch of reads as that route (with the native balance and the
+ * catalog lookup beside it), then the gas: nothing is signed, sent or recorded.
+ */
+export async function prepareSwap(parameters: PrepareSwapParameters): Promise<PreparedSwap> {
+  const { network, owner, address0, address1, decimals0, decimals1, slippageBps } = parameters
+  const [plan, nativeBalance, tokens] = await Promise.all([
+    planSwap(parameters),
+    isNative(address0) ? undefined : readNativeBalance(network, owner),
+    readKnownTokens(network, [address0, address1]),
+  ])
+  const { router, amountIn, approvals } = plan
+  if (approvals.length > 0 && !tokens.isKnown(address0)) {
+    throw new Unprocessable(
+      `${getAddress(address0)} is not a catalog token on ${network}: the router's approval of it cannot be submitted (the {key} route swaps any token)`,
+    )
+  }
+  const [label0, label1] = [tokens.label(address0), tokens.label(address1)]
+  const approve = (amount: bigint): PlannedTransaction => ({
+    kind: 'approval',
+    description:
+      amount === 0n
+        ? `reset the router's ${label0} allowance to 0`
+        : `approve ${formatUnits(amount, decimals0)} ${label0} for the router`,
+    to: address0,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, amount] }),
+    value: 0n,
+  })
+  const amountOutMin = minimumOut(plan.best.amountOut, slippageBps)
+  const call = swapCallOf(plan, parameters)
+  const swap: PlannedTransaction = {
+    kind: 'swap',
+    description: `swap ${formatUnits(amountIn, decimals0)} ${label0} for at least ${formatUnits(amountOutMin, decimals1)} ${label1}`,
+    to: router,
+    data: call.data,
+    value: call.value,
+  }
+  const transactions = await unsignedSequence({
+    network,
+    owner,
+    context: plan.context,
+    nativeBalance: nativeBalance ?? plan.holding.balance,
+    transactions: [...approvals.map(approve), swap],
+  })
+  return {
+    transactions,
+    quote: {
+      quote: Number(formatUnits(plan.best.amountOut, decimals1)),
+      amount: Number(formatUnits(amountIn, decimals0)),
+      decimal: decimals1,
+      amountOutMin: toHex(amountOutMin),
+      path: plan.best.path.map((address) => getAddress(address)),
+    },
+  }
+}
