@@ -6,8 +6,8 @@ import { isNative } from '../constants'
 import type { SwapSides } from './quoteSwap'
 import { recordSent } from './recordSent'
 import { sendSigned } from './sendSigned'
-import { countMetric } from '../metrics'
 import { planSwap, swapCallOf } from './swapPlan'
+import { countMetric } from '../metrics'
 
 export interface ExecuteSwapParameters extends SwapSides {
   account: PrivateKeyAccount
