@@ -210,7 +210,6 @@ describe('serverless package (stage prod, no credentials)', () => {
       SwapTokensEthereum: 20,
       TransferAltchain: 20,
       TransferEthereum: 20,
-      // a submit waits for an approval to be mined, as the {key} routes do
       SubmitEthereum: 20,
       SubmitAltchain: 20,
       // one run at a time
