@@ -1,22 +1,11 @@
-import { submitSigned } from '../../lib/clientSigning/submitSigned'
+import { type SubmitInput, submitSigned } from '../../lib/clientSigning/submitSigned'
 import { walletGuard } from '../../lib/http/authGuard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { type SubmitBody, submitBodySchema, submitResultSchema } from '../../schemas/clientSigning'
+import { submitBodySchema, submitResultSchema } from '../../schemas/clientSigning'
 
-export interface SubmitInput {
-  wallet: `0x${string}`
-  idempotencyKey: string | undefined
-  body: SubmitBody
-}
-
-export async function submitEthereum({ wallet, idempotencyKey, body }: SubmitInput) {
-  return submitSigned({
-    network: 'ethereum',
-    route: 'POST /api/v1/submit/ethereum',
-    wallet,
-    idempotencyKey,
-    transactions: body.transactions as `0x${string}`[],
-  })
+// Transactions the wallet signed from a prepare route's answer: checked, then broadcast in order.
+export async function submitEthereum(input: SubmitInput) {
+  return submitSigned({ network: 'ethereum', route: 'POST /api/v1/submit/ethereum', ...input })
 }
 
 export const handler = defineHandler({
@@ -27,6 +16,6 @@ export const handler = defineHandler({
     submitEthereum({
       wallet: principal.subject as `0x${string}`,
       idempotencyKey: headers['idempotency-key'],
-      body,
+      transactions: body.transactions as `0x${string}`[],
     }),
 })

@@ -21,6 +21,9 @@ export interface SubmitSignedParameters {
   transactions: Hex[]
 }
 
+/** What a submit route hands over: the network and route are its own. */
+export type SubmitInput = Omit<SubmitSignedParameters, 'network' | 'route'>
+
 export interface Submitted {
   /** The last transaction: the swap or the transfer, as the `{key}` routes answer. */
   txId: Hash
