@@ -21,7 +21,7 @@ describe('signing on the client over HTTP (serverless offline)', () => {
       decimals1: 6,
     }
     const client = devnet('ethereum')
-    const nonce = await client.getTransactionCount({ address: wallet.address })
+    const nonce = await client.getTransactionCount({ address: wallet.address, blockTag: 'pending' })
 
     const prepared = await apiCall('POST', '/prepare/swap/tokens/ethereum', { token, body })
     const { transactions, quote } = prepared.body.result as {
@@ -52,7 +52,9 @@ describe('signing on the client over HTTP (serverless offline)', () => {
     expect(txIds).toHaveLength(2)
     const receipt = await client.waitForTransactionReceipt({ hash: txId })
     expect(receipt.status).toBe('success')
-    expect(await client.getTransactionCount({ address: wallet.address })).toBe(nonce + 2)
+    expect(await client.getTransactionCount({ address: wallet.address, blockTag: 'pending' })).toBe(
+      nonce + 2,
+    )
     expect(await balanceOf('ethereum', wallet.address, body.address0)).toBe(0n)
     expect(await balanceOf('ethereum', wallet.address, body.address1)).toBeGreaterThanOrEqual(
       BigInt(quote.amountOutMin),

@@ -364,7 +364,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
       ms: firstServedMs,
     })
     expect(publicClient('ethereum')).toBe(chainClient)
-    expect(await client.getTransactionCount({ address: who.address })).toBe(0)
+    expect(await client.getTransactionCount({ address: who.address, blockTag: 'pending' })).toBe(0)
     const calls: Array<[string, () => Promise<EnvelopeResponse>]> = [
       ['GET /v1/networks/wallet/balance', () => balances(who)],
       // The same Idempotency-Key: the refused attempt freed it, so this one is sent.
@@ -382,7 +382,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
     // A 200 means broadcast, not mined: wait for both before reading the chain.
     await Promise.all(sent.map((hash) => client.waitForTransactionReceipt({ hash })))
     expect(sent).toHaveLength(2)
-    expect(await client.getTransactionCount({ address: who.address })).toBe(2)
+    expect(await client.getTransactionCount({ address: who.address, blockTag: 'pending' })).toBe(2)
     expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.25'))
   })
 })

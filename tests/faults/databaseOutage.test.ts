@@ -253,7 +253,10 @@ describe('a DynamoDB that stops mid-run and comes back', () => {
 
   it('answers the writing routes 503 within 3 s and sends no transaction', async () => {
     const username = `fault_${randomUUID().slice(0, 8)}`
-    const nonceBefore = await devnet('ethereum').getTransactionCount({ address: wallet.address })
+    const nonceBefore = await devnet('ethereum').getTransactionCount({
+      address: wallet.address,
+      blockTag: 'pending',
+    })
 
     for (const [name, call] of Object.entries({
       ...writes,
@@ -264,9 +267,12 @@ describe('a DynamoDB that stops mid-run and comes back', () => {
       log.record({ fault: 'dynamodb stopped', what: name, status: result.status, ms })
       expectUnavailable(result, ms)
     }
-    expect(await devnet('ethereum').getTransactionCount({ address: wallet.address })).toBe(
-      nonceBefore,
-    )
+    expect(
+      await devnet('ethereum').getTransactionCount({
+        address: wallet.address,
+        blockTag: 'pending',
+      }),
+    ).toBe(nonceBefore)
     failedWrites.username = username
   })
 

@@ -61,7 +61,7 @@ function swap(
 }
 
 const nonceOf = (network: NetworkName, address: Address) =>
-  devnet(network).getTransactionCount({ address })
+  devnet(network).getTransactionCount({ address, blockTag: 'pending' })
 
 function request(network: NetworkName, from: string, to: string, amount: string): SwapRequest {
   const dex = deployment(network)

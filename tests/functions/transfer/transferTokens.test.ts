@@ -154,7 +154,10 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
   it('answers 422, sends and records nothing, when the balance is short', async () => {
     const usdc = deployment('altchain').usdStablecoin
     const { account, token } = await caller('altchain', { USDC: parseUnits('1', 6) })
-    const nonce = await devnet('altchain').getTransactionCount({ address: account.address })
+    const nonce = await devnet('altchain').getTransactionCount({
+      address: account.address,
+      blockTag: 'pending',
+    })
 
     const tokenShort = await transfer('altchain', {
       key: account.privateKey,
@@ -171,7 +174,12 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     expect(tokenShort.body.error?.message).toMatch(/insufficient balance/)
     expect(coinShort.status).toBe(422)
     expect(coinShort.body.error?.message).toMatch(/native balance does not cover the transfer/)
-    expect(await devnet('altchain').getTransactionCount({ address: account.address })).toBe(nonce)
+    expect(
+      await devnet('altchain').getTransactionCount({
+        address: account.address,
+        blockTag: 'pending',
+      }),
+    ).toBe(nonce)
     const { count } = await listTrades({
       wallet: account.address,
       limit: 5,
