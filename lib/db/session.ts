@@ -84,7 +84,7 @@ export async function getSession(sessionId: string): Promise<Session | undefined
  * one session exactly one succeeds. Returns false when the rotation did not happen.
  */
 export async function rotateSessionRecord(
-  previous: { sessionId: string; familyId: string },
+  previous: { sessionId: string; familyId: string; audience: Audience; subject: string },
   next: Session,
   now = new Date(),
 ): Promise<boolean> {
@@ -97,12 +97,18 @@ export async function rotateSessionRecord(
               TableName: tableName(),
               Key: sessionKey(previous.sessionId),
               UpdateExpression: 'SET #status = :rotated, rotatedAt = :now',
-              ConditionExpression: '#status = :active',
+              // The session check of a refresh: live, the token's, and not past its TTL (whose
+              // deletion lags).
+              ConditionExpression:
+                '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':rotated': 'rotated',
                 ':active': 'active',
                 ':now': now.toISOString(),
+                ':audience': previous.audience,
+                ':subject': previous.subject,
+                ':epoch': Math.floor(now.getTime() / 1000),
               },
             },
           },

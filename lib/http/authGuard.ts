@@ -25,6 +25,7 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
       sessionId: claims.sessionId,
       tokenId: claims.tokenId,
       tokenUse,
+      ...(claims.familyId && { familyId: claims.familyId }),
     }
   }
 

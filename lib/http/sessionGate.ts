@@ -11,6 +11,8 @@ import type { Guard, Principal } from './types'
 export interface SessionGate {
   readonly key: TableKey
   admit(sessionItem: Record<string, unknown> | undefined): Promise<void>
+  /** The route's own conditional write required the session live and the caller's. */
+  confirm(): void
   readonly admitted: boolean
 }
 
@@ -20,6 +22,9 @@ export function createSessionGate(guard: Guard, principal: Principal): SessionGa
     key: sessionKey(principal.sessionId),
     async admit(sessionItem) {
       await guard.admit(principal, toSession(sessionItem))
+      admitted = true
+    },
+    confirm() {
       admitted = true
     },
     get admitted() {

@@ -16,7 +16,7 @@ export interface Principal {
   sessionId: string
   tokenId: string
   tokenUse: TokenUse
-  /** The session's token family, when the guard read the session. */
+  /** The session's token family: from the session the guard read, or a refresh token's `fid`. */
   familyId?: string
 }
 
