@@ -5,8 +5,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
-import type { Audience } from '../http/types'
-import { type Session, toSession } from './sessionItem'
+import { type Audience, type Session, toSession } from './sessionItem'
 import { db, tableName } from './client'
 import { familyKey, sessionKey } from './keys'
 import { isTransactionCanceled, transact } from './writeConflicts'
