@@ -1,6 +1,6 @@
 import { loadAuthConfig } from '../config'
 import {
-  deleteSession,
+  deleteLiveSession,
   getSession,
   newSession,
   putSession,
@@ -110,7 +110,13 @@ export async function rotateSession(
   throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
 }
 
-/** Logout: deletes only the principal's session. */
-export async function endSession(principal: Principal): Promise<void> {
-  await deleteSession(principal.sessionId)
+/**
+ * Logout: deletes only the principal's session, in one DynamoDB call that is also its session
+ * check (the delete is conditional on the session being live and the caller's): 401003 otherwise.
+ */
+export async function endSession(principal: Principal, gate: SessionGate): Promise<void> {
+  if (!(await deleteLiveSession(principal))) {
+    throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+  }
+  gate.confirm()
 }

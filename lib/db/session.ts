@@ -135,8 +135,40 @@ export async function rotateSessionRecord(
   }
 }
 
+/** Deletes a session unconditionally (tests end sessions this way). */
 export async function deleteSession(sessionId: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(sessionId) }))
+}
+
+/**
+ * Deletes a session only while it is active and the caller's (audience, subject, not past its
+ * TTL): the delete is the session check of a logout. Returns false when it was not.
+ */
+export async function deleteLiveSession(
+  session: { sessionId: string; audience: Audience; subject: string },
+  now = new Date(),
+): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: sessionKey(session.sessionId),
+        ConditionExpression:
+          '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ':audience': session.audience,
+          ':subject': session.subject,
+          ':epoch': Math.floor(now.getTime() / 1000),
+        },
+      }),
+    )
+    return true
+  } catch (error) {
+    if ((error as { name?: unknown }).name === 'ConditionalCheckFailedException') return false
+    throw error
+  }
 }
 
 const MAX_REVOKE_ATTEMPTS = 8

@@ -118,7 +118,7 @@ function ownSecret(): string {
 }
 
 function call(
-  handler: typeof whoAmI, // whoAmIReadingSession has the same type
+  handler: Parameters<typeof invoke>[0],
   authorization?: string,
 ): Promise<EnvelopeResponse> {
   return invoke(
