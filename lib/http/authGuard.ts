@@ -50,6 +50,9 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
     tokenUse,
     verify,
     admit,
+    async checkSession(principal) {
+      await admit(principal, await getSession(principal.sessionId))
+    },
     async authenticate(header) {
       const principal = await verify(header)
       const session = await getSession(principal.sessionId)

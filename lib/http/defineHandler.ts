@@ -32,14 +32,17 @@ export interface HandlerDefinition<
   BodySchema extends z.ZodMiniType | undefined,
   AuthOption extends 'none' | Guard,
   ResultSchema extends z.ZodMiniType,
-  SessionRead extends 'guard' | 'route' = 'guard',
+  SessionRead extends 'guard' | 'route' | 'beside' = 'guard',
 > {
   /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
   auth: AuthOption
   /**
    * 'guard' (the default): the guard reads the session before the core runs. 'route': the core
    * reads it in the same call as its own items and admits it through `session` (one DynamoDB
-   * call fewer); an expired or ended session then answers 401003 after input validation.
+   * call fewer) or makes its own write conditional on it and confirms; an expired or ended
+   * session then answers 401003 after input validation. 'beside', for read routes only: the
+   * guard's GetItem runs while the core reads, and the answer waits for both (one sequential
+   * round trip instead of two); the core must write nothing.
    */
   sessionRead?: SessionRead
   /**
@@ -76,7 +79,7 @@ export function defineHandler<
   BodySchema extends z.ZodMiniType | undefined = undefined,
   AuthOption extends 'none' | Guard = 'none',
   ResultSchema extends z.ZodMiniType = z.ZodMiniType,
-  SessionRead extends 'guard' | 'route' = 'guard',
+  SessionRead extends 'guard' | 'route' | 'beside' = 'guard',
 >(
   definition: HandlerDefinition<
     ParamsSchema,
@@ -89,12 +92,20 @@ export function defineHandler<
 ) {
   const core = async (event: HttpEvent, context: HandlerContext): Promise<HttpResponse> => {
     const input = context.input ?? { params: undefined, query: undefined, body: undefined }
-    const result = await definition.run({
-      ...(input as { params: never; query: never; body: never }),
-      principal: context.principal as never,
-      headers: event.headers ?? {},
-      session: context.sessionGate as never,
-    })
+    const running = Promise.resolve().then(() =>
+      definition.run({
+        ...(input as { params: never; query: never; body: never }),
+        principal: context.principal as never,
+        headers: event.headers ?? {},
+        session: context.sessionGate as never,
+      }),
+    )
+    // 'beside': the session check and the core ran together; an ended session wins over
+    // whatever the core answered, and nothing is answered before the check passed.
+    const [check, ran] = await Promise.allSettled([context.sessionCheck, running])
+    if (check.status === 'rejected') throw check.reason
+    if (ran.status === 'rejected') throw ran.reason
+    const result = ran.value
     if (context.sessionGate && !context.sessionGate.admitted) {
       throw new Error('the route answered without admitting its session')
     }

@@ -30,6 +30,8 @@ export interface Guard {
   verify(authorizationHeader: string | undefined): Promise<Principal>
   /** Throws 401003 unless `session`, read for `principal`, is live. */
   admit(principal: Principal, session: Session | undefined): Promise<void>
+  /** Reads the principal's session (one GetItem) and admits it. */
+  checkSession(principal: Principal): Promise<void>
 }
 
 /**
@@ -49,6 +51,8 @@ export interface SessionGate {
 export interface HandlerContext extends Context {
   principal?: Principal
   sessionGate?: SessionGate
+  /** With `sessionRead: 'beside'`: the session check, running while the core runs. */
+  sessionCheck?: Promise<void>
   input?: { params: unknown; query: unknown; body: unknown }
 }
 
