@@ -18,6 +18,8 @@ export async function getWalletBalances(principal: Principal): Promise<WalletBal
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // A read: the session is checked while the route reads (one sequential round trip).
+  sessionRead: 'beside',
   result: walletBalancesResultSchema,
   run: ({ principal }) => getWalletBalances(principal),
 })

@@ -11,6 +11,8 @@ export async function getTradeByHash({ hash }: TradeHashParams, principal: Princ
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // A read: the session is checked while the route reads (one sequential round trip).
+  sessionRead: 'beside',
   params: tradeHashParamsSchema,
   result: tradeRecordSchema,
   run: ({ params, principal }) => getTradeByHash(params, principal),

@@ -11,6 +11,8 @@ export async function getTradeById({ tradeId }: TradeIdParams, principal: Princi
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // A read: the session is checked while the route reads (one sequential round trip).
+  sessionRead: 'beside',
   params: tradeIdParamsSchema,
   result: tradeRecordSchema,
   run: ({ params, principal }) => getTradeById(params, principal),

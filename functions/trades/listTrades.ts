@@ -25,6 +25,8 @@ export async function listTrades(
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // A read: the session is checked while the route reads (one sequential round trip).
+  sessionRead: 'beside',
   query: listTradesQuerySchema,
   result: listTradesResultSchema,
   run: ({ query, principal }) => listTrades(query, principal),

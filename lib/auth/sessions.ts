@@ -1,6 +1,6 @@
 import { loadAuthConfig } from '../config'
 import {
-  deleteSession,
+  deleteLiveSession,
   getSession,
   newSession,
   putSession,
@@ -9,6 +9,7 @@ import {
   type Session,
 } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
+import type { SessionGate } from '../http/sessionGate'
 import type { Audience, Principal } from '../http/types'
 import { signToken } from './tokens'
 import { countMetric } from '../metrics'
@@ -45,7 +46,7 @@ export async function issueTokens(session: Session): Promise<SessionTokens> {
   }
   const [access, refresh] = await Promise.all([
     signToken({ ...claims, tokenUse: 'access' }),
-    signToken({ ...claims, tokenUse: 'refresh' }),
+    signToken({ ...claims, tokenUse: 'refresh', familyId: session.familyId }),
   ])
   return { access, refresh }
 }
@@ -75,21 +76,50 @@ export async function refuseRotatedRefresh(session: Session, now = new Date()): 
 }
 
 /**
- * Refresh: replaces the principal's session atomically, in its family. Losing a race for the same
- * session is decided by the session as it now stands (read only on this path).
+ * Refresh: replaces the principal's session atomically, in its family, in one DynamoDB call. The
+ * transaction is conditional on the session being live and the caller's (active, same audience
+ * and subject, not past its TTL), so it is the session check: the route passes its gate, confirmed
+ * on success. A failure is explained by the session as it now stands (read only on this path): a
+ * rotated one is a retry or a replay. A refresh token without `fid` (issued before it was added)
+ * costs one read for its family.
  */
-export async function rotateSession(principal: Principal): Promise<SessionTokens> {
-  const familyId = principal.familyId ?? principal.sessionId
+export async function rotateSession(
+  principal: Principal,
+  gate: SessionGate | undefined,
+): Promise<SessionTokens> {
+  let familyId = principal.familyId
+  if (!familyId) {
+    const session = await getSession(principal.sessionId)
+    if (!session) {
+      throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+    }
+    familyId = session.familyId
+  }
   const next = createSessionRecord(principal.audience, principal.subject, familyId)
-  if (await rotateSessionRecord({ sessionId: principal.sessionId, familyId }, next)) {
+  const previous = {
+    sessionId: principal.sessionId,
+    familyId,
+    audience: principal.audience,
+    subject: principal.subject,
+  }
+  if (await rotateSessionRecord(previous, next)) {
+    gate?.confirm()
     return issueTokens(next)
   }
   const current = await getSession(principal.sessionId)
-  if (current?.status === 'rotated') return refuseRotatedRefresh(current)
+  // The guard's own check (audience, subject, status) on the session as it now stands.
+  if (gate) await gate.admit(current && { ...current })
+  else if (current?.status === 'rotated') await refuseRotatedRefresh(current)
   throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
 }
 
-/** Logout: deletes only the principal's session. */
-export async function endSession(principal: Principal): Promise<void> {
-  await deleteSession(principal.sessionId)
+/**
+ * Logout: deletes only the principal's session, in one DynamoDB call that is also its session
+ * check (the delete is conditional on the session being live and the caller's): 401003 otherwise.
+ */
+export async function endSession(principal: Principal, gate: SessionGate): Promise<void> {
+  if (!(await deleteLiveSession(principal))) {
+    throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+  }
+  gate.confirm()
 }

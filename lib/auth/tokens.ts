@@ -15,6 +15,8 @@ export interface TokenClaims {
   tokenUse: TokenUse
   tokenId: string
   expiresAt: number
+  /** `fid`, on refresh tokens: the session's token family, so a refresh needs no session read. */
+  familyId?: string
 }
 
 export interface SignTokenParameters {
@@ -24,6 +26,8 @@ export interface SignTokenParameters {
   tokenUse: TokenUse
   /** Seconds since the epoch; defaults to now. */
   issuedAt?: number
+  /** The session's token family, carried by refresh tokens as `fid`. */
+  familyId?: string
 }
 
 export async function signToken(parameters: SignTokenParameters): Promise<string> {
@@ -31,7 +35,11 @@ export async function signToken(parameters: SignTokenParameters): Promise<string
   const issuedAt = parameters.issuedAt ?? Math.floor(Date.now() / 1000)
   const lifetime =
     parameters.tokenUse === 'access' ? config.accessTokenTtlSeconds : config.refreshTokenTtlSeconds
-  return new SignJWT({ sid: parameters.sessionId, typ: parameters.tokenUse })
+  return new SignJWT({
+    sid: parameters.sessionId,
+    typ: parameters.tokenUse,
+    ...(parameters.tokenUse === 'refresh' && parameters.familyId && { fid: parameters.familyId }),
+  })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setIssuer(config.issuer)
     .setAudience(parameters.audience)
@@ -74,6 +82,7 @@ export async function verifyToken(
       tokenUse: expected.tokenUse,
       tokenId: String(payload.jti),
       expiresAt: Number(payload.exp),
+      ...(typeof payload.fid === 'string' && { familyId: payload.fid }),
     }
   } catch (error) {
     if (error instanceof Unauthorized) throw error

@@ -5,12 +5,11 @@ import {
   createClient,
   createTransport,
   defineChain,
-  http,
-  type HttpTransportConfig,
   type Transport,
 } from 'viem'
 import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
 import { isNodeFailure } from './chainError'
+import { nodeHttp, type NodeHttpTransportConfig } from './nodeHttpTransport'
 import { rpcUrlsFor } from './rpcUrls'
 
 // Bounded so a dead or silent node becomes a 502 within 3 s rather than a hang: two attempts of
@@ -54,7 +53,7 @@ export function createChainClient(config: ChainConfig): ChainClient {
 function transportFor(urls: readonly string[]): Transport {
   return urls.length > 1
     ? failover(urls, { timeout: RPC_TIMEOUT_MS, batch: true })
-    : http(urls[0], {
+    : nodeHttp(urls[0] ?? '', {
         timeout: RPC_TIMEOUT_MS,
         retryCount: RPC_RETRY_COUNT,
         retryDelay: RPC_RETRY_DELAY_MS,
@@ -101,10 +100,10 @@ export const DEMOTION_MS = 60_000
  */
 export function failover(
   urls: readonly string[],
-  options: Pick<HttpTransportConfig, 'timeout' | 'batch'>,
+  options: Pick<NodeHttpTransportConfig, 'timeout' | 'batch'>,
 ): Transport {
   const demotedUntil = urls.map(() => 0)
-  const transports = urls.map((url) => http(url, { ...options, retryCount: 0 }))
+  const transports = urls.map((url) => nodeHttp(url, { ...options, retryCount: 0 }))
   return ({ chain, timeout }) =>
     createTransport({
       key: 'failover',

@@ -5,8 +5,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
-import type { Audience } from '../http/types'
-import { type Session, toSession } from './sessionItem'
+import { type Audience, type Session, toSession } from './sessionItem'
 import { db, tableName } from './client'
 import { familyKey, sessionKey } from './keys'
 import { isTransactionCanceled, transact } from './writeConflicts'
@@ -84,7 +83,7 @@ export async function getSession(sessionId: string): Promise<Session | undefined
  * one session exactly one succeeds. Returns false when the rotation did not happen.
  */
 export async function rotateSessionRecord(
-  previous: { sessionId: string; familyId: string },
+  previous: { sessionId: string; familyId: string; audience: Audience; subject: string },
   next: Session,
   now = new Date(),
 ): Promise<boolean> {
@@ -97,12 +96,18 @@ export async function rotateSessionRecord(
               TableName: tableName(),
               Key: sessionKey(previous.sessionId),
               UpdateExpression: 'SET #status = :rotated, rotatedAt = :now',
-              ConditionExpression: '#status = :active',
+              // The session check of a refresh: live, the token's, and not past its TTL (whose
+              // deletion lags).
+              ConditionExpression:
+                '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':rotated': 'rotated',
                 ':active': 'active',
                 ':now': now.toISOString(),
+                ':audience': previous.audience,
+                ':subject': previous.subject,
+                ':epoch': Math.floor(now.getTime() / 1000),
               },
             },
           },
@@ -130,8 +135,40 @@ export async function rotateSessionRecord(
   }
 }
 
+/** Deletes a session unconditionally (tests end sessions this way). */
 export async function deleteSession(sessionId: string): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(sessionId) }))
+}
+
+/**
+ * Deletes a session only while it is active and the caller's (audience, subject, not past its
+ * TTL): the delete is the session check of a logout. Returns false when it was not.
+ */
+export async function deleteLiveSession(
+  session: { sessionId: string; audience: Audience; subject: string },
+  now = new Date(),
+): Promise<boolean> {
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: sessionKey(session.sessionId),
+        ConditionExpression:
+          '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ':audience': session.audience,
+          ':subject': session.subject,
+          ':epoch': Math.floor(now.getTime() / 1000),
+        },
+      }),
+    )
+    return true
+  } catch (error) {
+    if ((error as { name?: unknown }).name === 'ConditionalCheckFailedException') return false
+    throw error
+  }
 }
 
 const MAX_REVOKE_ATTEMPTS = 8

@@ -1,7 +1,8 @@
-import type { Audience } from '../http/types'
-
 // The session item's shape, apart from the repository so that code reading it beside other items
 // (lib/http/sessionGate.ts) does not bring the AWS SDK into functions that never read the table.
+
+/** Who a session and its tokens are for: a wallet (signature login) or an account (password). */
+export type Audience = 'wallet' | 'account'
 
 /**
  * A session is `active` until logout deletes it or a refresh rotates it. A rotated session stays

@@ -25,6 +25,7 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
       sessionId: claims.sessionId,
       tokenId: claims.tokenId,
       tokenUse,
+      ...(claims.familyId && { familyId: claims.familyId }),
     }
   }
 
@@ -49,6 +50,9 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
     tokenUse,
     verify,
     admit,
+    async checkSession(principal) {
+      await admit(principal, await getSession(principal.sessionId))
+    },
     async authenticate(header) {
       const principal = await verify(header)
       const session = await getSession(principal.sessionId)

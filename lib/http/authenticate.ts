@@ -8,7 +8,7 @@ import type { Guard, HttpEvent, HttpRequest, HttpResponse } from './types'
  */
 export function authenticate(
   guard: Guard,
-  sessionRead: 'guard' | 'route' = 'guard',
+  sessionRead: 'guard' | 'route' | 'beside' = 'guard',
 ): MiddlewareObj<HttpEvent, HttpResponse> {
   return {
     before: async (request: HttpRequest) => {
@@ -19,6 +19,13 @@ export function authenticate(
       }
       const principal = await guard.verify(header)
       request.context.principal = principal
+      if (sessionRead === 'beside') {
+        const check = guard.checkSession(principal)
+        // Awaited by defineHandler's core; a rejection is never left unhandled meanwhile.
+        check.catch(() => undefined)
+        request.context.sessionCheck = check
+        return
+      }
       request.context.sessionGate = createSessionGate(guard, principal)
     },
   }

@@ -7,20 +7,23 @@ import { authenticate } from './authenticate'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
-import type { SessionGate } from './sessionGate'
+import type { SessionGate } from './types'
 import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
 import { validateInput } from './validateInput'
 
 type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
 
-export interface HandlerInput<Params, Query, Body, Auth> {
+export interface HandlerInput<Params, Query, Body, Auth, Gate = SessionGate | undefined> {
   params: Params
   query: Query
   body: Body
   principal: Auth
   headers: Record<string, string | undefined>
-  /** With `sessionRead: 'route'`: the session to read beside the route's items and admit. */
-  session: SessionGate | undefined
+  /**
+   * With `sessionRead: 'route'` (and only then, by type): the session to read beside the route's
+   * items and admit, or to require in the route's conditional write and confirm.
+   */
+  session: Gate
 }
 
 export interface HandlerDefinition<
@@ -29,15 +32,19 @@ export interface HandlerDefinition<
   BodySchema extends z.ZodMiniType | undefined,
   AuthOption extends 'none' | Guard,
   ResultSchema extends z.ZodMiniType,
+  SessionRead extends 'guard' | 'route' | 'beside' = 'guard',
 > {
   /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
   auth: AuthOption
   /**
    * 'guard' (the default): the guard reads the session before the core runs. 'route': the core
    * reads it in the same call as its own items and admits it through `session` (one DynamoDB
-   * call fewer); an expired or ended session then answers 401003 after input validation.
+   * call fewer) or makes its own write conditional on it and confirms; an expired or ended
+   * session then answers 401003 after input validation. 'beside', for read routes only: the
+   * guard's GetItem runs while the core reads, and the answer waits for both (one sequential
+   * round trip instead of two); the core must write nothing.
    */
-  sessionRead?: 'guard' | 'route'
+  sessionRead?: SessionRead
   /**
    * A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1), from
    * lib/http/clientLimit.ts: passed in, so that only those routes bundle the table client.
@@ -53,7 +60,8 @@ export interface HandlerDefinition<
       Infer<ParamsSchema>,
       Infer<QuerySchema>,
       Infer<BodySchema>,
-      AuthOption extends Guard ? Principal : undefined
+      AuthOption extends Guard ? Principal : undefined,
+      SessionRead extends 'route' ? SessionGate : undefined
     >,
   ) => Promise<z.input<ResultSchema>> | z.input<ResultSchema>
 }
@@ -71,15 +79,33 @@ export function defineHandler<
   BodySchema extends z.ZodMiniType | undefined = undefined,
   AuthOption extends 'none' | Guard = 'none',
   ResultSchema extends z.ZodMiniType = z.ZodMiniType,
->(definition: HandlerDefinition<ParamsSchema, QuerySchema, BodySchema, AuthOption, ResultSchema>) {
+  SessionRead extends 'guard' | 'route' | 'beside' = 'guard',
+>(
+  definition: HandlerDefinition<
+    ParamsSchema,
+    QuerySchema,
+    BodySchema,
+    AuthOption,
+    ResultSchema,
+    SessionRead
+  >,
+) {
   const core = async (event: HttpEvent, context: HandlerContext): Promise<HttpResponse> => {
     const input = context.input ?? { params: undefined, query: undefined, body: undefined }
-    const result = await definition.run({
-      ...(input as { params: never; query: never; body: never }),
-      principal: context.principal as never,
-      headers: event.headers ?? {},
-      session: context.sessionGate,
-    })
+    const running = Promise.resolve().then(() =>
+      definition.run({
+        ...(input as { params: never; query: never; body: never }),
+        principal: context.principal as never,
+        headers: event.headers ?? {},
+        session: context.sessionGate as never,
+      }),
+    )
+    // 'beside': the session check and the core ran together; an ended session wins over
+    // whatever the core answered, and nothing is answered before the check passed.
+    const [check, ran] = await Promise.allSettled([context.sessionCheck, running])
+    if (check.status === 'rejected') throw check.reason
+    if (ran.status === 'rejected') throw ran.reason
+    const result = ran.value
     if (context.sessionGate && !context.sessionGate.admitted) {
       throw new Error('the route answered without admitting its session')
     }

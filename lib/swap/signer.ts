@@ -1,6 +1,7 @@
 import { isAddressEqual } from 'viem'
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
+import { accountFromKey } from '../wallet/accountFromKey'
 import { parsePrivateKey } from '../wallet/privateKey'
 
 /**
@@ -8,7 +9,7 @@ import { parsePrivateKey } from '../wallet/privateKey'
  * control `wallet`, the access token's subject: 401004 otherwise. Errors never quote the key.
  */
 export function signerFor(key: string, wallet: string): PrivateKeyAccount {
-  const account = privateKeyToAccount(parsePrivateKey(key))
+  const account = accountFromKey(parsePrivateKey(key))
   if (!isAddressEqual(account.address, wallet as `0x${string}`)) {
     throw new Unauthorized(
       UNAUTHORIZED.credentialsRejected,

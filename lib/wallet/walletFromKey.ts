@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { accountFromKey } from './accountFromKey'
 import { parsePrivateKey } from './privateKey'
 
 export interface Wallet {
@@ -12,5 +12,5 @@ export interface Wallet {
 /** The wallet a private key controls; the key is validated first (see parsePrivateKey). */
 export function walletFromKey(input: string): Wallet {
   const privateKey = parsePrivateKey(input)
-  return { address: privateKeyToAccount(privateKey).address, privateKey }
+  return { address: accountFromKey(privateKey).address, privateKey }
 }

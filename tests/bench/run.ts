@@ -6,6 +6,7 @@ import { startLocalStack } from '../../lib/local/localStack'
 import { logger } from '../../lib/logger'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { bundleSection } from './bundleSection'
+import { type ColdTarget, coldPathSection, measureColdPath } from './coldPath'
 import { measureMarkets } from './markets'
 import { measureRequests, requestsSection } from './requests'
 import { measureTradeScale, tradeScaleSection } from './scale'
@@ -15,6 +16,45 @@ import { measureTrading } from './trading'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30)
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 9)
+// The functions whose cold path is measured: a table read, an authenticated table read or two,
+// and a quote (chain only). `npm run bench -- --cold-only` measures just these and prints them.
+const COLD_FUNCTIONS = [
+  'listNetworks',
+  'getProjectDetails',
+  'listTrades',
+  'getTradeById',
+  'getWalletBalances',
+  'quoteEthereum',
+]
+
+async function coldTargets(
+  functions: ReturnType<typeof declaredFunctions>,
+  deployments: Awaited<ReturnType<typeof startLocalStack>>['deployments'],
+): Promise<ColdTarget[]> {
+  const { routeRequests } = await import('../support/routeRequests')
+  const routes = await routeRequests(deployments)
+  return COLD_FUNCTIONS.map((name) => {
+    const fn = functions.find((candidate) => candidate.name === name)
+    const routeKey = fn?.route && `${fn.route.method} ${fn.route.path}`
+    const event = routes.find((route) => route.routeKey === routeKey)?.event
+    if (!event) throw new Error(`no repeatable request for ${name}`)
+    return { name, floor: name.startsWith('quote') ? 'viem' : 'sdk', event }
+  })
+}
+
+async function coldOnly(): Promise<void> {
+  const functions = declaredFunctions()
+  const stack = await startLocalStack({ ports: 'free' })
+  logger.setLogLevel('SILENT')
+  try {
+    const targets = await coldTargets(functions, stack.deployments)
+    const figures = await measureColdPath(functions, targets, stack.env, COLD_RUNS)
+    console.log(coldPathSection(figures, COLD_RUNS).join('\n'))
+  } finally {
+    await stack.stop()
+  }
+}
 
 async function main(): Promise<void> {
   const functions = declaredFunctions()
@@ -28,6 +68,16 @@ async function main(): Promise<void> {
   console.log('measuring requests in-process...')
   const stack = await startLocalStack({ ports: 'free' })
   logger.setLogLevel('SILENT')
+  console.log('measuring the cold path (load + first request) in fresh processes...')
+  const coldFigures = await measureColdPath(
+    functions,
+    await coldTargets(functions, stack.deployments),
+    stack.env,
+    COLD_RUNS,
+  ).catch(async (error: unknown) => {
+    await stack.stop()
+    throw error
+  })
   const requests = await measureRequests(RUNS, stack.deployments)
   console.log('measuring a wallet with many trades...')
   const tradeScale = await measureTradeScale(RUNS)
@@ -52,6 +102,7 @@ async function main(): Promise<void> {
       `serverless offline answering): median ${(median(startups) / 1000).toFixed(1)} s of ` +
       `${STARTUP_RUNS} runs (${startups.map((value) => (value / 1000).toFixed(1)).join(', ')} s).`,
     '',
+    ...coldPathSection(coldFigures, COLD_RUNS),
     ...bundleLines,
     ...requestsSection(requests),
     ...tradeScaleSection(tradeScale),
@@ -89,7 +140,7 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'))
 }
 
-main().catch((error: unknown) => {
+;(process.argv.includes('--cold-only') ? coldOnly() : main()).catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

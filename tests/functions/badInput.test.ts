@@ -50,9 +50,11 @@ import { handler as removeFromWatchlist } from '../../functions/watchlist/remove
 import { jwtSecret } from '../../lib/auth/jwtSecret'
 import { getTransactionCount, sendRawTransaction } from 'viem/actions'
 import { publicClient } from '../../lib/chain/clients'
+import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
 import { loadAuthConfig, NETWORK_NAMES } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { queryNetworks } from '../../lib/db/network'
+import { isTransactionCanceled } from '../../lib/db/writeConflicts'
 import { UNAUTHORIZED } from '../../lib/errors'
 import type { Audience, HttpEvent, TokenUse } from '../../lib/http/types'
 import { NATIVE_COIN } from '../../lib/constants'
@@ -782,6 +784,13 @@ function isClientBudgetCount(call: unknown[]): boolean {
   return typeof pk === 'string' && pk.startsWith('CLIENT#')
 }
 
+function isRefusedCondition(error: unknown): boolean {
+  return (
+    isTransactionCanceled(error) ||
+    (error as { name?: unknown } | null)?.name === 'ConditionalCheckFailedException'
+  )
+}
+
 function commandName(call: unknown[]): string {
   const command = call[0]
   return typeof command === 'object' && command !== null
@@ -789,8 +798,7 @@ function commandName(call: unknown[]): string {
     : String(command)
 }
 
-function rpcMethods(call: unknown[]): string[] {
-  const body = (call[1] as { body?: unknown } | undefined)?.body
+function rpcMethods(body: unknown): string[] {
   if (typeof body !== 'string') return []
   try {
     const parsed = JSON.parse(body) as { method?: string } | { method?: string }[]
@@ -833,7 +841,9 @@ describe('bad input on every route', () => {
   let fixtures: Fixtures
   let fixtureSecrets: string[]
   let dbSend: MockInstance
-  let fetchSpy: MockInstance
+  // Every JSON-RPC body the service's transport sends (its diagnostics channel).
+  const rpcBodies: unknown[] = []
+  const onRpcRequest = (body: unknown) => rpcBodies.push(body)
   const tally = new Map<string, Tally>()
 
   beforeAll(async () => {
@@ -874,11 +884,12 @@ describe('bad input on every route', () => {
     ]
     // Pass-through spies: they record what each request sends and change nothing.
     dbSend = vi.spyOn(db(), 'send')
-    fetchSpy = vi.spyOn(globalThis, 'fetch')
+    rpcRequestChannel.subscribe(onRpcRequest)
   })
 
   afterAll(() => {
     vi.restoreAllMocks()
+    rpcRequestChannel.unsubscribe(onRpcRequest)
     const statuses = [...new Set([...tally.values()].flatMap((row) => [...row.statuses.keys()]))]
     statuses.sort((a, b) => a - b)
     const width = Math.max(...[...tally.keys()].map((route) => route.length))
@@ -921,7 +932,7 @@ describe('bad input on every route', () => {
 
   it('sees the writes and broadcasts it looks for', async () => {
     const sends = dbSend.mock.calls.length
-    const fetches = fetchSpy.mock.calls.length
+    const fetches = rpcBodies.length
 
     await invoke(
       getNonce,
@@ -937,15 +948,13 @@ describe('bad input on every route', () => {
     expect(dbSend.mock.calls.slice(sends).map(commandName)).toContainEqual(
       expect.stringMatching(WRITE_COMMAND),
     )
-    expect(fetchSpy.mock.calls.slice(fetches).flatMap(rpcMethods)).toContain(
-      'eth_sendRawTransaction',
-    )
+    expect(rpcBodies.slice(fetches).flatMap(rpcMethods)).toContain('eth_sendRawTransaction')
   })
 
   /** Sends one malformed request and checks the answer, and that nothing was written. */
   async function sendMalformed(route: RouteSweep, request: MalformedRequest, row: Tally) {
     const sends = dbSend.mock.calls.length
-    const fetches = fetchSpy.mock.calls.length
+    const fetches = rpcBodies.length
 
     const response = (await route.handler(
       eventFor(route.routeKey, request.request),
@@ -954,12 +963,23 @@ describe('bad input on every route', () => {
 
     row.tried += 1
     row.statuses.set(response.statusCode, (row.statuses.get(response.statusCode) ?? 0) + 1)
+    // A conditional write the table refused changed nothing: a refresh's rotation and a logout's
+    // delete are their session checks, so a token of an ended session costs one refused write.
+    const outcomes = await Promise.allSettled(
+      dbSend.mock.results.slice(sends).map((result) => result.value as unknown),
+    )
     const writes = dbSend.mock.calls
       .slice(sends)
-      .filter((call) => !isClientBudgetCount(call))
+      .filter((call, index) => {
+        const outcome = outcomes[index]
+        return (
+          !isClientBudgetCount(call) &&
+          !(outcome?.status === 'rejected' && isRefusedCondition(outcome.reason))
+        )
+      })
       .map(commandName)
       .filter((name) => WRITE_COMMAND.test(name))
-    const broadcasts = fetchSpy.mock.calls
+    const broadcasts = rpcBodies
       .slice(fetches)
       .flatMap(rpcMethods)
       .filter((method) => BROADCAST_METHODS.has(method))

@@ -24,18 +24,10 @@ const NEUTRAL = new Set([
   'schemas/zod.ts',
 ])
 
-// Arrows known and owned elsewhere (issue 15 leaves them): the session item's type lives in
-// lib/http until the performance issue redesigns the session read.
-const KNOWN_UPWARD = [
-  'lib/db/session.ts → lib/http/types.ts',
-  'lib/db/sessionItem.ts → lib/http/types.ts',
-]
+// None left: the session's types live in lib/db/sessionItem.ts and the gate's in lib/http/types.ts.
+const KNOWN_UPWARD: string[] = []
 
-// Cycles known and owned elsewhere, each with the issue that removes it.
-const KNOWN_CYCLES = [
-  // Issue 15 leaves it to the performance issue, which redesigns the session read.
-  ['lib/db/sessionItem.ts', 'lib/http/sessionGate.ts', 'lib/http/types.ts'],
-]
+const KNOWN_CYCLES: string[][] = []
 
 const TOOLING = ['lib/local/', 'lib/openapi/', 'lib/catalog/']
 

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
 
 // What one request costs: the DynamoDB commands the code sends and the JSON-RPC calls viem makes,
 // for the counts test (tests/functions/requestCosts.test.ts) and the bench (tests/bench/).
@@ -28,7 +29,7 @@ export interface RequestTally {
 export interface RequestCounter {
   /** What was counted since the last take (or the start), and a fresh start. */
   take(): RequestTally
-  /** Removes the middleware and gives back the original fetch. */
+  /** Removes the middleware and the channel subscription. */
   stop(): void
 }
 
@@ -76,8 +77,8 @@ function jsonRpcMethods(body: unknown): string[] | undefined {
 
 /**
  * Counts, until `stop()`, the commands sent through `client` (a middleware at the initialize
- * step, so once per command whatever the SDK retries) and the JSON-RPC calls sent through the
- * global fetch, which viem's http transport uses. Counts everything in the process: measure one
+ * step, so once per command whatever the SDK retries) and the JSON-RPC calls the service's
+ * transport publishes (`rpcRequestChannel`, one message per POST). Counts everything in the process: measure one
  * request at a time.
  */
 export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
@@ -95,16 +96,15 @@ export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
     { step: 'initialize', name: MIDDLEWARE_NAME, priority: 'high' },
   )
 
-  const originalFetch = globalThis.fetch
-  globalThis.fetch = (input, init) => {
-    const methods = jsonRpcMethods(init?.body)
+  const onRpcRequest = (body: unknown) => {
+    const methods = jsonRpcMethods(body)
     if (methods) {
       rpc.roundTrips += 1
       rpc.calls += methods.length
       for (const method of methods) bump(rpc.byMethod, method)
     }
-    return originalFetch(input, init)
   }
+  rpcRequestChannel.subscribe(onRpcRequest)
 
   return {
     take() {
@@ -115,7 +115,7 @@ export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
     },
     stop() {
       client.middlewareStack.remove(MIDDLEWARE_NAME)
-      globalThis.fetch = originalFetch
+      rpcRequestChannel.unsubscribe(onRpcRequest)
     },
   }
 }

@@ -15,6 +15,7 @@ import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { CONTRACT_CHECK_GAS } from '../../../lib/auth/siwe'
 import { chainOf } from '../../../lib/chain/clients'
 import { loadChainConfig } from '../../../lib/config'
+import { rpcRequestChannel } from '../../../lib/chain/nodeHttpTransport'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
 import { httpEvent, invoke } from '../../support/httpEvent'
 
@@ -105,19 +106,18 @@ async function signInAsContract(
 
 /** The `gas` of every eth_call the node is sent while `run` runs. */
 async function ethCallGasDuring(run: () => Promise<unknown>): Promise<bigint[]> {
-  const original = globalThis.fetch
   const gas: bigint[] = []
-  globalThis.fetch = (input, init) => {
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
+  const onRpcRequest = (text: unknown) => {
+    const body = typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined
     for (const call of [body].flat() as Array<{ method?: string; params?: [{ gas?: string }] }>) {
       if (call?.method === 'eth_call') gas.push(BigInt(call.params?.[0]?.gas ?? '0xffffffffff'))
     }
-    return original(input, init)
   }
+  rpcRequestChannel.subscribe(onRpcRequest)
   try {
     await run()
   } finally {
-    globalThis.fetch = original
+    rpcRequestChannel.unsubscribe(onRpcRequest)
   }
   return gas
 }

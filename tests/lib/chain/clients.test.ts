@@ -1,9 +1,11 @@
 import '../../support/env'
+import { createServer, type Socket } from 'node:net'
 import { getBlockNumber } from 'viem/actions'
 import { describe, expect, it } from 'vitest'
 import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
 import { onChain } from '../../../lib/chain/chainError'
 import { createChainClient } from '../../../lib/chain/clients'
+import { rpcRequestChannel } from '../../../lib/chain/nodeHttpTransport'
 import { loadChainConfig, NETWORK_NAMES } from '../../../lib/config'
 import { ChainUnavailable } from '../../../lib/errors'
 import { findFreePort } from '../../../lib/local/findFreePort'
@@ -56,5 +58,51 @@ describe('chain clients', () => {
 
     expect(failure).toBeInstanceOf(ChainUnavailable)
     expect(failure).toMatchObject({ status: 502, code: 502 })
+  })
+
+  it('turns a node that accepts and never answers into ChainUnavailable after the timeout and one retry', async () => {
+    const sockets: Socket[] = []
+    const silent = createServer((socket) => sockets.push(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as { port: number }
+    const client = createChainClient({
+      ...loadChainConfig('ethereum'),
+      rpcUrl: `http://127.0.0.1:${port}`,
+    })
+    const posts: unknown[] = []
+    const onPost = (body: unknown) => posts.push(body)
+    rpcRequestChannel.subscribe(onPost)
+    try {
+      const failure = await onChain('ethereum', () => getBlockNumber(client)).catch(
+        (error: unknown) => error,
+      )
+      expect(failure).toBeInstanceOf(ChainUnavailable)
+      // Two attempts (the timeout and its one retry): the bound the 502 promise rests on.
+      expect(posts).toHaveLength(2)
+    } finally {
+      rpcRequestChannel.unsubscribe(onPost)
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => silent.close(resolve))
+    }
+  })
+
+  it('sends the calls made in one tick as one POST and reuses the connection for the next', async () => {
+    const client = createChainClient(loadChainConfig('ethereum'))
+    const posts: string[] = []
+    const onPost = (body: unknown) => posts.push(String(body))
+    rpcRequestChannel.subscribe(onPost)
+    try {
+      const [first, second] = await Promise.all([
+        getBlockNumber(client),
+        client.request({ method: 'eth_chainId' }),
+      ])
+      const third = await client.request({ method: 'eth_chainId' })
+      expect(typeof first).toBe('bigint')
+      expect(second).toBe(third)
+      expect(posts).toHaveLength(2)
+      expect((JSON.parse(posts[0] ?? '') as unknown[]).length).toBe(2)
+    } finally {
+      rpcRequestChannel.unsubscribe(onPost)
+    }
   })
 })

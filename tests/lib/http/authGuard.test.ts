@@ -11,7 +11,7 @@ import { db, tableName } from '../../../lib/db/client'
 import { deleteSession, putSession } from '../../../lib/db/session'
 import { walletGuard, walletRefreshGuard } from '../../../lib/http/authGuard'
 import { defineHandler } from '../../../lib/http/defineHandler'
-import { UNAUTHORIZED } from '../../../lib/errors'
+import { NotFound, UNAUTHORIZED } from '../../../lib/errors'
 import type { Audience } from '../../../lib/http/types'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
@@ -54,6 +54,20 @@ const whoAmIForgettingSession = defineHandler({
   sessionRead: 'route',
   result: principalSchema,
   run: ({ principal }) => principal,
+})
+
+// A read route checking its session beside its own read (sessionRead: 'beside'): the core
+// records that it ran, and throws a 404 when asked to, to see which answer wins.
+const coreRuns: string[] = []
+const whoAmIBeside = defineHandler({
+  auth: walletGuard,
+  sessionRead: 'beside',
+  result: principalSchema,
+  run: ({ principal, headers }) => {
+    coreRuns.push(principal.sessionId)
+    if (headers['x-missing'] === '1') throw new NotFound('no such item')
+    return principal
+  },
 })
 
 const now = () => Math.floor(Date.now() / 1000)
@@ -118,7 +132,7 @@ function ownSecret(): string {
 }
 
 function call(
-  handler: typeof whoAmI, // whoAmIReadingSession has the same type
+  handler: Parameters<typeof invoke>[0],
   authorization?: string,
 ): Promise<EnvelopeResponse> {
   return invoke(
@@ -359,6 +373,46 @@ describe('the wallet guard', () => {
 
       expectUnauthorized(response, UNAUTHORIZED.sessionEnded)
     })
+  })
+})
+
+describe('a read route that checks its session beside its own read', () => {
+  it('answers for a live session, and 401003 for an ended one though its core answered', async () => {
+    const subject = newWalletAddress()
+    const live = await createSession('wallet', subject)
+    const ended = await createSession('wallet', subject, now() - 1)
+    const token = (sessionId: string) =>
+      signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
+
+    const answered = await call(whoAmIBeside, `Bearer ${await token(live)}`)
+    const refused = await call(whoAmIBeside, `Bearer ${await token(ended)}`)
+
+    expect(answered.status).toBe(200)
+    expect(answered.body.result).toMatchObject({ subject, sessionId: live })
+    expectUnauthorized(refused, UNAUTHORIZED.sessionEnded)
+    // The core ran for both: the check ran beside it, not before it.
+    expect(coreRuns).toEqual(expect.arrayContaining([live, ended]))
+  })
+
+  it("answers 401003, not the core's 404, for an ended session", async () => {
+    const subject = newWalletAddress()
+    const ended = await createSession('wallet', subject, now() - 1)
+    const token = await signToken({
+      audience: 'wallet',
+      subject,
+      sessionId: ended,
+      tokenUse: 'access',
+    })
+
+    const response = await invoke(
+      whoAmIBeside,
+      httpEvent({
+        routeKey: 'GET /api/v1/test/whoami',
+        headers: { authorization: `Bearer ${token}`, 'x-missing': '1' },
+      }),
+    )
+
+    expectUnauthorized(response, UNAUTHORIZED.sessionEnded)
   })
 })
 

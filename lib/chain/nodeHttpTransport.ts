@@ -1,0 +1,251 @@
+import { channel } from 'node:diagnostics_channel'
+import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import {
+  createTransport,
+  type EIP1193RequestFn,
+  HttpRequestError,
+  RpcRequestError,
+  TimeoutError,
+  type Transport,
+} from 'viem'
+
+/**
+ * Every JSON-RPC POST body this transport sends, published before it leaves (a no-op without a
+ * subscriber): how the request-cost tests and the bench count RPC calls and round trips.
+ */
+export const rpcRequestChannel = channel('wallet-backend:rpc-request')
+
+export interface NodeHttpTransportConfig {
+  /** Per HTTP request, from writing it to the last byte of the answer. */
+  timeout: number
+  /** Calls made in the same tick go out as one JSON array. */
+  batch: boolean
+  retryCount: number
+  retryDelay?: number
+}
+
+// Keep-alive so a warm container reuses its TLS connection to the node; one agent per scheme.
+const agents = {
+  http: new HttpAgent({ keepAlive: true }),
+  https: new HttpsAgent({ keepAlive: true }),
+}
+
+const MAX_RESPONSE_BYTES = 10_485_760
+
+// A type alias, not an interface, so it fits viem's error `body` ({ [x: string]: unknown }).
+type JsonRpcCall = {
+  jsonrpc: '2.0'
+  id: number
+  method: string
+  params?: unknown
+}
+
+interface JsonRpcAnswer {
+  id?: number
+  result?: unknown
+  error?: { code: number; message: string; data?: unknown }
+}
+
+interface Target {
+  /** The URL as configured, for viem's errors (which our log formatter masks). */
+  url: string
+  options: { hostname: string; port: string; path: string; headers: Record<string, string> }
+  request: typeof httpRequest
+  agent: HttpAgent
+}
+
+function targetOf(url: string): Target {
+  const parsed = new URL(url)
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+  // Credentials in the URL become Basic auth, as viem's http transport does.
+  if (parsed.username) {
+    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`
+    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`
+  }
+  const https = parsed.protocol === 'https:'
+  return {
+    url,
+    options: {
+      hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
+      port: parsed.port,
+      path: `${parsed.pathname}${parsed.search}`,
+      headers,
+    },
+    request: https ? httpsRequest : httpRequest,
+    agent: https ? agents.https : agents.http,
+  }
+}
+
+function isRpcError(value: unknown): value is { error: { code: number; message: string } } {
+  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error
+  return typeof error?.code === 'number' && typeof error.message === 'string'
+}
+
+/**
+ * POSTs one JSON-RPC body and answers its parsed JSON, failing as viem's http transport fails
+ * (HttpRequestError, RpcRequestError for a non-2xx JSON-RPC error, TimeoutError) so retries,
+ * failover and chainError.ts treat both alike.
+ */
+function post(
+  target: Target,
+  body: JsonRpcCall | JsonRpcCall[],
+  timeout: number,
+): Promise<unknown> {
+  const text = JSON.stringify(body)
+  if (rpcRequestChannel.hasSubscribers) rpcRequestChannel.publish(text)
+  const { url } = target
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const finish = (error: Error | undefined, value?: unknown) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (error) reject(error)
+      else resolve(value)
+    }
+    const request = target.request(
+      {
+        ...target.options,
+        method: 'POST',
+        agent: target.agent,
+        headers: { ...target.options.headers, 'Content-Length': String(Buffer.byteLength(text)) },
+      },
+      (response: IncomingMessage) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > MAX_RESPONSE_BYTES) {
+            finish(new HttpRequestError({ body, details: 'response body too large', url }))
+            request.destroy()
+            return
+          }
+          chunks.push(chunk)
+        })
+        response.on('error', (cause) => finish(new HttpRequestError({ body, cause, url })))
+        response.on('end', () => {
+          const status = response.statusCode ?? 0
+          const raw = Buffer.concat(chunks).toString('utf8')
+          let data: unknown
+          try {
+            data = JSON.parse(raw || '{}')
+          } catch (cause) {
+            if (status >= 200 && status < 300) {
+              finish(new HttpRequestError({ body, cause: cause as Error, url, status }))
+              return
+            }
+            data = { error: raw }
+          }
+          if (status >= 200 && status < 300) {
+            finish(undefined, data)
+            return
+          }
+          // A server refusing a whole batch answers one error, bare or in a one-element array.
+          const error = Array.isArray(data) && data.length === 1 ? (data[0] as unknown) : data
+          finish(
+            isRpcError(error)
+              ? new RpcRequestError({ body, error: error.error, url, status })
+              : new HttpRequestError({
+                  body,
+                  details:
+                    JSON.stringify((error as { error?: unknown }).error) || response.statusMessage,
+                  url,
+                  status,
+                }),
+          )
+        })
+      },
+    )
+    const timer = setTimeout(() => {
+      finish(new TimeoutError({ body, url }))
+      request.destroy()
+    }, timeout)
+    request.on('error', (cause) => finish(new HttpRequestError({ body, cause, url })))
+    request.end(text)
+  })
+}
+
+interface Pending {
+  call: JsonRpcCall
+  resolve: (answer: JsonRpcAnswer) => void
+  reject: (error: unknown) => void
+}
+
+let nextId = 0
+
+/**
+ * A viem transport over `node:http`/`https` with a keep-alive agent, in place of viem's `http()`,
+ * which goes through `fetch`: undici and its `Headers` load on the first request, which cost a
+ * cold function 30–35 ms of its first RPC call. Same behaviour otherwise: calls made in one tick
+ * share a POST (as viem's batch scheduler, `wait: 0`), the timeout per POST, retries through
+ * viem's `createTransport`, and viem's error classes.
+ */
+export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transport {
+  let target: Target | undefined
+  let queue: Pending[] = []
+
+  const send = async (calls: Pending[]) => {
+    target ??= targetOf(url)
+    try {
+      const data = config.batch
+        ? await post(
+            target,
+            calls.map((pending) => pending.call),
+            config.timeout,
+          )
+        : await post(target, calls[0]!.call, config.timeout)
+      const answers = Array.isArray(data) ? (data as JsonRpcAnswer[]) : [data as JsonRpcAnswer]
+      if (!config.batch) return calls[0]!.resolve(answers[0] ?? {})
+      const byId = new Map(answers.map((answer) => [answer.id, answer]))
+      for (const pending of calls) {
+        const answer = byId.get(pending.call.id) ?? (isRpcError(data) ? data : undefined)
+        if (answer) pending.resolve(answer)
+        else
+          pending.reject(
+            new HttpRequestError({
+              body: pending.call,
+              details: `no answer to call ${pending.call.id}`,
+              url,
+            }),
+          )
+      }
+    } catch (error) {
+      for (const pending of calls) pending.reject(error)
+    }
+  }
+
+  const schedule = (call: JsonRpcCall) =>
+    new Promise<JsonRpcAnswer>((resolve, reject) => {
+      const pending = { call, resolve, reject }
+      if (!config.batch) {
+        void send([pending])
+        return
+      }
+      queue.push(pending)
+      if (queue.length === 1) {
+        setTimeout(() => {
+          const calls = queue
+          queue = []
+          void send(calls)
+        }, 0)
+      }
+    })
+
+  return () =>
+    createTransport({
+      key: 'nodeHttp',
+      name: 'JSON-RPC over node:http',
+      type: 'http',
+      retryCount: config.retryCount,
+      retryDelay: config.retryDelay,
+      timeout: config.timeout,
+      request: (async ({ method, params }: { method: string; params?: unknown }) => {
+        nextId += 1
+        const call: JsonRpcCall = { jsonrpc: '2.0', id: nextId, method, params }
+        const { error, result } = await schedule(call)
+        if (error) throw new RpcRequestError({ body: { method, params }, error, url })
+        return result
+      }) as EIP1193RequestFn,
+    })
+}

@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import type { DeclaredFunction } from '../../lib/openapi/declaredFunctions'
+import type { HttpEvent } from '../../lib/http/types'
+import { BUNDLE_DIR, bundle } from './bundleSizes'
+import { median, ms } from './stats'
+
+const run = promisify(execFile)
+
+// The cold path as a user meets it: a fresh Node process loads the bundle (Lambda's init), then
+// the handler answers a first and a second request against the local engines. The result goes
+// to stderr so that the function's own log lines (stdout, as on Lambda) cost what they cost.
+const PROBE = `
+const t0 = process.hrtime.bigint()
+const { handler } = require(process.argv[1])
+const t1 = process.hrtime.bigint()
+const event = JSON.parse(process.argv[2])
+const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 30000 }
+;(async () => {
+  const first = await handler(structuredClone(event), context)
+  const t2 = process.hrtime.bigint()
+  await handler(structuredClone(event), context)
+  const t3 = process.hrtime.bigint()
+  const status = first && typeof first === 'object' && 'statusCode' in first ? first.statusCode : 200
+  const msOf = (a, b) => Number(b - a) / 1e6
+  process.stderr.write('\\nCOLD ' + JSON.stringify({ load: msOf(t0, t1), first: msOf(t1, t2), second: msOf(t2, t3), status }))
+})()
+`
+
+// The floors: nothing at all; the bare document client doing one GetItem (every table route's
+// floor); a bare viem client doing one eth_blockNumber over fetch (a chain route's floor).
+const FLOORS: Record<string, string> = {
+  '(empty handler)': 'export const handler = async () => ({ statusCode: 200 })\n',
+  '(bare SDK: one GetItem)': [
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'",
+    "import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb'",
+    'const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT }))',
+    'export const handler = async () => {',
+    "  await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'NETWORK', sk: 'x' } }))",
+    '  return { statusCode: 200 }',
+    '}',
+    '',
+  ].join('\n'),
+  '(bare viem: one call)': [
+    "import { createPublicClient, http } from 'viem'",
+    'const client = createPublicClient({ cacheTime: 0, transport: http(process.env.ETHEREUM_RPC_URL) })',
+    'export const handler = async () => {',
+    '  await client.getBlockNumber()',
+    '  return { statusCode: 200 }',
+    '}',
+    '',
+  ].join('\n'),
+}
+
+export interface ColdTarget {
+  name: string
+  /** Which floor this function is held to: table routes the SDK's, chain-only routes viem's. */
+  floor: 'sdk' | 'viem'
+  event: HttpEvent
+}
+
+export interface ColdFigure {
+  name: string
+  floor: string
+  load: number
+  first: number
+  second: number
+  loadPlusFirst: number
+  ratio: number
+  runs: number
+}
+
+/** The NODE_OPTIONS deployed functions run with, as serverless.yml sets them (none: Lambda's). */
+function deployedNodeOptions(): string {
+  return (
+    /\n\s+NODE_OPTIONS: ['"]?([^'"\n]*)/.exec(readFileSync('serverless.yml', 'utf8'))?.[1] ?? ''
+  )
+}
+
+async function probe(outfile: string, event: unknown, env: Record<string, string>) {
+  const { stderr } = await run(
+    process.execPath,
+    ['-e', PROBE, resolve(outfile), JSON.stringify(event)],
+    {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  )
+  const line = stderr.split('\n').find((text) => text.startsWith('COLD '))
+  if (!line) throw new Error(`the probe of ${outfile} printed no result: ${stderr.slice(-500)}`)
+  return JSON.parse(line.slice(5)) as {
+    load: number
+    first: number
+    second: number
+    status: number
+  }
+}
+
+/**
+ * Per function: load, first request, second request, each the median of `runs` fresh processes,
+ * all targets and floors interleaved run by run so that a noisy machine weighs on every row alike;
+ * the ratio is load + first request over the floor's.
+ */
+export async function measureColdPath(
+  functions: DeclaredFunction[],
+  targets: ColdTarget[],
+  stackEnv: Record<string, string>,
+  runs: number,
+): Promise<ColdFigure[]> {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    ...stackEnv,
+    // What Lambda's environment has and the local stack does not need.
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    LOG_LEVEL: 'INFO',
+    NODE_OPTIONS: deployedNodeOptions(),
+  }
+  const outfiles = new Map<string, string>()
+  mkdirSync(BUNDLE_DIR, { recursive: true })
+  for (const [name, source] of Object.entries(FLOORS)) {
+    const entry = join(BUNDLE_DIR, `${name.replace(/[^\w]+/g, '_')}.ts`)
+    writeFileSync(entry, source)
+    outfiles.set(name, (await bundle(name, entry)).outfile)
+  }
+  for (const target of targets) {
+    const fn = functions.find((candidate) => candidate.name === target.name)
+    if (!fn) throw new Error(`serverless.yml declares no ${target.name}`)
+    outfiles.set(target.name, (await bundle(fn.name, fn.entry)).outfile)
+  }
+  const rows = [
+    ...Object.keys(FLOORS).map((name) => ({ name, event: {} })),
+    ...targets.map((target) => ({ name: target.name, event: target.event })),
+  ]
+  const samples = new Map(
+    rows.map((row) => [row.name, [] as Array<{ load: number; first: number; second: number }>]),
+  )
+  for (let index = 0; index < runs; index += 1) {
+    for (const row of rows) {
+      const result = await probe(outfiles.get(row.name) ?? '', row.event, env)
+      if (result.status !== 200)
+        throw new Error(`${row.name} answered ${result.status} in the cold-path bench`)
+      samples.get(row.name)?.push(result)
+    }
+  }
+  const figure = (name: string, floor: string) => {
+    const taken = samples.get(name) ?? []
+    const load = median(taken.map((sample) => sample.load))
+    const first = median(taken.map((sample) => sample.first))
+    return {
+      name,
+      floor,
+      load,
+      first,
+      second: median(taken.map((sample) => sample.second)),
+      loadPlusFirst: median(taken.map((sample) => sample.load + sample.first)),
+      ratio: 0,
+      runs: taken.length,
+    }
+  }
+  const sdkFloor = figure('(bare SDK: one GetItem)', '—')
+  const viemFloor = figure('(bare viem: one call)', '—')
+  const floors = [figure('(empty handler)', '—'), sdkFloor, viemFloor]
+  return [
+    ...floors.map((floor) => ({ ...floor, ratio: floor.loadPlusFirst / sdkFloor.loadPlusFirst })),
+    ...targets.map((target) => {
+      const floor = target.floor === 'sdk' ? sdkFloor : viemFloor
+      const measured = figure(target.name, floor.name)
+      return { ...measured, ratio: measured.loadPlusFirst / floor.loadPlusFirst }
+    }),
+  ]
+}
+
+export function coldPathSection(figures: ColdFigure[], runs: number): string[] {
+  return [
+    '## The cold path: load + first request',
+    '',
+    `Each function bundled as serverless-esbuild packages it (minified, tree-shaken, the deployed ` +
+      `NODE_OPTIONS: ${deployedNodeOptions() || 'none'}), loaded in a fresh Node process which then ` +
+      `answers a first and a second request against DynamoDB Local and anvil; medians of ${runs} ` +
+      'runs, every row interleaved run by run. The ratio is load + first request over the floor named ' +
+      '(the floors\u2019 own ratios are to the bare SDK).',
+    '',
+    '| function | floor | load | first request | load + first | second request | ratio to floor |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...figures.map(
+      (figure) =>
+        `| ${figure.name} | ${figure.floor} | ${ms(figure.load)} | ${ms(figure.first)} | ` +
+        `${ms(figure.loadPlusFirst)} | ${ms(figure.second)} | ${figure.ratio.toFixed(2)}× |`,
+    ),
+    '',
+  ]
+}
