@@ -8,6 +8,8 @@ interface ServerlessEsbuildOptions extends BuildOptions {
   exclude?: string[]
   packager?: 'npm'
   keepOutputDirectory?: boolean
+  outputWorkFolder?: string
+  watch?: { pattern: string[]; ignore: string[] }
 }
 
 /** The part of the serverless instance read here: which command is running. */
@@ -41,6 +43,12 @@ function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptio
     external: [],
     packager: 'npm',
     keepOutputDirectory: true,
+    // `serverless offline` builds and serves from a folder of its own, so a `serverless package`
+    // run beside it (the template test, an operator packaging while npm start runs) never
+    // rewrites the bundles offline is serving. Offline rebuilds when the source changes, not
+    // when anything writes a .js or .ts file under the repository (the tests and the bench do).
+    outputWorkFolder: offline ? '.esbuild-offline' : '.esbuild',
+    watch: { pattern: ['functions/**/*.ts', 'lib/**/*.ts', 'schemas/**/*.ts'], ignore: [] },
   }
 }
 

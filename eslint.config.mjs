@@ -8,6 +8,7 @@ export default tseslint.config(
       'node_modules/',
       '.serverless/',
       '.esbuild/',
+      '.esbuild-offline/',
       '.build/',
       '.cache/',
       '.data/',

@@ -49,6 +49,8 @@ export async function bundle(
     exclude: _exclude,
     packager: _packager,
     keepOutputDirectory: _keep,
+    outputWorkFolder: _workFolder,
+    watch: _watch,
     ...options
   } = esbuildOptions()
   const outfile = join(BUNDLE_DIR, `${name.replace(/[^\w.-]+/g, '_')}.js`)
