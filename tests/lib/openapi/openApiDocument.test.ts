@@ -7,7 +7,7 @@ import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
 interface Operation {
   operationId: string
   security: Array<Record<string, string[]>>
-  parameters: Array<{ name: string; in: string; required: boolean }>
+  parameters: Array<{ name: string; in: string; required: boolean; schema: unknown }>
   requestBody?: { content: Record<string, unknown> }
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>
 }
@@ -167,14 +167,14 @@ describe('the OpenAPI document', () => {
   it('types integer query values as integers and closes the direction set', () => {
     const parameters = Object.fromEntries(
       operation('get', '/api/v1/trades').parameters.map((parameter) => [parameter.name, parameter]),
-    ) as Record<string, { schema: unknown }>
+    )
 
     expect(parameters.limit?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 })
     expect(parameters.offset?.schema).toEqual({ type: 'integer', minimum: 0 })
     expect(parameters.direction?.schema).toMatchObject({ enum: ['ASC', 'DESC', 'asc', 'desc'] })
     const quote = Object.fromEntries(
       operation('get', '/api/v1/swap/quote/altchain').parameters.map((p) => [p.name, p]),
-    ) as Record<string, { schema: { type?: string } }>
+    ) as Record<string, { schema: { type?: string } } | undefined>
     for (const name of ['decimals0', 'decimals1', 'slippageBps']) {
       expect(quote[name]?.schema.type).toBe('integer')
     }
