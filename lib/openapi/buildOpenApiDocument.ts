@@ -65,8 +65,41 @@ const SECURITY_SCHEMES = {
 
 const UNAUTHORIZED_CODES = UNAUTHORIZED_DESCRIPTIONS
 
-/** `z.int()` bounds every integer by the safe range, which says nothing to a reader. */
-function dropSafeIntegerBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+const RETRY_AFTER = {
+  description:
+    'Seconds to wait before trying again (sent by the service; the gateway may omit it).',
+  schema: { type: 'integer', minimum: 1, maximum: 86400 },
+}
+
+// What API Gateway itself answers (throttled, body over its limit, no such route): its own body,
+// outside the envelope, since an HTTP API cannot rewrite gateway responses.
+const GATEWAY_ERROR = {
+  type: 'object',
+  description: 'Answered by API Gateway itself, not the service.',
+  properties: { message: { type: 'string', maxLength: 100 } },
+  required: ['message'],
+}
+
+/**
+ * `z.int()` bounds every integer by the safe range, which says nothing to a reader. Query values
+ * arrive as strings; those schemas/query.ts marks are documented as what they are parsed into (an
+ * integer, or one of a closed set), since a client sends them as such and the query string carries
+ * them unchanged.
+ */
+function refineSchema({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  const queryInteger = jsonSchema['x-query-integer'] as
+    { minimum: number; maximum: number } | undefined
+  const queryEnum = jsonSchema['x-query-enum'] as string[] | undefined
+  delete jsonSchema['x-query-integer']
+  delete jsonSchema['x-query-enum']
+  if (queryInteger) {
+    for (const key of Object.keys(jsonSchema)) if (key !== 'default') delete jsonSchema[key]
+    Object.assign(jsonSchema, { type: 'integer', ...queryInteger })
+  }
+  if (queryEnum) {
+    for (const key of Object.keys(jsonSchema)) if (key !== 'default') delete jsonSchema[key]
+    Object.assign(jsonSchema, { type: 'string', enum: queryEnum })
+  }
   if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum
 }
@@ -76,7 +109,7 @@ function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
     target: 'draft-2020-12',
-    override: dropSafeIntegerBounds,
+    override: refineSchema,
   })
   return rest
 }
@@ -120,14 +153,15 @@ function operationOf(
   { name, area, definition }: DocumentedRoute,
   example: RouteExample | undefined,
 ): Operation {
-  const { auth, params, query, body, result, clientLimit } = definition
+  const { auth, params, query, body, result } = definition
   const notes = ROUTE_ERRORS[name]
   if (!notes) throw new Error(`lib/openapi/routeErrors.ts lists no errors for ${name}`)
   // Errors that follow from the definition itself; the rest come from routeErrors.ts.
   const statuses = new Set<ErrorStatus>([...notes.errors, 500])
   if (params || query || body) statuses.add(400)
   if (body) statuses.add(413).add(415)
-  if (clientLimit) statuses.add(429)
+  // Every route: the gateway throttles per stage (serverless.yml); some also have a client budget.
+  statuses.add(429)
   const unauthorized: Array<keyof typeof UNAUTHORIZED_CODES> = []
   if (auth !== 'none') unauthorized.push(401001, 401002, 401003)
   if (notes.credentials) unauthorized.push(401004)
@@ -208,9 +242,19 @@ export function buildOpenApiDocument(options: {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
   const responses = Object.fromEntries(
-    Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+    Object.values(ERROR_RESPONSES).map(({ name, description, gateway }) => [
       name,
-      { description, content: jsonContent({ $ref: '#/components/schemas/ErrorEnvelope' }) },
+      {
+        description,
+        ...(name === 'TooManyRequests' && { headers: { 'Retry-After': RETRY_AFTER } }),
+        content: {
+          [JSON_TYPE]: {
+            schema: gateway
+              ? { oneOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, GATEWAY_ERROR] }
+              : { $ref: '#/components/schemas/ErrorEnvelope' },
+          },
+        },
+      },
     ]),
   )
   const securitySchemes = Object.fromEntries(
@@ -234,6 +278,20 @@ export function buildOpenApiDocument(options: {
           .join(', ') +
         '.',
     },
+    servers: [
+      {
+        url: 'http://localhost:3000',
+        description: 'Local stack (`npm start`, serverless offline)',
+      },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
+        description: 'A deployed stage (API Gateway HTTP API)',
+        variables: {
+          apiId: { default: 'abcdef1234', description: 'The HTTP API id of the stage' },
+          region: { default: 'us-east-1', description: 'The AWS region of the stage' },
+        },
+      },
+    ],
     tags: [...new Set(options.routes.map((route) => route.area))].map((name) => ({ name })),
     paths,
     components: {

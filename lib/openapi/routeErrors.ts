@@ -1,20 +1,32 @@
 // The errors a route's core can answer, beyond what its definition implies (400 with any input,
-// 413 and 415 with a body, 401001..401003 with a token, 429 with a client limit, 500 always). The generator fails on a route that
+// 413 and 415 with a body, 401001..401003 with a token, 429 and 500 always). The generator fails on a route that
 // is missing here, so a new route gets a decision rather than a silent omission.
 
 export type ErrorStatus = 400 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503
 
-export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
+export const ERROR_RESPONSES: Record<
+  ErrorStatus,
+  { name: string; description: string; /** API Gateway can answer it too. */ gateway?: true }
+> = {
   400: {
     name: 'BadRequest',
     description: 'Malformed JSON, or a field of the wrong type or format; `details` lists each.',
   },
-  404: { name: 'NotFound', description: 'Unknown project, trade or network id.' },
+  404: {
+    name: 'NotFound',
+    description: 'Unknown project, trade or network id; or (from the gateway) no such route.',
+    gateway: true,
+  },
   409: {
     name: 'Conflict',
     description: 'Already registered, or another request of this wallet is in flight.',
   },
-  413: { name: 'PayloadTooLarge', description: 'The body is over 64 KB; it was not read.' },
+  413: {
+    name: 'PayloadTooLarge',
+    description:
+      'The body is over 64 KB; it was not read. Over the gateway limit (10 MB), the gateway answers.',
+    gateway: true,
+  },
   415: { name: 'UnsupportedMediaType', description: 'The body is not `application/json`.' },
   422: {
     name: 'Unprocessable',
@@ -23,7 +35,8 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   429: {
     name: 'TooManyRequests',
     description:
-      'Too many failed logins for this name or address, or too many requests from this client; `Retry-After` gives the seconds to wait.',
+      'Too many failed logins for this name or address, or too many requests from this client; `Retry-After` gives the seconds to wait. Over the stage throttle, the gateway answers.',
+    gateway: true,
   },
   500: { name: 'InternalError', description: 'Unexpected; `requestId` names the log entry.' },
   502: { name: 'ChainUnavailable', description: 'A chain RPC node failed or timed out.' },

@@ -9,7 +9,7 @@ import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
 interface Operation {
   operationId: string
   security: Array<Record<string, string[]>>
-  parameters: Array<{ name: string; in: string; required: boolean }>
+  parameters: Array<{ name: string; in: string; required: boolean; schema: unknown }>
   requestBody?: { content: Record<string, unknown> }
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>
 }
@@ -125,7 +125,8 @@ describe('the OpenAPI document', () => {
     const statuses = (method: string, path: string) =>
       Object.keys(operation(method, path).responses).filter((status) => status !== '200')
 
-    expect(statuses('get', '/api/v1/wallet/mnemonic')).toEqual(['500'])
+    // 429 everywhere: the stage throttle of the gateway applies to every route.
+    expect(statuses('get', '/api/v1/wallet/mnemonic')).toEqual(['429', '500'])
     expect(statuses('post', '/api/v1/account/register')).toEqual([
       '400',
       '409',
@@ -135,7 +136,13 @@ describe('the OpenAPI document', () => {
       '500',
       '503',
     ])
-    expect(statuses('get', '/api/v1/swap/quote/altchain')).toEqual(['400', '422', '500', '502'])
+    expect(statuses('get', '/api/v1/swap/quote/altchain')).toEqual([
+      '400',
+      '422',
+      '429',
+      '500',
+      '502',
+    ])
     expect(operation('post', '/api/v1/account/login').responses[429]).toEqual({
       $ref: '#/components/responses/TooManyRequests',
     })
@@ -157,6 +164,40 @@ describe('the OpenAPI document', () => {
       expect(schemas.result.parse(result)).toEqual(result)
       const content = operation('post', route.path).requestBody?.content['application/json']
       expect(content).toMatchObject({ example: body })
+    }
+  })
+
+  it('names its servers and documents what the gateway answers itself', () => {
+    expect(document.servers.map((server) => server.url)).toEqual([
+      'http://localhost:3000',
+      'https://{apiId}.execute-api.{region}.amazonaws.com',
+    ])
+    const { TooManyRequests, NotFound, PayloadTooLarge } = document.components.responses as Record<
+      string,
+      {
+        headers?: Record<string, unknown>
+        content: Record<string, { schema: { oneOf?: unknown[] } }>
+      }
+    >
+    expect(TooManyRequests?.headers).toHaveProperty('Retry-After')
+    for (const response of [TooManyRequests, NotFound, PayloadTooLarge]) {
+      expect(response?.content['application/json']?.schema.oneOf).toHaveLength(2)
+    }
+  })
+
+  it('types integer query values as integers and closes the direction set', () => {
+    const parameters = Object.fromEntries(
+      operation('get', '/api/v1/trades').parameters.map((parameter) => [parameter.name, parameter]),
+    )
+
+    expect(parameters.limit?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 })
+    expect(parameters.offset?.schema).toEqual({ type: 'integer', minimum: 0 })
+    expect(parameters.direction?.schema).toMatchObject({ enum: ['ASC', 'DESC', 'asc', 'desc'] })
+    const quote = Object.fromEntries(
+      operation('get', '/api/v1/swap/quote/altchain').parameters.map((p) => [p.name, p]),
+    ) as Record<string, { schema: { type?: string } } | undefined>
+    for (const name of ['decimals0', 'decimals1', 'slippageBps']) {
+      expect(quote[name]?.schema.type).toBe('integer')
     }
   })
 })
