@@ -24,6 +24,8 @@ export interface DocumentedRoute {
   method: string
   path: string
   definition: RouteDefinition
+  /** What serverless.yml grants it (`access:`): the table's actions, the SSM parameters. */
+  access: { table: string[]; parameters: string[] }
 }
 
 /** A route that answers something other than the JSON envelope (the docs routes). */
@@ -150,7 +152,7 @@ function unauthorizedResponse(codes: Array<keyof typeof UNAUTHORIZED_CODES>) {
 }
 
 function operationOf(
-  { name, area, definition }: DocumentedRoute,
+  { name, area, definition, access }: DocumentedRoute,
   example: RouteExample | undefined,
 ): Operation {
   const { auth, params, query, body, result } = definition
@@ -160,6 +162,10 @@ function operationOf(
   const statuses = new Set<ErrorStatus>([...notes.errors, 500])
   if (params || query || body) statuses.add(400)
   if (body) statuses.add(413).add(415)
+  // What its role reaches: the table can be unavailable (503), a chain node can fail (502).
+  if (access.table.length > 0) statuses.add(503)
+  const readsChain = access.parameters.some((parameter) => parameter.endsWith('RpcUrl'))
+  if (readsChain && !notes.chainOptional) statuses.add(502)
   // Every route: the gateway throttles per stage (serverless.yml); some also have a client budget.
   statuses.add(429)
   const unauthorized: Array<keyof typeof UNAUTHORIZED_CODES> = []

@@ -7,7 +7,18 @@ export interface DeclaredFunction {
   http: boolean
   /** The HTTP API route, for an HTTP function: method in capitals and path template. */
   route?: { method: string; path: string }
+  /**
+   * What it declares under `access:` (its IAM role; the template test checks the table actions
+   * against its bundle): DynamoDB actions and SSM parameter names.
+   */
+  access: { table: string[]; parameters: string[] }
 }
+
+const listAt = (block: string, key: string): string[] =>
+  (new RegExp(`\\n {6}${key}: \\[([^\\]]*)\\]`).exec(block)?.[1] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
 
 /** The functions serverless.yml declares, read from its `handler:` lines and `httpApi:` events. */
 export function declaredFunctions(file = 'serverless.yml'): DeclaredFunction[] {
@@ -24,6 +35,7 @@ export function declaredFunctions(file = 'serverless.yml'): DeclaredFunction[] {
       entry: `${handler}.ts`,
       http,
       ...(http && method && path && { route: { method: method.toUpperCase(), path } }),
+      access: { table: listAt(block, 'table'), parameters: listAt(block, 'parameters') },
     }
   })
 }

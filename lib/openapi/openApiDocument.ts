@@ -46,7 +46,7 @@ export async function loadRoutes(): Promise<Array<DocumentedRoute | StaticRoute>
     }
     const definition = routeOf(await import(pathToFileURL(resolve(fn.entry)).href))
     if (!definition) throw new Error(`${fn.entry}: the handler was not built by defineHandler`)
-    routes.push({ name: fn.name, area, ...fn.route, definition })
+    routes.push({ name: fn.name, area, ...fn.route, definition, access: fn.access })
   }
   return routes
 }

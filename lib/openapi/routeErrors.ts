@@ -1,6 +1,7 @@
-// The errors a route's core can answer, beyond what its definition implies (400 with any input,
-// 413 and 415 with a body, 401001..401003 with a token, 429 and 500 always). The generator fails on a route that
-// is missing here, so a new route gets a decision rather than a silent omission.
+// The errors a route's core can answer, beyond what its definition and its role imply (400 with
+// any input, 413 and 415 with a body, 401001..401003 with a token, 429 and 500 always; 503 when
+// serverless.yml grants it table actions, 502 when it grants an RPC URL parameter). The generator
+// fails on a route that is missing here, so a new route gets a decision rather than an omission.
 
 export type ErrorStatus = 400 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503
 
@@ -49,37 +50,43 @@ export interface RouteErrors {
   credentials?: true
   /** Takes an `Idempotency-Key` header. */
   idempotencyKey?: true
+  /** Reads a chain node but answers without it when it fails (no 502). */
+  chainOptional?: true
 }
 
+// A trade lookup settles a pending trade when the node has its receipt, and answers it pending
+// when the node fails (lib/trades/lookupTrade.ts).
+const TRADE_LOOKUP: RouteErrors = { errors: [404], chainOptional: true }
+
 const SIGNED: RouteErrors = {
-  errors: [409, 422, 502, 503],
+  errors: [409, 422],
   credentials: true,
   idempotencyKey: true,
 }
 
 // Signing on the client: prepare reads and refuses what the chain cannot serve; submit also
 // refuses a transaction the service would not have prepared (422) and takes an Idempotency-Key.
-const PREPARED: RouteErrors = { errors: [422, 502, 503] }
-const SUBMITTED: RouteErrors = { errors: [409, 422, 502, 503], idempotencyKey: true }
+const PREPARED: RouteErrors = { errors: [422] }
+const SUBMITTED: RouteErrors = { errors: [409, 422], idempotencyKey: true }
 
 /** Keyed by the function's name in serverless.yml. */
 export const ROUTE_ERRORS: Record<string, RouteErrors> = {
-  listNetworks: { errors: [503] },
-  getNonce: { errors: [503] },
-  loginWallet: { errors: [429, 502, 503], credentials: true },
-  refreshWalletSession: { errors: [503] },
-  logoutWallet: { errors: [503] },
+  listNetworks: { errors: [] },
+  getNonce: { errors: [] },
+  loginWallet: { errors: [429], credentials: true },
+  refreshWalletSession: { errors: [] },
+  logoutWallet: { errors: [] },
   generateMnemonic: { errors: [] },
   createWallet: { errors: [] },
   recoverWalletFromMnemonic: { errors: [] },
   recoverWalletFromKey: { errors: [] },
-  registerAccount: { errors: [409, 503] },
-  loginAccount: { errors: [429, 503], credentials: true },
-  refreshAccountSession: { errors: [503] },
-  logoutAccount: { errors: [503] },
-  listSwapTokens: { errors: [503] },
-  quoteAltchain: { errors: [422, 502] },
-  quoteEthereum: { errors: [422, 502] },
+  registerAccount: { errors: [409] },
+  loginAccount: { errors: [429], credentials: true },
+  refreshAccountSession: { errors: [] },
+  logoutAccount: { errors: [] },
+  listSwapTokens: { errors: [] },
+  quoteAltchain: { errors: [422] },
+  quoteEthereum: { errors: [422] },
   swapNativeAltchain: SIGNED,
   swapTokensAltchain: SIGNED,
   swapTokensEthereum: SIGNED,
@@ -92,16 +99,16 @@ export const ROUTE_ERRORS: Record<string, RouteErrors> = {
   prepareTransferAltchain: PREPARED,
   submitEthereum: SUBMITTED,
   submitAltchain: SUBMITTED,
-  attachWalletNetworks: { errors: [404, 503] },
-  getWalletBalances: { errors: [502, 503] },
-  listWatchlist: { errors: [503] },
-  addToWatchlist: { errors: [404, 503] },
-  removeFromWatchlist: { errors: [404, 503] },
-  getProjectDetails: { errors: [404, 503] },
-  getDailyPriceHistory: { errors: [404, 503] },
-  getMonthlyPriceHistory: { errors: [404, 503] },
-  getYearlyPriceHistory: { errors: [404, 503] },
-  listTrades: { errors: [503] },
-  getTradeByHash: { errors: [404, 503] },
-  getTradeById: { errors: [404, 503] },
+  attachWalletNetworks: { errors: [404] },
+  getWalletBalances: { errors: [] },
+  listWatchlist: { errors: [] },
+  addToWatchlist: { errors: [404] },
+  removeFromWatchlist: { errors: [404] },
+  getProjectDetails: { errors: [404] },
+  getDailyPriceHistory: { errors: [404] },
+  getMonthlyPriceHistory: { errors: [404] },
+  getYearlyPriceHistory: { errors: [404] },
+  listTrades: { errors: [] },
+  getTradeByHash: TRADE_LOOKUP,
+  getTradeById: TRADE_LOOKUP,
 }
