@@ -3,7 +3,6 @@ import {
   createWalletClient,
   defineChain,
   erc20Abi,
-  http,
   maxUint256,
   parseAbi,
   parseEther,
@@ -14,6 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { LocalStack } from '../../lib/local/localStack'
 import { httpEvent, invoke } from '../support/httpEvent'
 import { countRequests, formatCounts, type RpcTally } from '../support/requestCounters'
+import { devnetTransport } from '../support/devnetTransport'
 import { timeMany } from './stats'
 
 type Handler = Parameters<typeof invoke>[0]
@@ -71,7 +71,7 @@ export async function measureTrading(
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
       rpcUrls: { default: { http: [dex.rpcUrl] } },
     })
-    const transport = http(dex.rpcUrl)
+    const transport = devnetTransport(dex.rpcUrl)
     const client = createTestClient({ mode: 'anvil', chain, transport }).extend(publicActions)
     const wallet = createWalletClient({ account, chain, transport })
     await client.setBalance({ address: account.address, value: parseEther('1000000') })
@@ -83,7 +83,6 @@ export async function measureTrading(
         functionName: 'swapETHForExactTokens',
         args: [usdcNeeded, [dex.wrappedNative, dex.usdStablecoin], account.address, maxUint256],
         value: parseEther('1000'),
-        gas: 500_000n,
       }),
     })
     const { access } = await signInWithWallet(privateKey)

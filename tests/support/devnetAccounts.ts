@@ -5,7 +5,6 @@ import {
   defineChain,
   erc20Abi,
   type Hex,
-  http,
   isAddressEqual,
   maxUint256,
   parseAbi,
@@ -17,6 +16,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from '../../lib/local/deployDex'
+import { devnetTransport } from './devnetTransport'
 
 // Fresh devnet accounts for tests that move funds. Each test makes its own account: anvil's
 // `setBalance` gives it the native coin and the account buys tokens on the DEX itself, so no
@@ -36,7 +36,12 @@ function createDevnetClient(network: NetworkName) {
     nativeCurrency: { name: 'Native', symbol: 'NATIVE', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   })
-  return createTestClient({ mode: 'anvil', chain, transport: http(rpcUrl), pollingInterval: 50 })
+  return createTestClient({
+    mode: 'anvil',
+    chain,
+    transport: devnetTransport(rpcUrl),
+    pollingInterval: 50,
+  })
     .extend(publicActions)
     .extend(walletActions)
 }
@@ -76,14 +81,15 @@ export interface FundedAccount {
   address: Address
   account: PrivateKeyAccount
   /** Signs and sends as the account. */
-  wallet: ReturnType<typeof walletOf>
+  wallet: ReturnType<typeof devnetWallet>
 }
 
-function walletOf(network: NetworkName, account: PrivateKeyAccount) {
+/** A wallet client of a devnet signing as `account` (gas with the service's headroom). */
+export function devnetWallet(network: NetworkName, account: PrivateKeyAccount) {
   return createWalletClient({
     account,
     chain: devnet(network).chain,
-    transport: http(deployment(network).rpcUrl),
+    transport: devnetTransport(deployment(network).rpcUrl),
   })
 }
 
@@ -104,7 +110,7 @@ export async function fundedAccount(
   const client = devnet(network)
   const dex = deployment(network)
   await client.setBalance({ address: account.address, value: native + parseEther('1000000') })
-  const wallet = walletOf(network, account)
+  const wallet = devnetWallet(network, account)
   for (const [symbol, amount] of Object.entries(tokens)) {
     const token = dex.token(symbol)
     const path = dex.hasPair(dex.wrappedNative, token)
@@ -117,8 +123,6 @@ export async function fundedAccount(
       args: [amount, path, account.address, maxUint256],
       // The router refunds what the exact output did not need.
       value: parseEther('100000'),
-      // Not the bare estimate: the swap costs more when the block time moves before inclusion.
-      gas: 500_000n,
     })
     const receipt = await client.waitForTransactionReceipt({ hash })
     if (receipt.status !== 'success') throw new Error(`buying ${symbol} reverted`)
@@ -141,11 +145,7 @@ export async function fundFromDemoAccount(
 ): Promise<void> {
   const client = devnet(network)
   const dex = deployment(network)
-  const wallet = createWalletClient({
-    account: privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
-    chain: client.chain,
-    transport: http(dex.rpcUrl),
-  })
+  const wallet = devnetWallet(network, privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY))
   const hashes: Hex[] = []
   if (native > 0n) hashes.push(await wallet.sendTransaction({ to, value: native }))
   for (const [symbol, amount] of Object.entries(tokens)) {

@@ -6,7 +6,6 @@ import {
   defineChain,
   erc20Abi,
   type Hex,
-  http,
   maxUint256,
   parseAbi,
   parseEther,
@@ -64,6 +63,7 @@ import { NATIVE_COIN } from '../../lib/constants'
 import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
+import { devnetTransport } from './devnetTransport'
 import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
 import { type PreparedTransaction, signAll } from './signPrepared'
@@ -107,7 +107,7 @@ async function tradingWallet(dex: DexDeployment) {
     nativeCurrency: { name: 'Native', symbol: 'NATIVE', decimals: 18 },
     rpcUrls: { default: { http: [dex.rpcUrl] } },
   })
-  const transport = http(dex.rpcUrl)
+  const transport = devnetTransport(dex.rpcUrl)
   const client = createTestClient({ mode: 'anvil', chain, transport, pollingInterval: 50 }).extend(
     publicActions,
   )
@@ -124,7 +124,6 @@ async function tradingWallet(dex: DexDeployment) {
       maxUint256,
     ],
     value: parseEther('10000'),
-    gas: 500_000n,
   })
   await client.waitForTransactionReceipt({ hash: bought })
   // Approved up front, so each swap measured is the swap alone, not a first-time approval.

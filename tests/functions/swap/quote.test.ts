@@ -1,11 +1,9 @@
 import '../../support/env'
 import {
   type Address,
-  createWalletClient,
   decodeFunctionData,
   formatUnits,
   getAddress,
-  http,
   maxUint256,
   parseEther,
   parseUnits,
@@ -20,7 +18,7 @@ import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
 import type { NetworkName } from '../../../lib/config'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
 import { NATIVE_COIN } from '../../../lib/constants'
-import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
+import { deployment, devnet, devnetWallet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { bestOut } from '../../support/pairReserves'
 
@@ -250,11 +248,7 @@ describe('GET /v1/swap/quote/{network}', () => {
       const { privateKey } = await fundedAccount('ethereum', { native: parseEther('10') })
       const account = privateKeyToAccount(privateKey)
       const client = devnet('ethereum')
-      const wallet = createWalletClient({
-        account,
-        chain: client.chain,
-        transport: http(deployment('ethereum').rpcUrl),
-      })
+      const wallet = devnetWallet('ethereum', account)
       const artifact = await loadCatalogTokenArtifact()
       const hash = await wallet.deployContract({
         abi: catalogTokenAbi,

@@ -1,11 +1,9 @@
 import '../../support/env'
 import {
   type Address,
-  createWalletClient,
   decodeFunctionData,
   erc20Abi,
   type Hex,
-  http,
   maxUint256,
   parseEther,
   parseUnits,
@@ -18,7 +16,13 @@ import { handler as swapTokensEthereum } from '../../../functions/swap/swapToken
 import type { NetworkName } from '../../../lib/config'
 import { listTrades } from '../../../lib/db/trade'
 import { NATIVE_COIN } from '../../../lib/constants'
-import { deployment, devnet, type FundedAccount, fundedAccount } from '../../support/devnetAccounts'
+import {
+  deployment,
+  devnet,
+  devnetWallet,
+  type FundedAccount,
+  fundedAccount,
+} from '../../support/devnetAccounts'
 import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
@@ -269,11 +273,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
     const body = request('ethereum', 'USDC', 'UNI', '99.5')
     const { account, token } = await caller('ethereum', { USDC: parseUnits('100', 6) })
     const client = devnet('ethereum')
-    const wallet = createWalletClient({
-      account: privateKeyToAccount(account.privateKey),
-      chain: client.chain,
-      transport: http(deployment('ethereum').rpcUrl),
-    })
+    const wallet = devnetWallet('ethereum', privateKeyToAccount(account.privateKey))
     await client.waitForTransactionReceipt({
       hash: await wallet.writeContract({
         address: body.address0,
