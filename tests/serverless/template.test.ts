@@ -68,7 +68,8 @@ beforeAll(async () => {
     ],
     {
       env: { ...cliEnv(), ...REQUIRED_SETTINGS },
-      timeout: 240_000,
+      // Bounds, not measures: a package takes about a minute here, over 5 under heavy load.
+      timeout: 840_000,
     },
   )
   const template = JSON.parse(
@@ -79,7 +80,7 @@ beforeAll(async () => {
     service: { functions: Record<string, FunctionState> }
   }
   functions = state.service.functions
-}, 300_000)
+}, 900_000)
 
 describe('serverless package (stage prod, no credentials)', () => {
   it('declares the single table as the local stack creates it', () => {
@@ -409,7 +410,7 @@ describe('stages that cannot be deployed wrong', () => {
       execFileSync(
         process.execPath,
         ['--import', 'tsx', 'node_modules/serverless/bin/serverless.js', ...args],
-        { env: { ...cliEnv(), ...env }, encoding: 'utf8', stdio: 'pipe', timeout: 120_000 },
+        { env: { ...cliEnv(), ...env }, encoding: 'utf8', stdio: 'pipe', timeout: 600_000 },
       )
       return { exitCode: 0, output: '' }
     } catch (error) {
@@ -642,7 +643,7 @@ describe('a stage with active tracing', () => {
         '--package',
         dir,
       ],
-      { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 240_000 },
+      { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 840_000 },
     )
     const traced = (
       JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
@@ -659,5 +660,5 @@ describe('a stage with active tracing', () => {
         '"Action":["xray:PutTraceSegments","xray:PutTelemetryRecords"]',
       )
     }
-  }, 300_000)
+  }, 900_000)
 })
