@@ -360,10 +360,12 @@ async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<Ne
   const safeHead = head - BigInt(confirmations)
   if (cursor === undefined) {
     // First run: follow the chain from here on; what came before the service is not a deposit.
+    // A chain not yet as long as the confirmation depth (a new devnet) is followed from block 0:
+    // a cursor below it would ask the node for negative block numbers.
     const lastHash = safeHead >= 0n ? await blockHashAt(client, safeHead) : undefined
     const advanced = await advanceDepositCursor(network, {
       from: undefined,
-      to: safeHead + 1n,
+      to: safeHead >= 0n ? safeHead + 1n : 0n,
       lastHash,
     })
     return { network, recorded: 0, advanced, removed: 0 }
