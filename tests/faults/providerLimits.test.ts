@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { hexToBigInt } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NETWORK_NAMES, type NetworkName } from '../../lib/config'
 import { setDepositCursor } from '../../lib/db/depositCursor'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletKnown } from '../../lib/db/wallet'
@@ -12,23 +13,36 @@ import { createTable } from '../../lib/local/localStack'
 import { type JsonRpcCall, type RpcProxy, startRpcProxy } from '../support/faultEngines'
 import { demoToken, giveTokens } from '../support/tradeFixtures'
 
-// A provider that refuses wide eth_getLogs ranges (as hosted providers do, with -32005 and
-// "query returned more than 10000 results"), in front of the shared ethereum devnet: the indexer
-// halves a refused range until it is served and records every deposit once. A table of its own
-// keeps the deposit cursor of `ethereum` away from the other files.
+// A provider that refuses wide eth_getLogs ranges, in front of each shared devnet: the indexer
+// asks at most the network's own maximum (`<NET>_LOGS_MAX_BLOCKS`, set apart here), halves a
+// refused range until it is served and records every deposit once. The refusals are the ones
+// hosted providers answer (codes and messages as they send them). A table of its own keeps the
+// deposit cursors of both networks away from the other files.
 
 const SERVED_RANGE = 8n
-let proxy: RpcProxy
+const MAX_BLOCKS: Record<NetworkName, bigint> = { ethereum: 16n, altchain: 12n }
+const proxies: Partial<Record<NetworkName, RpcProxy>> = {}
 
 beforeAll(async () => {
-  proxy = await startRpcProxy(String(process.env.ETHEREUM_RPC_URL))
   const table = `limits-${randomUUID()}`
-  await createTable(String(process.env.DYNAMODB_ENDPOINT), table)
-  Object.assign(process.env, { TABLE_NAME: table, ETHEREUM_RPC_URL: proxy.url })
+  const [ethereum, altchain] = await Promise.all([
+    startRpcProxy(String(process.env.ETHEREUM_RPC_URL)),
+    startRpcProxy(String(process.env.ALTCHAIN_RPC_URL)),
+    createTable(String(process.env.DYNAMODB_ENDPOINT), table),
+  ])
+  Object.assign(proxies, { ethereum, altchain })
+  // Before any module reads its configuration: settings are read once, on first use.
+  process.env.TABLE_NAME = table
+  for (const network of NETWORK_NAMES) {
+    Object.assign(process.env, {
+      [`${network.toUpperCase()}_RPC_URL`]: proxies[network]?.url,
+      [`${network.toUpperCase()}_LOGS_MAX_BLOCKS`]: String(MAX_BLOCKS[network]),
+    })
+  }
 }, 60_000)
 
 afterAll(async () => {
-  await proxy?.close()
+  await Promise.all(Object.values(proxies).map((proxy) => proxy.close()))
 })
 
 function rangeOf(call: JsonRpcCall): bigint {
@@ -40,46 +54,79 @@ function rangeOf(call: JsonRpcCall): bigint {
   return hexToBigInt(filter.toBlock) - hexToBigInt(filter.fromBlock) + 1n
 }
 
-describe('eth_getLogs ranges a provider refuses', () => {
-  it('are halved until served, and the deposits in them are recorded once', async () => {
-    const wallet = privateKeyToAccount(generatePrivateKey()).address
-    await markWalletKnown(wallet)
-    const client = devnet('ethereum')
-    // Some blocks before the deposit, so the run's range is wider than the provider serves.
-    await client.mine({ blocks: 20 })
-    const start = (await client.getBlockNumber({ cacheTime: 0 })) - 19n
-    const token = demoToken('ethereum')
-    await giveTokens('ethereum', {
-      token: token.address,
-      to: wallet,
-      amount: 10n ** BigInt(token.decimals),
-    })
-    await setDepositCursor('ethereum', start)
-    const served: bigint[] = []
-    let refused = 0
-    proxy.answerWithError(
-      (call) => {
-        if (call.method !== 'eth_getLogs') return false
-        if (rangeOf(call) > SERVED_RANGE) {
-          refused += 1
-          return true
-        }
-        served.push(rangeOf(call))
-        return false
-      },
-      { code: -32005, message: 'query returned more than 10000 results' },
-    )
-    try {
-      await indexDeposits({ networks: ['ethereum'] })
-      await indexDeposits({ networks: ['ethereum'] })
-    } finally {
-      proxy.answerWithError(undefined)
-    }
+// As hosted providers answered (quoted in public issue threads): each names the range or the
+// result size its own way, with codes from -32602 to -32614.
+const REFUSALS = [
+  {
+    provider: 'Infura (results)',
+    code: -32005,
+    message: 'query returned more than 10000 results. Try with this block range [0x1, 0x2].',
+  },
+  { provider: 'Infura (range)', code: -32602, message: 'range 1000000 exceeds limit of 10000' },
+  {
+    provider: 'Alchemy',
+    code: -32602,
+    message:
+      'Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range and no limit on the response size, or you can request any block range with a cap of 10K logs in the response.',
+  },
+  {
+    provider: 'Alchemy (free tier)',
+    code: -32600,
+    message: 'You can make eth_getLogs requests with up to a 500 block range.',
+  },
+  { provider: 'QuickNode', code: -32614, message: 'eth_getLogs is limited to a 10,000 range' },
+  {
+    provider: 'a geth-based node',
+    code: -32000,
+    message:
+      'block range is larger than max block range, block range = 5120, max block range = 5000',
+  },
+  { provider: 'zkSync', code: -32008, message: 'Response is too big' },
+]
 
-    expect(refused).toBeGreaterThan(0)
-    expect(served.length).toBeGreaterThan(1)
-    for (const range of served) expect(range).toBeLessThanOrEqual(SERVED_RANGE)
-    const { trades } = await listTrades({ wallet, limit: 10, offset: 0, direction: 'DESC' })
-    expect(trades.filter((trade) => trade.type === 'deposit')).toHaveLength(1)
-  })
+describe.each(NETWORK_NAMES)('eth_getLogs ranges a provider refuses, on %s', (network) => {
+  it.each(REFUSALS)(
+    'are asked within the network’s maximum, halved when refused as $provider refuses, and their deposits recorded once',
+    async (refusal) => {
+      const proxy = proxies[network] as RpcProxy
+      const wallet = privateKeyToAccount(generatePrivateKey()).address
+      await markWalletKnown(wallet)
+      const client = devnet(network)
+      // Some blocks before the deposit, so the run's range is wider than the maximum.
+      await client.mine({ blocks: 20 })
+      const start = (await client.getBlockNumber({ cacheTime: 0 })) - 19n
+      const token = demoToken(network)
+      await giveTokens(network, {
+        token: token.address,
+        to: wallet,
+        amount: 10n ** BigInt(token.decimals),
+      })
+      await setDepositCursor(network, start)
+      const asked: bigint[] = []
+      const served: bigint[] = []
+      proxy.answerWithError(
+        (call) => {
+          if (call.method !== 'eth_getLogs') return false
+          asked.push(rangeOf(call))
+          if (rangeOf(call) > SERVED_RANGE) return true
+          served.push(rangeOf(call))
+          return false
+        },
+        { code: refusal.code, message: refusal.message },
+      )
+      try {
+        await indexDeposits({ networks: [network] })
+        await indexDeposits({ networks: [network] })
+      } finally {
+        proxy.answerWithError(undefined)
+      }
+
+      expect(asked.length).toBeGreaterThan(served.length)
+      expect(Math.max(...asked.map(Number))).toBe(Number(MAX_BLOCKS[network]))
+      expect(served.length).toBeGreaterThan(1)
+      for (const range of served) expect(range).toBeLessThanOrEqual(SERVED_RANGE)
+      const { trades } = await listTrades({ wallet, limit: 10, offset: 0, direction: 'DESC' })
+      expect(trades.filter((trade) => trade.type === 'deposit')).toHaveLength(1)
+    },
+  )
 })

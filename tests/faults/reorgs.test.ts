@@ -4,143 +4,257 @@ import { createTestClient, type Hex, http, parseEther, publicActions, walletActi
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chainOf } from '../../lib/chain/clients'
-import { loadChainConfig } from '../../lib/config'
+import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../../lib/config'
 import { getTrade, listTrades, recordTrade } from '../../lib/db/trade'
 import { markWalletKnown } from '../../lib/db/wallet'
-import { DEVNET_CHAIN_IDS, deployDex } from '../../lib/local/deployDex'
+import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { reconcileTrades } from '../../lib/trades/reconcileTrades'
 import { createTable } from '../../lib/local/localStack'
 import { type RestartableAnvil, startRestartableAnvil } from '../support/faultEngines'
 import { createMockTrade } from '../support/tradeFixtures'
 
-// DECISIONS §7.2 on a devnet of this file's own, reorganised with anvil_rollback (the shared
-// devnets serve other files), and a table of its own (the deposit cursor of `ethereum` is
-// shared otherwise). A confirmation depth of 2: a block counts once two more are on top.
+// DECISIONS §7.2 on both networks, each on a devnet of this file's own (the shared devnets serve
+// other files), reorganised with anvil_rollback (blocks dropped, the chain goes on without them)
+// and anvil_reorg (the last blocks replaced at once by others, which may re-include some of the
+// dropped transactions); and a table of its own (the deposit cursors are shared otherwise). The
+// indexer and the reconciler never call the DEX, so the shared stack's addresses only satisfy the
+// configuration. A confirmation depth of 2: a block counts once two more are on top.
 
 const CONFIRMATIONS = 2
-let anvil: RestartableAnvil
-let client: ReturnType<typeof devnetClient>
+const anvils: Partial<Record<NetworkName, RestartableAnvil>> = {}
 
-function devnetClient() {
+function devnetClient(network: NetworkName, rpcUrl: string) {
   return createTestClient({
     mode: 'anvil',
-    chain: chainOf(loadChainConfig('ethereum')),
-    transport: http(anvil.rpcUrl, { retryCount: 0 }),
+    chain: chainOf(loadChainConfig(network)),
+    transport: http(rpcUrl, { retryCount: 0 }),
     pollingInterval: 50,
   })
     .extend(publicActions)
     .extend(walletActions)
 }
 
+type DevnetClient = ReturnType<typeof devnetClient>
+const clients: Partial<Record<NetworkName, DevnetClient>> = {}
+
 beforeAll(async () => {
-  anvil = await startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.ethereum })
-  const dex = await deployDex({ rpcUrl: anvil.rpcUrl, chainId: anvil.chainId, network: 'ethereum' })
   const table = `reorgs-${randomUUID()}`
-  await createTable(String(process.env.DYNAMODB_ENDPOINT), table)
+  const [ethereum, altchain] = await Promise.all([
+    startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.ethereum }),
+    startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.altchain }),
+    createTable(String(process.env.DYNAMODB_ENDPOINT), table),
+  ])
+  Object.assign(anvils, { ethereum, altchain })
   // Before any module reads its configuration: settings are read once, on first use.
-  Object.assign(process.env, {
-    TABLE_NAME: table,
-    ETHEREUM_RPC_URL: dex.rpcUrl,
-    ETHEREUM_ROUTER: dex.router,
-    ETHEREUM_FACTORY: dex.factory,
-    ETHEREUM_WRAPPED_NATIVE: dex.wrappedNative,
-    ETHEREUM_USD_STABLECOIN: dex.usdStablecoin,
-    ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-  })
-  client = devnetClient()
+  process.env.TABLE_NAME = table
+  for (const network of NETWORK_NAMES) {
+    Object.assign(process.env, {
+      [`${network.toUpperCase()}_RPC_URL`]: anvils[network]?.rpcUrl,
+      [`${network.toUpperCase()}_CONFIRMATIONS`]: String(CONFIRMATIONS),
+    })
+  }
+  for (const network of NETWORK_NAMES) {
+    clients[network] = devnetClient(network, String(anvils[network]?.rpcUrl))
+  }
 }, 120_000)
 
 afterAll(async () => {
-  await anvil?.close()
+  await Promise.all(Object.values(anvils).map((anvil) => anvil.close()))
 })
 
-const index = () => indexDeposits({ networks: ['ethereum'] })
+describe.each(NETWORK_NAMES)('on %s', (network) => {
+  const client = () => clients[network] as DevnetClient
+  const index = async () => {
+    const [run] = await indexDeposits({ networks: [network] })
+    return run
+  }
+  const reconcile = () => reconcileTrades({ networks: [network] })
 
-/** A signed transfer of 1 coin from a funded account to `to`, not yet sent. */
-async function signedTransfer(to: `0x${string}`): Promise<Hex> {
-  const sender = privateKeyToAccount(generatePrivateKey())
-  await client.setBalance({ address: sender.address, value: parseEther('10') })
-  return client.signTransaction({
-    account: sender,
-    chain: client.chain,
-    to,
-    value: parseEther('1'),
-    gas: 21_000n,
-    maxFeePerGas: 10n ** 10n,
-    maxPriorityFeePerGas: 10n ** 9n,
-    nonce: 0,
+  /** A signed transfer of 1 coin from a new funded account to `to`, not yet sent. */
+  async function signedTransfer(to: `0x${string}`): Promise<Hex> {
+    const sender = privateKeyToAccount(generatePrivateKey())
+    await client().setBalance({ address: sender.address, value: parseEther('10') })
+    return client().signTransaction({
+      account: sender,
+      chain: client().chain,
+      to,
+      value: parseEther('1'),
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+      nonce: 0,
+    })
+  }
+
+  async function mined(serializedTransaction: Hex) {
+    const hash = await client().sendRawTransaction({ serializedTransaction })
+    return client().waitForTransactionReceipt({ hash })
+  }
+
+  /**
+   * anvil_reorg: the last `depth` blocks are replaced by as many new ones, holding only the given
+   * transactions, each in the new block at `offset` from the first replaced height.
+   */
+  async function reorganise(depth: bigint, include: Array<[Hex, number]> = []) {
+    await client().request({ method: 'anvil_reorg', params: [Number(depth), include] } as never)
+  }
+
+  async function depositsOf(wallet: `0x${string}`) {
+    const { count, trades } = await listTrades({ wallet, limit: 100, offset: 0, direction: 'DESC' })
+    return { count, deposits: trades.filter((trade) => trade.type === 'deposit') }
+  }
+
+  describe('the deposit indexer', () => {
+    // First, while the devnet is new: its chain is shorter than the confirmation depth.
+    it('follows a chain shorter than the confirmation depth from block 0 and records its first deposit once confirmed', async () => {
+      expect(await client().getBlockNumber({ cacheTime: 0 })).toBeLessThan(CONFIRMATIONS)
+      const wallet = privateKeyToAccount(generatePrivateKey()).address
+      await markWalletKnown(wallet)
+      await index()
+      const receipt = await mined(await signedTransfer(wallet))
+      await index()
+      await client().mine({ blocks: CONFIRMATIONS })
+      await index()
+
+      expect(await depositsOf(wallet)).toEqual({
+        count: 1,
+        deposits: [expect.objectContaining({ hash: receipt.transactionHash })],
+      })
+    })
+
+    it('records only confirmed deposits, removes one whose block was rolled back, and records its re-inclusion once', async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey()).address
+      await markWalletKnown(wallet)
+      await index()
+      const transfer = await signedTransfer(wallet)
+      const receipt = await mined(transfer)
+
+      await index()
+      expect((await depositsOf(wallet)).deposits).toHaveLength(0)
+
+      await client().mine({ blocks: CONFIRMATIONS })
+      await index()
+      expect((await depositsOf(wallet)).deposits).toEqual([
+        expect.objectContaining({ hash: receipt.transactionHash, status: 'successful' }),
+      ])
+
+      // The deposit's block and the two on top of it are orphaned; the new chain is longer.
+      await client().request({ method: 'anvil_rollback', params: [CONFIRMATIONS + 1] } as never)
+      await client().mine({ blocks: CONFIRMATIONS + 2 })
+      const run = await index()
+
+      expect(run?.removed).toBe(1)
+      expect(await depositsOf(wallet)).toEqual({ count: 0, deposits: [] })
+
+      const again = await mined(transfer)
+      await client().mine({ blocks: CONFIRMATIONS })
+      await index()
+      await index()
+
+      expect(again.transactionHash).toBe(receipt.transactionHash)
+      expect(again.blockHash).not.toBe(receipt.blockHash)
+      expect(await depositsOf(wallet)).toEqual({
+        count: 1,
+        deposits: [
+          expect.objectContaining({
+            hash: receipt.transactionHash,
+            blockNumber: again.blockNumber,
+          }),
+        ],
+      })
+    })
+
+    it('after anvil_reorg, removes a deposit the new chain dropped and records the one it re-included in another block once', async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey()).address
+      await markWalletKnown(wallet)
+      await index()
+      const dropped = await signedTransfer(wallet)
+      const kept = await signedTransfer(wallet)
+      const droppedReceipt = await mined(dropped)
+      const keptReceipt = await mined(kept)
+      await client().mine({ blocks: CONFIRMATIONS })
+      await index()
+      expect((await depositsOf(wallet)).count).toBe(2)
+
+      // Every block from the first deposit's up is replaced (the chain keeps its height): the
+      // first deposit is in none of them, the second in the first one, a block lower than before.
+      const head = await client().getBlockNumber({ cacheTime: 0 })
+      await reorganise(head - droppedReceipt.blockNumber + 1n, [[kept, 0]])
+      const reincluded = await client().getTransactionReceipt({ hash: keptReceipt.transactionHash })
+      const droppedNow = client().getTransactionReceipt({ hash: droppedReceipt.transactionHash })
+      await expect(droppedNow).rejects.toThrow(/could not be found/)
+      expect(reincluded.blockNumber).toBe(droppedReceipt.blockNumber)
+
+      const run = await index()
+      await index()
+
+      expect(run).toMatchObject({ removed: 2, recorded: 1 })
+      expect(await depositsOf(wallet)).toEqual({
+        count: 1,
+        deposits: [
+          expect.objectContaining({
+            hash: keptReceipt.transactionHash,
+            status: 'successful',
+            blockNumber: reincluded.blockNumber,
+          }),
+        ],
+      })
+    })
   })
-}
 
-async function mined(serializedTransaction: Hex) {
-  const hash = await client.sendRawTransaction({ serializedTransaction })
-  return client.waitForTransactionReceipt({ hash })
-}
+  describe('the reconciler', () => {
+    it('never settles a trade before its confirmations, so a rolled-back one stays pending', async () => {
+      const transfer = await signedTransfer(privateKeyToAccount(generatePrivateKey()).address)
+      const receipt = await mined(transfer)
+      const trade = createMockTrade({ hash: receipt.transactionHash, network })
+      const { id } = await recordTrade(trade)
+      const statusOf = async () => (await getTrade(trade.wallet, id))?.status
 
-async function depositsOf(wallet: `0x${string}`) {
-  const { trades } = await listTrades({ wallet, limit: 100, offset: 0, direction: 'DESC' })
-  return trades.filter((trade) => trade.type === 'deposit')
-}
+      await reconcile()
+      expect(await statusOf()).toBe('pending')
 
-describe('the deposit indexer across a reorganisation', () => {
-  it('records only confirmed deposits, removes one whose block was orphaned, and records its re-inclusion once', async () => {
-    const wallet = privateKeyToAccount(generatePrivateKey()).address
-    await markWalletKnown(wallet)
-    await index()
-    const transfer = await signedTransfer(wallet)
-    const receipt = await mined(transfer)
+      // Its block is orphaned before it was confirmed; the new chain goes on without it.
+      await client().request({ method: 'anvil_rollback', params: [1] } as never)
+      await client().mine({ blocks: CONFIRMATIONS + 1 })
+      await reconcile()
+      expect(await statusOf()).toBe('pending')
 
-    await index()
-    expect(await depositsOf(wallet)).toHaveLength(0)
+      await mined(transfer)
+      await client().mine({ blocks: CONFIRMATIONS })
+      await reconcile()
+      expect(await statusOf()).toBe('successful')
+    })
 
-    await client.mine({ blocks: CONFIRMATIONS })
-    await index()
-    expect(await depositsOf(wallet)).toEqual([
-      expect.objectContaining({ hash: receipt.transactionHash, status: 'successful' }),
-    ])
+    it('after anvil_reorg, leaves a dropped trade pending and settles a re-included one with its new block', async () => {
+      const dropped = await signedTransfer(privateKeyToAccount(generatePrivateKey()).address)
+      const kept = await signedTransfer(privateKeyToAccount(generatePrivateKey()).address)
+      const droppedReceipt = await mined(dropped)
+      const keptReceipt = await mined(kept)
+      const droppedTrade = createMockTrade({ hash: droppedReceipt.transactionHash, network })
+      const keptTrade = createMockTrade({ hash: keptReceipt.transactionHash, network })
+      const ids = [(await recordTrade(droppedTrade)).id, (await recordTrade(keptTrade)).id]
+      const tradesNow = () =>
+        Promise.all([
+          getTrade(droppedTrade.wallet, ids[0] ?? ''),
+          getTrade(keptTrade.wallet, ids[1] ?? ''),
+        ])
 
-    // The deposit's block and the two on top of it are orphaned; the new chain is longer.
-    await client.request({ method: 'anvil_rollback', params: [CONFIRMATIONS + 1] } as never)
-    await client.mine({ blocks: CONFIRMATIONS + 2 })
-    const [run] = await index()
+      await reconcile()
+      expect((await tradesNow()).map((trade) => trade?.status)).toEqual(['pending', 'pending'])
 
-    expect(run?.removed).toBe(1)
-    expect(await depositsOf(wallet)).toHaveLength(0)
+      // Both blocks are replaced before either was confirmed; only the second trade is mined
+      // again, in the first new block. Then the new chain confirms it.
+      await reorganise(2n, [[kept, 0]])
+      await client().mine({ blocks: CONFIRMATIONS })
+      const reincluded = await client().getTransactionReceipt({ hash: keptReceipt.transactionHash })
+      await reconcile()
 
-    const again = await mined(transfer)
-    await client.mine({ blocks: CONFIRMATIONS })
-    await index()
-    await index()
-
-    expect(again.transactionHash).toBe(receipt.transactionHash)
-    expect(again.blockHash).not.toBe(receipt.blockHash)
-    expect(await depositsOf(wallet)).toEqual([
-      expect.objectContaining({ hash: receipt.transactionHash, blockNumber: again.blockNumber }),
-    ])
-  })
-})
-
-describe('the reconciler across a reorganisation', () => {
-  it('never settles a trade before its confirmations, so an orphaned one stays pending', async () => {
-    const transfer = await signedTransfer(privateKeyToAccount(generatePrivateKey()).address)
-    const receipt = await mined(transfer)
-    const trade = createMockTrade({ hash: receipt.transactionHash, network: 'ethereum' })
-    const { id } = await recordTrade(trade)
-    const statusOf = async () => (await getTrade(trade.wallet, id))?.status
-
-    await reconcileTrades({ networks: ['ethereum'] })
-    expect(await statusOf()).toBe('pending')
-
-    // Its block is orphaned before it was confirmed; the new chain goes on without it.
-    await client.request({ method: 'anvil_rollback', params: [1] } as never)
-    await client.mine({ blocks: CONFIRMATIONS + 1 })
-    await reconcileTrades({ networks: ['ethereum'] })
-    expect(await statusOf()).toBe('pending')
-
-    await mined(transfer)
-    await client.mine({ blocks: CONFIRMATIONS })
-    await reconcileTrades({ networks: ['ethereum'] })
-    expect(await statusOf()).toBe('successful')
+      expect(reincluded.blockNumber).toBe(droppedReceipt.blockNumber)
+      expect(await tradesNow()).toEqual([
+        expect.objectContaining({ status: 'pending' }),
+        expect.objectContaining({ status: 'successful', blockNumber: reincluded.blockNumber }),
+      ])
+    })
   })
 })
