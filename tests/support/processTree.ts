@@ -48,3 +48,15 @@ export function recordSpawns(): { spawned: ChildProcess[]; stop(): void } {
   spawns.subscribe(onSpawn)
   return { spawned, stop: () => spawns.unsubscribe(onSpawn) }
 }
+
+/**
+ * The processes of `pids` still running once they all stopped or `timeoutMs` ran out. A child's
+ * own helper (tsx's esbuild service) exits when its parent's pipe closes, a moment after it.
+ */
+export async function stillRunningAfter(pids: number[], timeoutMs: number): Promise<number[]> {
+  const deadline = performance.now() + timeoutMs
+  while (pids.some(isRunning) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return pids.filter(isRunning)
+}
