@@ -47,7 +47,11 @@ function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptio
     // run beside it (the template test, an operator packaging while npm start runs) never
     // rewrites the bundles offline is serving. Offline rebuilds when the source changes, not
     // when anything writes a .js or .ts file under the repository (the tests and the bench do).
-    outputWorkFolder: offline ? '.esbuild-offline' : '.esbuild',
+    // OFFLINE_BUILD_FOLDER gives a second offline (the npm start test, beside the suite's) a
+    // folder of its own, so it never rewrites a bundle the first one is loading.
+    outputWorkFolder: offline
+      ? (process.env.OFFLINE_BUILD_FOLDER ?? '.esbuild-offline')
+      : '.esbuild',
     watch: { pattern: ['functions/**/*.ts', 'lib/**/*.ts', 'schemas/**/*.ts'], ignore: [] },
   }
 }

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer, Socket } from 'node:net'
+import { Socket } from 'node:net'
 import { dirname, join } from 'node:path'
 import { type Client, createTestClient, http } from 'viem'
 import { getChainId, setBlockTimestampInterval } from 'viem/actions'
-import { stopProcess } from './processes'
+import { findTakenPorts } from './checkPorts'
+import { formatDuration, NotReadyError, stopProcess } from './processes'
 
 export type StartAnvilParameters = {
   port: number
@@ -14,6 +15,10 @@ export type StartAnvilParameters = {
   host?: string
   /** Seconds added to each new block's timestamp (`anvil_setBlockTimestampInterval`). */
   blockTimestampInterval?: number
+  /** How long it may take to answer eth_chainId; 15 s unless given. */
+  readyTimeoutMs?: number
+  /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
+  signal?: AbortSignal
 }
 
 export type AnvilNode = {
@@ -59,13 +64,16 @@ export async function startAnvil({
   chainId,
   host = '127.0.0.1',
   blockTimestampInterval,
+  readyTimeoutMs = READY_TIMEOUT_MS,
+  signal,
 }: StartAnvilParameters): Promise<AnvilNode> {
   if (!LOOPBACK_HOSTS.has(host)) {
     throw new AnvilStartError(`anvil must bind to loopback, got host ${host}`)
   }
   const address = `${host}:${port}`
   // anvil exits on a taken port, but a node already there could answer our poll first.
-  await assertPortFree(host, port, address)
+  const [taken] = await findTakenPorts([{ port, host, service: 'anvil' }])
+  if (taken) throw new AnvilStartError(`cannot start anvil on ${address}: ${taken.code}`)
 
   const child = spawn(
     resolveAnvilBinary(),
@@ -114,7 +122,13 @@ export async function startAnvil({
   })
 
   try {
-    await waitForChainId(client, { chainId, address, exitReason: () => exitReason })
+    await waitForChainId(client, {
+      chainId,
+      address,
+      exitReason: () => exitReason,
+      timeoutMs: readyTimeoutMs,
+      signal,
+    })
     if (blockTimestampInterval !== undefined) {
       await setBlockTimestampInterval(client, { interval: blockTimestampInterval })
     }
@@ -151,10 +165,19 @@ async function waitForChainId(
     chainId,
     address,
     exitReason,
-  }: { chainId: number; address: string; exitReason: () => string | undefined },
+    timeoutMs,
+    signal,
+  }: {
+    chainId: number
+    address: string
+    exitReason: () => string | undefined
+    timeoutMs: number
+    signal?: AbortSignal
+  },
 ): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs
+  while (performance.now() < deadline) {
+    signal?.throwIfAborted()
     const answered = await getChainId(client).catch(() => undefined)
     const exited = exitReason()
     if (exited !== undefined) throw new AnvilStartError(`anvil on ${address} ${exited}`)
@@ -166,21 +189,10 @@ async function waitForChainId(
     }
     await sleep(READY_POLL_MS)
   }
-  throw new AnvilStartError(
-    `anvil on ${address} did not answer eth_chainId within ${READY_TIMEOUT_MS / 1000} s`,
+  signal?.throwIfAborted()
+  throw new NotReadyError(
+    `anvil on ${address} did not answer eth_chainId within ${formatDuration(timeoutMs)}`,
   )
-}
-
-function assertPortFree(host: string, port: number, address: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new AnvilStartError(`cannot start anvil on ${address}: ${error.code ?? error.message}`),
-      ),
-    )
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()))
-  })
 }
 
 function stopOnce(child: ChildProcess): () => Promise<void> {

@@ -14,10 +14,12 @@ import {
   type DexDeployment,
   deployDex,
 } from './deployDex'
-import { type DynamoLocal, startDynamoLocal } from './dynamoLocal'
+import { assertPortsFree, type WantedPort } from './checkPorts'
+import { checkJava, type DynamoLocal, startDynamoLocal } from './dynamoLocal'
 import { findFreePort } from './findFreePort'
 import { type Offline, startOffline } from './offline'
-import { seedLocalData, warmMarketData } from './seedLocalData'
+import { secondsSince } from './processes'
+import { sampleCatalogEntries, seedLocalData, warmMarketData } from './seedLocalData'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
 
@@ -44,7 +46,14 @@ export interface StartLocalStackOptions {
   persistPath?: string
   /** Also run `serverless offline` (routes and schedules). */
   offline?: boolean
+  /** serverless offline's own output once it answers (request lines), redacted. */
   output?: (line: string) => void
+  /** One line per phase as the stack comes up (npm start prints them; the tests stay quiet). */
+  progress?: (line: string) => void
+  /** How long each engine may take to answer; the defaults suit a busy machine. */
+  readyTimeoutMs?: Partial<Record<'dynamo' | 'anvil' | 'offline', number>>
+  /** Aborting stops everything already started and rejects (Ctrl-C while it comes up). */
+  signal?: AbortSignal
 }
 
 export interface LocalStack {
@@ -70,12 +79,30 @@ async function choosePorts(ports: StartLocalStackOptions['ports']): Promise<Loca
   return { dynamo, ethereum, altchain, http, lambda }
 }
 
+/** Every port the stack binds, on the address its service binds, with what wants it. */
+export function wantedPorts(ports: LocalStackPorts, offline: boolean): WantedPort[] {
+  return [
+    // DynamoDB Local's jar has no bind option: it takes the port on every interface.
+    { port: ports.dynamo, service: 'DynamoDB Local' },
+    { port: ports.ethereum, host: '127.0.0.1', service: 'anvil (ethereum devnet)' },
+    { port: ports.altchain, host: '127.0.0.1', service: 'anvil (altchain devnet)' },
+    ...(offline
+      ? [
+          { port: ports.http, host: '127.0.0.1', service: 'serverless offline (HTTP API)' },
+          { port: ports.lambda, host: '127.0.0.1', service: 'serverless offline (lambda invoke)' },
+        ]
+      : []),
+  ]
+}
+
 /** Creates the table (with its TTL) at a DynamoDB Local endpoint; an existing one is kept. */
 export async function createTable(endpoint: string, tableName = LOCAL_TABLE_NAME): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // Bounded, so a database that stopped answering fails the start instead of hanging it.
+    requestHandler: { connectionTimeout: 5000, requestTimeout: 30_000 },
   })
   try {
     await client.send(new CreateTableCommand(tableDefinition(tableName)))
@@ -117,27 +144,77 @@ function functionEnv(
   }
 }
 
+type Service = DynamoLocal | AnvilNode | Offline
+
 /**
  * Brings up the whole service on loopback: DynamoDB Local with the table, two anvil devnets with
  * a Uniswap V2 DEX and the demo catalog, the seeded networks and projects, and optionally
- * `serverless offline`. On failure everything already started is stopped again.
+ * `serverless offline`. Every port is checked before anything starts (a PortsInUseError names the
+ * taken ones), every wait for a process is bounded, and on any failure (or an abort) everything
+ * already started is stopped again.
  */
 export async function startLocalStack(options: StartLocalStackOptions = {}): Promise<LocalStack> {
+  const progress = options.progress ?? (() => {})
+  const { signal, readyTimeoutMs = {} } = options
   const ports = await choosePorts(options.ports)
-  const started: Array<DynamoLocal | AnvilNode | Offline> = []
+  const wanted = wantedPorts(ports, options.offline ?? false)
+  await assertPortsFree(wanted)
+  progress(`ports ${wanted.map(({ port }) => port).join(', ')} free`)
+  checkJava()
+
+  const started: Service[] = []
+  const stopping: Array<Promise<void>> = []
+  // Every call waits for every stop begun so far, so an early abort's stop is awaited as well.
   const stop = async () => {
-    await Promise.all(started.splice(0).map((service) => service.stop()))
+    stopping.push(...started.splice(0).map((service) => service.stop()))
+    await Promise.all(stopping)
   }
-  const track = <Service extends DynamoLocal | AnvilNode | Offline>(service: Service) => {
+  const track = <Started extends Service>(service: Started) => {
     started.push(service)
+    // Started after an abort (its wait won the race): stopped with the rest.
+    if (signal?.aborted) void stop()
     return service
   }
+  const onAbort = () => void stop()
+  signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    const [dynamo, ethereumNode, altchainNode] = await Promise.all([
-      startDynamoLocal({ port: ports.dynamo, persistPath: options.persistPath }).then(track),
-      startAnvil({ port: ports.ethereum, chainId: DEVNET_CHAIN_IDS.ethereum }).then(track),
-      startAnvil({ port: ports.altchain, chainId: DEVNET_CHAIN_IDS.altchain }).then(track),
+    const enginesStartedAt = performance.now()
+    const anvil = (port: number, chainId: number) =>
+      startAnvil({ port, chainId, readyTimeoutMs: readyTimeoutMs.anvil, signal }).then(track)
+    const ethereumStart = anvil(ports.ethereum, DEVNET_CHAIN_IDS.ethereum)
+    const altchainStart = anvil(ports.altchain, DEVNET_CHAIN_IDS.altchain)
+    Promise.all([ethereumStart, altchainStart]).then(
+      () =>
+        progress(
+          `anvil ethereum :${ports.ethereum} / altchain :${ports.altchain} … ready (${secondsSince(enginesStartedAt)})`,
+        ),
+      () => {},
+    )
+    // Settled rather than Promise.all: when one engine fails, the others are still awaited and
+    // tracked, so the stop below reaches them instead of leaving them running.
+    const [dynamoStart, ethereumNodeStart, altchainNodeStart] = await Promise.allSettled([
+      startDynamoLocal({
+        port: ports.dynamo,
+        persistPath: options.persistPath,
+        readyTimeoutMs: readyTimeoutMs.dynamo,
+        signal,
+      }).then((dynamo) => {
+        progress(`DynamoDB Local on :${ports.dynamo} … ready (${secondsSince(enginesStartedAt)})`)
+        return track(dynamo)
+      }),
+      ethereumStart,
+      altchainStart,
     ])
+    if (dynamoStart.status === 'rejected') throw dynamoStart.reason
+    if (ethereumNodeStart.status === 'rejected') throw ethereumNodeStart.reason
+    if (altchainNodeStart.status === 'rejected') throw altchainNodeStart.reason
+    const [dynamo, ethereumNode, altchainNode] = [
+      dynamoStart.value,
+      ethereumNodeStart.value,
+      altchainNodeStart.value,
+    ]
+
+    const deployStartedAt = performance.now()
     const [, ethereum, altchain] = await Promise.all([
       createTable(dynamo.endpoint),
       deployDex({
@@ -151,24 +228,41 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
         network: 'altchain',
       }),
     ])
+    progress(`DEX and token zoo deployed (ethereum, altchain) (${secondsSince(deployStartedAt)})`)
+    signal?.throwIfAborted()
+
+    const seedStartedAt = performance.now()
     const deployments = { ethereum, altchain }
     const env = functionEnv(dynamo.endpoint, deployments)
     Object.assign(process.env, env)
     await seedLocalData(deployments)
-    await warmMarketData()
+    const market = await warmMarketData()
+    const projects = sampleCatalogEntries(deployments).length
+    progress(
+      `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
+        `${market.sampled} prices sampled${market.failed > 0 ? `, ${market.failed} failed` : ''}) ` +
+        `(${secondsSince(seedStartedAt)})`,
+    )
+    signal?.throwIfAborted()
 
     let apiUrl: string | undefined
     if (options.offline) {
+      const offlineStartedAt = performance.now()
+      progress('bundling functions for serverless offline …')
       const offline = track(
         await startOffline({
           httpPort: ports.http,
           lambdaPort: ports.lambda,
           env,
           output: options.output,
+          readyTimeoutMs: readyTimeoutMs.offline,
+          signal,
         }),
       )
       apiUrl = offline.apiUrl
+      progress(`listening on ${apiUrl} (${secondsSince(offlineStartedAt)})`)
     }
+    signal?.throwIfAborted()
     return {
       env,
       apiUrl,
@@ -180,6 +274,8 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
   } catch (error) {
     await stop()
     throw error
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
   }
 }
 

@@ -14,11 +14,24 @@ export interface StartOfflineOptions {
   httpPort: number
   lambdaPort: number
   env: Record<string, string>
-  /** Where to write the output, redacted; silent when absent. */
+  /**
+   * Where to write its output once it answers, redacted; silent when absent. What it prints while
+   * starting (its route table) is kept for the error instead.
+   */
   output?: (line: string) => void
+  /** How long bundling and starting may take until a route answers; 240 s unless given. */
+  readyTimeoutMs?: number
+  /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
+  signal?: AbortSignal
 }
 
 const require = createRequire(import.meta.url)
+
+const READY_TIMEOUT_MS = 240_000
+const OUTPUT_TAIL_LINES = 40
+// The first request loads the function and its modules (and the SDK reads its settings): on a
+// busy machine that alone can take seconds, so one probe may take this long before the next.
+const PROBE_TIMEOUT_MS = 10_000
 
 /**
  * Runs `serverless offline` for the local stage: every route and schedule of serverless.yml,
@@ -44,26 +57,42 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
   )
   // Request lines name the raw path, and some paths carry a key: everything printed is redacted.
   const tail: string[] = []
+  let ready = false
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       const safe = String(redact(line))
+      if (ready) {
+        options.output?.(safe)
+        return
+      }
       tail.push(safe)
-      if (tail.length > 40) tail.shift()
-      options.output?.(safe)
+      if (tail.length > OUTPUT_TAIL_LINES) tail.shift()
     })
   }
   const apiUrl = `http://127.0.0.1:${options.httpPort}`
   const stop = () => stopProcess(child, 5000)
   try {
     await waitUntil(
-      'serverless offline',
-      async () => (await fetch(`${apiUrl}/api/v1/networks`)).status === 200,
-      { timeoutMs: 240_000, child, intervalMs: 250 },
+      `serverless offline on :${options.httpPort}`,
+      async (signal) => {
+        const response = await fetch(`${apiUrl}/api/v1/networks`, { signal })
+        await response.body?.cancel()
+        return response.status === 200
+      },
+      {
+        timeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
+        child,
+        intervalMs: 250,
+        probeTimeoutMs: PROBE_TIMEOUT_MS,
+        signal: options.signal,
+      },
     )
   } catch (error) {
     await stop()
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new Error(`${reason}\n${tail.join('\n')}`)
+    if (!(error instanceof Error) || options.signal?.aborted) throw error
+    error.message = `${error.message}\n${tail.join('\n')}`.trimEnd()
+    throw error
   }
+  ready = true
   return { apiUrl, pid: Number(child.pid), stop }
 }

@@ -1,38 +1,116 @@
 import { type ChildProcess } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
 
-/** Ends a child process (its whole group when it leads one) and resolves once it has exited. */
-export function stopProcess(child: ChildProcess, graceMs = 3000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const signal = (name: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, name)
-      } catch {
-        child.kill(name)
-      }
-    }
-    const timer = setTimeout(() => signal('SIGKILL'), graceMs)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-    signal('SIGTERM')
-  })
+const GROUP_POLL_MS = 25
+const GROUP_GONE_AFTER_KILL_MS = 2000
+
+/** A wait for a process that ran out of time; the message names what was awaited and the limit. */
+export class NotReadyError extends Error {
+  override name = 'NotReadyError'
 }
 
-/** Polls `probe` until it resolves true, the child exits, or the time runs out. */
+/** `1 ms`, `750 ms`, `2.5 s`, `240 s`: durations as the phase lines and errors print them. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  const seconds = ms / 1000
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`
+}
+
+/** Seconds since `startedAt` (a `performance.now()` value), for the phase lines: `2.1 s`. */
+export function secondsSince(startedAt: number): string {
+  return `${((performance.now() - startedAt) / 1000).toFixed(1)} s`
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Ends a child process and resolves once it has exited. A child that leads a process group
+ * (spawned `detached`) is ended with its whole group, and the promise waits until every member is
+ * gone too, so nothing it started (serverless offline's esbuild) outlives `stop()`.
+ */
+export async function stopProcess(child: ChildProcess, graceMs = 3000): Promise<void> {
+  const pid = child.pid
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (pid !== undefined) process.kill(-pid, name)
+    } catch {
+      child.kill(name)
+    }
+  }
+  if (child.exitCode === null && child.signalCode === null) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => signal('SIGKILL'), graceMs)
+      child.once('exit', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      signal('SIGTERM')
+    })
+  }
+  if (pid === undefined || !groupAlive(pid)) return
+  // The leader is gone but members may still be exiting: give them the grace time, then kill.
+  const deadline = performance.now() + graceMs
+  while (groupAlive(pid) && performance.now() < deadline) await sleep(GROUP_POLL_MS)
+  if (!groupAlive(pid)) return
+  signal('SIGKILL')
+  // A member already dead but not yet reaped still counts; bounded, since a container whose init
+  // never reaps would keep it forever.
+  const killedAt = performance.now()
+  while (groupAlive(pid) && performance.now() - killedAt < GROUP_GONE_AFTER_KILL_MS) {
+    await sleep(GROUP_POLL_MS)
+  }
+}
+
+export interface WaitUntilOptions {
+  /** The whole wait; its end is a NotReadyError naming `what` and this limit. */
+  timeoutMs: number
+  /** Fails at once when this process exits, instead of polling a port nobody will open. */
+  child?: ChildProcess
+  intervalMs?: number
+  /**
+   * The longest one probe may take: its signal aborts then. A probe without one could hang on a
+   * socket that accepts and never answers (fetch's own header timeout is 5 minutes).
+   */
+  probeTimeoutMs?: number
+  /** Ends the wait early (Ctrl-C while the stack comes up). */
+  signal?: AbortSignal
+  /** Appended to an early-exit error: what the process printed. */
+  output?: () => string
+}
+
+/** Polls `probe` until it resolves true, the child exits, the time runs out or `signal` aborts. */
 export async function waitUntil(
   what: string,
-  probe: () => Promise<boolean>,
-  options: { timeoutMs: number; child?: ChildProcess; intervalMs?: number },
+  probe: (signal: AbortSignal) => Promise<boolean>,
+  options: WaitUntilOptions,
 ): Promise<void> {
-  const deadline = Date.now() + options.timeoutMs
-  while (Date.now() < deadline) {
-    if (options.child && options.child.exitCode !== null) {
-      throw new Error(`${what} exited early with code ${options.child.exitCode}`)
-    }
-    if (await probe().catch(() => false)) return
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100))
+  const { child, timeoutMs } = options
+  const deadline = performance.now() + timeoutMs
+  const exited = () => {
+    if (!child || (child.exitCode === null && child.signalCode === null)) return undefined
+    const how = child.signalCode ?? `code ${child.exitCode}`
+    const output = options.output?.().trim()
+    return new Error(`${what} exited early with ${how}${output ? `:\n${output}` : ''}`)
   }
-  throw new Error(`${what} was not ready within ${options.timeoutMs} ms`)
+  while (performance.now() < deadline) {
+    options.signal?.throwIfAborted()
+    const early = exited()
+    if (early) throw early
+    const remaining = Math.max(1, deadline - performance.now())
+    const probeSignal = AbortSignal.any([
+      AbortSignal.timeout(Math.min(options.probeTimeoutMs ?? 2000, remaining)),
+      ...(options.signal ? [options.signal] : []),
+    ])
+    if (await probe(probeSignal).catch(() => false)) return
+    await sleep(Math.min(options.intervalMs ?? 100, Math.max(0, deadline - performance.now())))
+  }
+  options.signal?.throwIfAborted()
+  throw exited() ?? new NotReadyError(`${what} did not answer within ${formatDuration(timeoutMs)}`)
 }

@@ -1,38 +1,59 @@
 // `npm start`: the whole service on loopback until Ctrl-C. `--persist` keeps DynamoDB data
 // under .data/ (git-ignored) instead of in memory; `--free-ports` lets the OS pick every port.
+// Flags reach here as `npm start -- --free-ports` (npm passes what follows `--` to the script).
+import { PortsInUseError } from './checkPorts'
 import { MissingJavaError } from './dynamoLocal'
 import { DEFAULT_PERSIST_PATH, type LocalStack, startLocalStack } from './localStack'
 
 async function main(): Promise<void> {
   const persist = process.argv.includes('--persist')
-  const startedAt = Date.now()
-  let stack: LocalStack
+  const freePorts = process.argv.includes('--free-ports')
+  const startedAt = performance.now()
+  // Signals are handled from the first moment: Ctrl-C while the stack comes up stops what has
+  // started (DynamoDB Local and serverless offline run in groups of their own, which the
+  // terminal's Ctrl-C does not reach).
+  const starting = new AbortController()
+  let stack: LocalStack | undefined
+  let stopping = false
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    console.log(`\n${signal}: stopping the local stack...`)
+    if (!stack) {
+      starting.abort()
+      return
+    }
+    await stack.stop()
+    process.exit(0)
+  }
+  process.on('SIGINT', (signal) => void shutdown(signal))
+  process.on('SIGTERM', (signal) => void shutdown(signal))
+
   try {
     stack = await startLocalStack({
       offline: true,
-      ports: process.argv.includes('--free-ports') ? 'free' : undefined,
+      ports: freePorts ? 'free' : undefined,
       persistPath: persist ? DEFAULT_PERSIST_PATH : undefined,
+      progress: (line) => console.log(line),
       output: (line) => console.log(`[offline] ${line}`),
+      signal: starting.signal,
     })
   } catch (error) {
+    // startLocalStack has stopped everything it started before rejecting.
+    if (starting.signal.aborted) process.exit(0)
+    if (error instanceof PortsInUseError) {
+      const retry = `npm start -- ${persist ? '--persist ' : ''}--free-ports`
+      console.error(`${error.message}\nStop what holds it, or let the OS pick every port: ${retry}`)
+      process.exit(1)
+    }
     if (error instanceof MissingJavaError) {
       console.error(error.message)
       process.exit(1)
     }
     throw error
   }
-  let stopping = false
-  const shutdown = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    console.log(`\n${signal}: stopping the local stack...`)
-    await stack.stop()
-    process.exit(0)
-  }
-  process.on('SIGINT', () => void shutdown('SIGINT'))
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
 
-  const seconds = ((Date.now() - startedAt) / 1000).toFixed(1)
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1)
   console.log(
     [
       '',

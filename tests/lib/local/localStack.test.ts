@@ -1,25 +1,113 @@
-import { describe, expect, it } from 'vitest'
-import { startLocalStack } from '../../../lib/local/localStack'
+import { createServer, type Server } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PortsInUseError } from '../../../lib/local/checkPorts'
+import { findFreePort } from '../../../lib/local/findFreePort'
+import { type LocalStackPorts, startLocalStack } from '../../../lib/local/localStack'
+import { NotReadyError } from '../../../lib/local/processes'
+import { isRunning, recordSpawns } from '../../support/processTree'
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
+const servers: Server[] = []
+
+/** Holds a loopback port with a server that accepts every connection and never answers. */
+async function holdSilently(port: number): Promise<void> {
+  const server = createServer(() => {})
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port }, resolve))
 }
 
+async function freePorts(): Promise<LocalStackPorts> {
+  const [dynamo, ethereum, altchain, http, lambda] = await Promise.all([
+    findFreePort(),
+    findFreePort(),
+    findFreePort(),
+    findFreePort(),
+    findFreePort(),
+  ])
+  return { dynamo, ethereum, altchain, http, lambda }
+}
+
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))),
+  )
+})
+
 describe('the local stack', () => {
-  it('leaves no process behind once stopped', async () => {
+  it('reports each phase and leaves no process behind once stopped', async () => {
     const environment = { ...process.env }
-    const stack = await startLocalStack({ ports: 'free' })
+    const progress: string[] = []
+    const stack = await startLocalStack({ ports: 'free', progress: (line) => progress.push(line) })
     Object.assign(process.env, environment)
 
     expect(stack.pids).toHaveLength(3)
     expect(stack.pids.every(isRunning)).toBe(true)
+    expect(progress).toHaveLength(5)
+    expect(progress[0]).toMatch(/^ports \d+, \d+, \d+ free$/)
+    // The engines come up side by side, so their two lines may come in either order.
+    expect(progress.slice(1, 3).sort()).toEqual([
+      expect.stringMatching(/^DynamoDB Local on :\d+ … ready \(\d+\.\d s\)$/),
+      expect.stringMatching(/^anvil ethereum :\d+ \/ altchain :\d+ … ready \(\d+\.\d s\)$/),
+    ])
+    expect(progress[3]).toMatch(/^DEX and token zoo deployed \(ethereum, altchain\)/)
+    expect(progress[4]).toMatch(/^table seeded \(2 networks, \d+ projects, demo data; /)
     await stack.stop()
 
     expect(stack.pids.filter(isRunning)).toEqual([])
+  })
+
+  it('names a taken port and what wants it before starting any process', async () => {
+    const ports = await freePorts()
+    await holdSilently(ports.http)
+    const spawns = recordSpawns()
+    const progress: string[] = []
+
+    const failure = await startLocalStack({
+      ports,
+      offline: true,
+      progress: (line) => progress.push(line),
+    }).catch((error: unknown) => error)
+    spawns.stop()
+
+    expect(failure).toBeInstanceOf(PortsInUseError)
+    expect((failure as Error).message).toBe(
+      `port ${ports.http} on 127.0.0.1 is already in use: serverless offline (HTTP API) needs it`,
+    )
+    expect(spawns.spawned).toEqual([])
+    expect(progress).toEqual([])
+  })
+
+  it("detects a silent socket on DynamoDB Local's port, which it binds on every interface", async () => {
+    const ports = await freePorts()
+    await holdSilently(ports.dynamo)
+    const spawns = recordSpawns()
+
+    const failure = await startLocalStack({ ports }).catch((error: unknown) => error)
+    spawns.stop()
+
+    expect((failure as Error).message).toBe(
+      `port ${ports.dynamo} is already in use: DynamoDB Local needs it`,
+    )
+    expect(spawns.spawned).toEqual([])
+  })
+
+  it('fails a phase that outlasts its readiness timeout and stops every engine it started', async () => {
+    const spawns = recordSpawns()
+
+    // No JVM answers within a millisecond; the anvils, started alongside, are up by then or soon.
+    const failure = await startLocalStack({
+      ports: 'free',
+      readyTimeoutMs: { dynamo: 1 },
+    }).catch((error: unknown) => error)
+    spawns.stop()
+
+    expect(failure).toBeInstanceOf(NotReadyError)
+    expect((failure as Error).message).toMatch(
+      /^DynamoDB Local on :\d+ did not answer within 1 ms$/,
+    )
+    const spawnedFiles = spawns.spawned.map((child) => child.spawnfile.split('/').pop())
+    expect(spawnedFiles.sort()).toEqual(['anvil', 'anvil', 'java'])
+    expect(
+      spawns.spawned.filter((child) => child.pid !== undefined && isRunning(child.pid)),
+    ).toEqual([])
   })
 })
