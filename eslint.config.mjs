@@ -15,6 +15,8 @@ export default tseslint.config(
       '.devnet/',
       '.test-output/',
       'coverage/',
+      // Imports types generated at test time; tests/e2e/typedClient.test.ts typechecks it.
+      'tests/e2e/typedClient/journey.ts',
     ],
   },
   {

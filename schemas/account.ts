@@ -1,10 +1,16 @@
+import { documented } from './formats'
 import { sessionTokensSchema } from './session'
 import * as z from './zod'
 
 // Messages name the rule, never the value: a password must not reach an error body.
-export const usernameSchema = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9_.-]{3,32}$/, 'must be 3 to 32 of the characters A-Z a-z 0-9 _ . -'))
+export const usernameSchema = documented(
+  z
+    .string()
+    .check(
+      z.regex(/^[A-Za-z0-9_.-]{3,32}$/, 'must be 3 to 32 of the characters A-Z a-z 0-9 _ . -'),
+    ),
+  { maxLength: 32 },
+)
 
 export const passwordSchema = z
   .string()

@@ -1,49 +1,57 @@
+import {
+  addressString,
+  hexDataString,
+  hexQuantityString,
+  tokenPathSchema,
+  txHashString,
+} from './formats'
+import {
+  MAX_DECIMALS,
+  MAX_DESCRIPTION_LINE_CHARS,
+  MAX_SIGNED_HEX_DIGITS,
+  MAX_SUBMITTED_TRANSACTIONS,
+} from './limits'
 import * as z from './zod'
 
 // Signing on the client (DECISIONS §7.3). The prepare routes take the bodies of the `{key}`
 // routes (schemas/swap.ts, imported by the handlers) and answer unsigned transactions; the submit
 // routes take them back signed.
 
-const hexQuantity = z.string().check(z.regex(/^0x[0-9a-f]+$/))
-const hexData = z.string().check(z.regex(/^0x[0-9a-f]*$/))
-const txHash = z.string().check(z.regex(/^0x[0-9a-f]{64}$/))
-
 /** An unsigned EIP-1559 transaction, quantities in hex as JSON-RPC writes them. */
 export const unsignedTransactionSchema = z.object({
   kind: z.enum(['approval', 'swap', 'transfer']),
-  description: z.string(),
+  description: z.string().check(z.maxLength(MAX_DESCRIPTION_LINE_CHARS)),
   type: z.literal('eip1559'),
-  chainId: z.int(),
-  nonce: z.int(),
-  gas: hexQuantity,
-  maxFeePerGas: hexQuantity,
-  maxPriorityFeePerGas: hexQuantity,
-  to: z.string(),
-  data: hexData,
-  value: hexQuantity,
+  chainId: z.int().check(z.positive()),
+  nonce: z.int().check(z.nonnegative()),
+  gas: hexQuantityString,
+  maxFeePerGas: hexQuantityString,
+  maxPriorityFeePerGas: hexQuantityString,
+  to: addressString,
+  data: hexDataString,
+  value: hexQuantityString,
 })
 
+const unsignedTransactionsSchema = z
+  .array(unsignedTransactionSchema)
+  .check(z.maxLength(MAX_SUBMITTED_TRANSACTIONS))
+
 export const preparedSwapResultSchema = z.object({
-  transactions: z.array(unsignedTransactionSchema),
+  transactions: unsignedTransactionsSchema,
   quote: z.object({
     quote: z.number(),
     amount: z.number(),
-    decimal: z.int(),
-    amountOutMin: hexQuantity,
-    path: z.array(z.string()),
+    decimal: z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS)),
+    amountOutMin: hexQuantityString,
+    path: tokenPathSchema,
   }),
 })
 export type PreparedSwapResult = z.infer<typeof preparedSwapResultSchema>
 
 export const preparedTransferResultSchema = z.object({
-  transactions: z.array(unsignedTransactionSchema),
+  transactions: unsignedTransactionsSchema,
 })
 export type PreparedTransferResult = z.infer<typeof preparedTransferResultSchema>
-
-/** A reset, an approval and a swap: the most a prepare route answers. */
-export const MAX_SUBMITTED_TRANSACTIONS = 3
-/** Hex digits of one signed transaction: a 3-hop swap is under 1,000. */
-const MAX_SIGNED_HEX_DIGITS = 4096
 
 export const submitBodySchema = z.strictObject(
   {
@@ -65,5 +73,8 @@ export const submitBodySchema = z.strictObject(
 )
 export type SubmitBody = z.infer<typeof submitBodySchema>
 
-export const submitResultSchema = z.object({ txId: txHash, txIds: z.array(txHash) })
+export const submitResultSchema = z.object({
+  txId: txHashString,
+  txIds: z.array(txHashString).check(z.maxLength(MAX_SUBMITTED_TRANSACTIONS)),
+})
 export type SubmitResult = z.infer<typeof submitResultSchema>

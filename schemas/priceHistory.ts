@@ -1,15 +1,18 @@
+import { timestampString } from './formats'
 import * as z from './zod'
 
-// Each point is stamped with its bucket's start, in the interface's timestamp format.
+// Each point is stamped with its bucket's start, in the interface's timestamp format. A window
+// holds 24, 30 or 12 buckets, but it is read by time, not count (a sample a moment ahead of this
+// clock lands in the next bucket), so no item count is promised.
 
 export const dailyHistoryResultSchema = z.object({
-  history: z.array(z.object({ avgPrice: z.number(), hour: z.string() })),
+  history: z.array(z.object({ avgPrice: z.number(), hour: timestampString })),
 })
 export const monthlyHistoryResultSchema = z.object({
-  history: z.array(z.object({ avgPrice: z.number(), day: z.string() })),
+  history: z.array(z.object({ avgPrice: z.number(), day: timestampString })),
 })
 export const yearlyHistoryResultSchema = z.object({
-  history: z.array(z.object({ avgPrice: z.number(), month: z.string() })),
+  history: z.array(z.object({ avgPrice: z.number(), month: timestampString })),
 })
 
 export type DailyHistoryResult = z.infer<typeof dailyHistoryResultSchema>

@@ -1,37 +1,48 @@
+import { addressString, linkString, timestampString, uuidString } from './formats'
+import {
+  MAX_DECIMALS,
+  MAX_DESCRIPTION_CHARS,
+  MAX_INDUSTRY_CHARS,
+  MAX_LABEL_CHARS,
+  MAX_LABELS,
+  MAX_NAME_CHARS,
+  MAX_SYMBOL_CHARS,
+} from './limits'
 import { networkNameSchema } from './networks'
 import * as z from './zod'
 
-export const projectIdParamsSchema = z.strictObject({ projectId: z.uuid() })
+export const projectIdParamsSchema = z.strictObject({ projectId: uuidString })
 export type ProjectIdParams = z.infer<typeof projectIdParamsSchema>
 
-const timestamp = z.string().check(z.regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} \+00:00$/))
+// The catalog's links, or '' where it gives none.
+const link = z.union([z.literal(''), linkString])
 
 export const socialSchema = z.object({
-  id: z.string(),
-  website: z.string(),
-  explorer: z.string(),
-  twitter: z.string(),
-  facebook: z.string(),
-  instagram: z.string(),
-  telegram: z.string(),
-  discord: z.string(),
-  reddit: z.string(),
-  youtube: z.string(),
-  github: z.string(),
-  medium: z.string(),
+  id: z.union([z.literal(''), uuidString]),
+  website: link,
+  explorer: link,
+  twitter: link,
+  facebook: link,
+  instagram: link,
+  telegram: link,
+  discord: link,
+  reddit: link,
+  youtube: link,
+  github: link,
+  medium: link,
 })
 
-/** The interface's Project; market metrics not known yet are 0. */
+/** The interface's Project; market metrics not known yet are 0. Text is the catalog's (schemas/catalog.ts). */
 export const projectSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  address: z.string(),
-  symbol: z.string(),
-  industry: z.string(),
-  decimals: z.int(),
+  id: uuidString,
+  name: z.string().check(z.maxLength(MAX_NAME_CHARS)),
+  address: addressString,
+  symbol: z.string().check(z.maxLength(MAX_SYMBOL_CHARS)),
+  industry: z.string().check(z.maxLength(MAX_INDUSTRY_CHARS)),
+  decimals: z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS)),
   network: networkNameSchema,
-  description: z.string(),
-  contract_inception: timestamp,
+  description: z.string().check(z.maxLength(MAX_DESCRIPTION_CHARS)),
+  contract_inception: timestampString,
   contract_age: z.number(),
   market_rank: z.number(),
   price: z.number(),
@@ -46,11 +57,15 @@ export const projectSchema = z.object({
   price_change_30d: z.number(),
   price_change_60d: z.number(),
   price_change_90d: z.number(),
-  createdAt: timestamp,
+  createdAt: timestampString,
   watchLists: z.number(),
   social: socialSchema,
-  tags: z.array(z.object({ id: z.uuid(), tag: z.string() })),
-  categories: z.array(z.object({ id: z.uuid(), category: z.string() })),
+  tags: z
+    .array(z.object({ id: uuidString, tag: z.string().check(z.maxLength(MAX_LABEL_CHARS)) }))
+    .check(z.maxLength(MAX_LABELS)),
+  categories: z
+    .array(z.object({ id: uuidString, category: z.string().check(z.maxLength(MAX_LABEL_CHARS)) }))
+    .check(z.maxLength(MAX_LABELS)),
 })
 
 export const projectResultSchema = z.object({ project: projectSchema })

@@ -1,6 +1,17 @@
 import { isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
 import { DEFAULT_DEADLINE_SECONDS, isNative, NATIVE_COIN } from '../lib/constants'
 import { addressSchema } from './auth'
+import {
+  addressString,
+  documented,
+  hexDataString,
+  hexQuantityString,
+  privateKeyInput,
+  tokenPathSchema,
+  txHashString,
+  uuidString,
+} from './formats'
+import { MAX_DECIMALS, MAX_NAME_CHARS, MAX_PAGE_SIZE, MAX_SYMBOL_CHARS } from './limits'
 import { networkNameSchema } from './networks'
 import { directionSchema, integerString } from './query'
 import * as z from './zod'
@@ -8,14 +19,14 @@ import * as z from './zod'
 // Shapes of the token list, quotes, swaps and transfers (DECISIONS §4). Amounts arrive as decimal
 // strings and become bigint base units with parseUnits: no floating point on the way in.
 
-const MAX_DECIMALS = 36
 export const DEFAULT_SLIPPAGE_BPS = 50
 export const MAX_SLIPPAGE_BPS = 5000
 
 const DECIMAL_AMOUNT = /^\d{1,78}(\.\d{1,36})?$/
-const amountSchema = z
-  .string()
-  .check(z.regex(DECIMAL_AMOUNT, 'must be a decimal string such as "1.5"'))
+const amountSchema = documented(
+  z.string().check(z.regex(DECIMAL_AMOUNT, 'must be a decimal string such as "1.5"')),
+  { maxLength: 78 + 1 + 36 },
+)
 
 // zod runs an object's checks even when one of its fields failed: a check of several fields
 // looks at them only once each is valid (their own issues are already reported).
@@ -70,21 +81,23 @@ export const TOKEN_SORT_FIELDS = ['network', 'name', 'symbol', 'decimals', 'crea
 export const listTokensQuerySchema = z.object({
   sort: z._default(z.enum(TOKEN_SORT_FIELDS), 'network'),
   direction: directionSchema,
-  limit: z._default(integerString(1, 100), 10),
+  limit: z._default(integerString(1, MAX_PAGE_SIZE), 10),
   offset: z._default(integerString(0, Number.MAX_SAFE_INTEGER), 0),
 })
 export type ListTokensQuery = z.infer<typeof listTokensQuerySchema>
 
 export const swapTokenSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  address: z.string(),
-  symbol: z.string(),
-  decimals: z.int(),
+  id: uuidString,
+  name: z.string().check(z.maxLength(MAX_NAME_CHARS)),
+  address: addressString,
+  symbol: z.string().check(z.maxLength(MAX_SYMBOL_CHARS)),
+  decimals: decimalsNumber,
   network: networkNameSchema,
 })
 
-export const listTokensResultSchema = z.object({ tokens: z.array(swapTokenSchema) })
+export const listTokensResultSchema = z.object({
+  tokens: z.array(swapTokenSchema).check(z.maxLength(MAX_PAGE_SIZE)),
+})
 export type ListTokensResult = z.infer<typeof listTokensResultSchema>
 
 // Quotes (GET /v1/swap/quote/{network}): every field arrives as a string.
@@ -102,14 +115,12 @@ export const quoteQuerySchema = z
   .check(z.superRefine(checkSides))
 export type QuoteQuery = z.infer<typeof quoteQuerySchema>
 
-const hexSchema = z.string().check(z.regex(/^0x[0-9a-f]*$/))
-
 export const altchainQuoteResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
-  decimal: z.int(),
-  amountOutMin: hexSchema,
-  path: z.array(z.string()),
+  decimal: decimalsNumber,
+  amountOutMin: hexQuantityString,
+  path: tokenPathSchema,
   gasPriceWei: z.number(),
 })
 
@@ -117,18 +128,18 @@ export const altchainQuoteResultSchema = z.object({
 export const ethereumQuoteResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
-  decimal: z.int(),
-  amountOutMin: hexSchema,
-  calldata: hexSchema,
-  path: z.array(z.string()),
-  value: hexSchema,
+  decimal: decimalsNumber,
+  amountOutMin: hexQuantityString,
+  calldata: hexDataString,
+  path: tokenPathSchema,
+  value: hexQuantityString,
   gasPriceWei: z.number(),
 })
 
 // Executing routes (POST /v1/swap/..., /v1/transfer/...).
 
-/** `{key}`: taken as is; lib/swap/signer.ts validates it, and no message ever quotes it. */
-export const keyParamsSchema = z.strictObject({ key: z.string() })
+/** `{key}`: only its length here; lib/swap/signer.ts parses it, and no message ever quotes it. */
+export const keyParamsSchema = z.strictObject({ key: privateKeyInput() })
 export type KeyParams = z.infer<typeof keyParamsSchema>
 
 /** Bodies never carry the key, but a client may misplace it: unknown fields are not named. */
@@ -225,5 +236,5 @@ export const transferBodySchema = z
   )
 export type TransferBody = z.infer<typeof transferBodySchema>
 
-export const txResultSchema = z.object({ txId: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)) })
+export const txResultSchema = z.object({ txId: txHashString })
 export type TxResult = z.infer<typeof txResultSchema>

@@ -1,3 +1,5 @@
+import { addressString, documented, privateKeyInput } from './formats'
+import { MAX_MNEMONIC_CHARS } from './limits'
 import * as z from './zod'
 
 // Non-hardened child indexes: BIP32 reserves 2^31 and above for hardened derivation.
@@ -9,28 +11,38 @@ function onlyFields(...fields: string[]) {
   return (issue: { code?: string }) => (issue.code === 'unrecognized_keys' ? message : undefined)
 }
 
-// Only types are checked here: lib/wallet names what is wrong with a phrase or a key without
-// quoting it, as a zod message about their content might.
+// Only types and lengths are checked here: lib/wallet names what is wrong with a phrase or a key
+// without quoting it, as a zod message about their content might. The patterns in the document
+// are what lib/wallet accepts, apart from the word list and the checksum.
 export const mnemonicBodySchema = z.strictObject(
   {
-    mnemonic: z.string(),
+    mnemonic: documented(
+      z
+        .string()
+        .check(z.maxLength(MAX_MNEMONIC_CHARS, `must be at most ${MAX_MNEMONIC_CHARS} characters`)),
+      // 12, 15, 18, 21 or 24 words of letters; lib/wallet normalises case and spacing.
+      { pattern: '^\\s*[A-Za-z]+(\\s+[A-Za-z]+){11}((\\s+[A-Za-z]+){3}){0,4}\\s*$' },
+    ),
     index: z._default(z.int().check(z.minimum(0), z.maximum(MAX_WALLET_INDEX)), 0),
   },
   { error: onlyFields('mnemonic', 'index') },
 )
 
 export const privateKeyBodySchema = z.strictObject(
-  { privateKey: z.string() },
+  { privateKey: privateKeyInput() },
   { error: onlyFields('privateKey') },
 )
 
 export const walletResultSchema = z.object({
-  address: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
-  privateKey: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
+  address: addressString,
+  privateKey: documented(z.string().check(z.regex(/^0x[0-9a-f]{64}$/)), { maxLength: 66 }),
 })
 
 export const mnemonicResultSchema = z.object({
-  mnemonic: z.string(),
+  // 12 words of the BIP39 English list (3 to 8 letters each).
+  mnemonic: documented(z.string().check(z.regex(/^[a-z]{3,8}( [a-z]{3,8}){11}$/)), {
+    maxLength: 107,
+  }),
 })
 
 export type MnemonicBody = z.infer<typeof mnemonicBodySchema>

@@ -17,6 +17,7 @@ import { createSiweMessage } from 'viem/siwe'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadAuthConfig, loadChainConfig } from '../config'
+import { SIWE_NONCE_RANGE } from '../constants'
 import type { WalletNonce } from '../db/wallet'
 
 export const NONCE_LIFETIME_MS = 5 * 60 * 1000
@@ -28,7 +29,7 @@ export const CONTRACT_CHECK_GAS = 1_000_000n
 
 /** A random nonce of 12 to 15 digits, as a number (the interface's type). */
 export function generateNonce(now = new Date()): WalletNonce {
-  return { nonce: randomInt(100_000_000_000, 2 ** 48 - 1), issuedAt: now }
+  return { nonce: randomInt(SIWE_NONCE_RANGE.min, SIWE_NONCE_RANGE.max), issuedAt: now }
 }
 
 /** The exact EIP-4361 text a wallet signs for this nonce; rebuilt, never stored. */

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini'
 import type { Guard } from '../http/types'
 import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
+import { ROUTE_DESCRIPTIONS, TAG_DESCRIPTIONS } from './routeDescriptions'
 import { ERROR_RESPONSES, type ErrorStatus, ROUTE_ERRORS } from './routeErrors'
 import type { RouteExample } from './routeExamples'
 
@@ -35,8 +36,10 @@ export interface StaticRoute {
   method: string
   path: string
   summary: string
-  contentType: string
-  params?: string[]
+  /** The media types it answers with. */
+  contentTypes: string[]
+  /** Its path parameters, each with the values it answers for (others are 404). */
+  params?: Record<string, string[]>
 }
 
 type JsonSchema = z.core.JSONSchema.BaseSchema
@@ -47,10 +50,19 @@ const JSON_TYPE = 'application/json'
 // The success envelope of DECISIONS §1, around each route's own result schema.
 const successEnvelope = (result: z.core.$ZodType) => z.object({ ok: z.literal(true), result })
 
+// Every `code` the service answers: the statuses of routeErrors.ts, a 401's sub-codes instead.
+const ERROR_CODES = [
+  ...Object.keys(ERROR_RESPONSES).map(Number),
+  ...Object.keys(UNAUTHORIZED_DESCRIPTIONS).map(Number),
+].sort((a, b) => a - b)
+
+const errorCodeSchema = z.int().check(z.minimum(400), z.maximum(Math.max(...ERROR_CODES)))
+z.globalRegistry.add(errorCodeSchema, { enum: ERROR_CODES })
+
 const errorEnvelopeSchema = z.object({
   ok: z.literal(false),
   error: z.object({
-    code: z.int(),
+    code: errorCodeSchema,
     message: z.string(),
     details: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
     // Only on a 500: the id under which the failure was logged.
@@ -65,12 +77,20 @@ const SECURITY_SCHEMES = {
   accountRefresh: 'Refresh token of an account session (`aud: account`, `typ: refresh`), 30 days.',
 }
 
+// What lib/auth/tokens.ts does, in the terms of RFC 8725 (JWT Best Current Practices).
+const JWT_PRACTICES =
+  'A JWS following RFC8725: one algorithm (HS256) pinned on verification, so `none` or any ' +
+  'other is refused (§3.1); issuer, subject, audience and expiry verified, every claim required ' +
+  '(§3.8, §3.9); access and refresh tokens, and wallet and account tokens, told apart by the required ' +
+  '`typ` and `aud` claims (§3.12); a secret of at least 32 characters, 32 random bytes on ' +
+  'deployed stages (§3.5).'
+
 const UNAUTHORIZED_CODES = UNAUTHORIZED_DESCRIPTIONS
 
 const RETRY_AFTER = {
   description:
     'Seconds to wait before trying again (sent by the service; the gateway may omit it).',
-  schema: { type: 'integer', minimum: 1, maximum: 86400 },
+  schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86400 },
 }
 
 // What API Gateway itself answers (throttled, body over its limit, no such route): its own body,
@@ -82,11 +102,13 @@ const GATEWAY_ERROR = {
   required: ['message'],
 }
 
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 }
+
 /**
- * `z.int()` bounds every integer by the safe range, which says nothing to a reader. Query values
- * arrive as strings; those schemas/query.ts marks are documented as what they are parsed into (an
- * integer, or one of a closed set), since a client sends them as such and the query string carries
- * them unchanged.
+ * Query values arrive as strings; those schemas/query.ts marks are documented as what they are
+ * parsed into (an integer, or one of a closed set), since a client sends them as such and the
+ * query string carries them unchanged. Every integer gets the format its bounds fit (`z.int()`
+ * bounds it by the safe range at least).
  */
 function refineSchema({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   const queryInteger = jsonSchema['x-query-integer'] as
@@ -102,8 +124,13 @@ function refineSchema({ jsonSchema }: { jsonSchema: JsonSchema }): void {
     for (const key of Object.keys(jsonSchema)) if (key !== 'default') delete jsonSchema[key]
     Object.assign(jsonSchema, { type: 'string', enum: queryEnum })
   }
-  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum
-  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum
+  if (jsonSchema.type === 'integer' && jsonSchema.format === undefined) {
+    const bound = (value: unknown, otherwise: number) =>
+      typeof value === 'number' ? value : otherwise
+    const low = bound(jsonSchema.minimum ?? jsonSchema.exclusiveMinimum, -Infinity)
+    const high = bound(jsonSchema.maximum ?? jsonSchema.exclusiveMaximum, Infinity)
+    jsonSchema.format = low >= INT32.min && high <= INT32.max ? 'int32' : 'int64'
+  }
 }
 
 function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
@@ -125,7 +152,11 @@ function summaryOf(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
-function parametersOf(schema: z.core.$ZodType | undefined, location: 'path' | 'query') {
+function parametersOf(
+  schema: z.core.$ZodType | undefined,
+  location: 'path' | 'query',
+  examples: Record<string, unknown> = {},
+) {
   if (!schema) return []
   const { properties = {}, required = [] } = jsonSchema(schema, 'input')
   return Object.entries(properties).map(([name, property]) => ({
@@ -133,6 +164,7 @@ function parametersOf(schema: z.core.$ZodType | undefined, location: 'path' | 'q
     in: location,
     required: location === 'path' || required.includes(name),
     schema: property,
+    ...(examples[name] !== undefined && { example: examples[name] }),
   }))
 }
 
@@ -144,7 +176,10 @@ function securityOf(auth: RouteDefinition['auth']) {
 
 /** The 401 of one route, its `code` narrowed to the sub-codes that route can answer. */
 function unauthorizedResponse(codes: Array<keyof typeof UNAUTHORIZED_CODES>) {
-  const narrowed = { properties: { error: { properties: { code: { enum: codes } } } } }
+  const narrowed = {
+    type: 'object' as const,
+    properties: { error: { type: 'object' as const, properties: { code: { enum: codes } } } },
+  }
   return {
     description: codes.map((code) => `${code}: ${UNAUTHORIZED_CODES[code]}`).join('; '),
     content: jsonContent({ allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, narrowed] }),
@@ -158,6 +193,7 @@ function operationOf(
   const { auth, params, query, body, result } = definition
   const notes = ROUTE_ERRORS[name]
   if (!notes) throw new Error(`lib/openapi/routeErrors.ts lists no errors for ${name}`)
+  if (!example) throw new Error(`lib/openapi/routeExamples.ts gives no example for ${name}`)
   // Errors that follow from the definition itself; the rest come from routeErrors.ts.
   const statuses = new Set<ErrorStatus>([...notes.errors, 500])
   if (params || query || body) statuses.add(400)
@@ -175,10 +211,10 @@ function operationOf(
   const responses: Record<string, unknown> = {
     200: {
       description: 'OK',
-      content: jsonContent(
-        jsonSchema(successEnvelope(result), 'output'),
-        example && { ok: true, result: example.result },
-      ),
+      content: jsonContent(jsonSchema(successEnvelope(result), 'output'), {
+        ok: true,
+        result: example.result,
+      }),
     },
   }
   if (unauthorized.length > 0) responses[401] = unauthorizedResponse(unauthorized)
@@ -191,43 +227,63 @@ function operationOf(
     required: false,
     description:
       'A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    // lib/swap/idempotent.ts: 1 to 255 visible ASCII characters.
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
+    example: '7f9c2d4e-retry-1',
   }
   return {
     operationId: name,
     summary: summaryOf(name),
+    description: descriptionOf(name),
     tags: [area],
     security: securityOf(auth),
     parameters: [
-      ...parametersOf(params, 'path'),
-      ...parametersOf(query, 'query'),
+      ...parametersOf(params, 'path', example.params),
+      ...parametersOf(query, 'query', example.query),
       ...(notes.idempotencyKey ? [idempotencyKey] : []),
     ],
     ...(body && {
       requestBody: {
         required: true,
-        content: jsonContent(jsonSchema(body, 'input'), example?.body),
+        content: jsonContent(jsonSchema(body, 'input'), example.body),
       },
     }),
     responses,
   }
 }
 
+function descriptionOf(name: string): string {
+  const description = ROUTE_DESCRIPTIONS[name]
+  if (!description) throw new Error(`lib/openapi/routeDescriptions.ts does not describe ${name}`)
+  return description
+}
+
 function staticOperationOf(route: StaticRoute): Operation {
+  const ref = (status: ErrorStatus) => ({
+    $ref: `#/components/responses/${ERROR_RESPONSES[status].name}`,
+  })
   return {
     operationId: route.name,
     summary: route.summary,
+    description: descriptionOf(route.name),
     tags: [route.area],
     security: [],
-    parameters: (route.params ?? []).map((name) => ({
+    parameters: Object.entries(route.params ?? {}).map(([name, values]) => ({
       name,
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: { type: 'string', enum: values },
+      example: values[0],
     })),
     responses: {
-      200: { description: 'OK', content: { [route.contentType]: {} } },
-      ...(route.params && { 404: { $ref: '#/components/responses/NotFound' } }),
+      200: {
+        description: 'OK',
+        content: Object.fromEntries(route.contentTypes.map((type) => [type, {}])),
+      },
+      ...(route.params && { 404: ref(404) }),
+      // The stage throttle applies here too, and a crashed function is the gateway's 500.
+      429: ref(429),
+      500: ref(500),
     },
   }
 }
@@ -235,20 +291,21 @@ function staticOperationOf(route: StaticRoute): Operation {
 /** The OpenAPI 3.1 document of every route, in the order serverless.yml declares them. */
 export function buildOpenApiDocument(options: {
   version: string
+  license: string
   routes: Array<DocumentedRoute | StaticRoute>
   /** Request and result examples by function name (lib/openapi/routeExamples.ts). */
-  examples?: Record<string, RouteExample>
+  examples: Record<string, RouteExample>
 }) {
   const paths: Record<string, Record<string, Operation>> = {}
   for (const route of options.routes) {
     const operation =
       'definition' in route
-        ? operationOf(route, options.examples?.[route.name])
+        ? operationOf(route, options.examples[route.name])
         : staticOperationOf(route)
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
   const responses = Object.fromEntries(
-    Object.values(ERROR_RESPONSES).map(({ name, description, gateway }) => [
+    Object.entries(ERROR_RESPONSES).map(([status, { name, description, gateway, example }]) => [
       name,
       {
         description,
@@ -258,6 +315,7 @@ export function buildOpenApiDocument(options: {
             schema: gateway
               ? { oneOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, GATEWAY_ERROR] }
               : { $ref: '#/components/schemas/ErrorEnvelope' },
+            example: { ok: false, error: { code: Number(status), ...example } },
           },
         },
       },
@@ -266,7 +324,12 @@ export function buildOpenApiDocument(options: {
   const securitySchemes = Object.fromEntries(
     Object.entries(SECURITY_SCHEMES).map(([name, description]) => [
       name,
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: `${description} ${JWT_PRACTICES}`,
+      },
     ]),
   )
   return {
@@ -274,6 +337,9 @@ export function buildOpenApiDocument(options: {
     info: {
       title: 'wallet-backend',
       version: options.version,
+      contact: { name: 'The wallet-backend team' },
+      // package.json's: the service is not offered under a licence.
+      license: { name: options.license },
       description:
         'Sessions by wallet signature or username and password, wallets, quotes, swaps, ' +
         'transfers, trades, networks, watchlist, projects and price history. Every success is ' +
@@ -284,21 +350,30 @@ export function buildOpenApiDocument(options: {
           .join(', ') +
         '.',
     },
+    // The stage that serves this document first, so "Try it out" on a deployed stage's page calls
+    // that stage, and on the local stack's page the local stack.
     servers: [
       {
-        url: 'http://localhost:3000',
-        description: 'Local stack (`npm start`, serverless offline)',
+        url: '/',
+        description:
+          'The stage serving this document: the local stack (`npm start`) or a deployed staging or production stage',
+        'x-internal': false,
       },
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
-        description: 'A deployed stage (API Gateway HTTP API)',
+        description: 'A deployed staging or production stage (API Gateway HTTP API)',
+        'x-internal': false,
         variables: {
           apiId: { default: 'abcdef1234', description: 'The HTTP API id of the stage' },
           region: { default: 'us-east-1', description: 'The AWS region of the stage' },
         },
       },
     ],
-    tags: [...new Set(options.routes.map((route) => route.area))].map((name) => ({ name })),
+    tags: [...new Set(options.routes.map((route) => route.area))].map((name) => {
+      const description = TAG_DESCRIPTIONS[name]
+      if (!description) throw new Error(`lib/openapi/routeDescriptions.ts has no tag ${name}`)
+      return { name, description }
+    }),
     paths,
     components: {
       schemas: { ErrorEnvelope: jsonSchema(errorEnvelopeSchema, 'output') },

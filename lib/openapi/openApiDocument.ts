@@ -15,13 +15,14 @@ import {
 export const OPENAPI_FILE = 'schemas/openapi.json'
 
 // The docs routes answer the document, a page and its assets, not the JSON envelope.
-const STATIC_ROUTES: Record<string, Pick<StaticRoute, 'summary' | 'contentType' | 'params'>> = {
-  getOpenApiDocument: { summary: 'This OpenAPI document', contentType: 'application/json' },
-  getDocsPage: { summary: 'The API reference page (Swagger UI)', contentType: 'text/html' },
+const STATIC_ROUTES: Record<string, Pick<StaticRoute, 'summary' | 'contentTypes' | 'params'>> = {
+  getOpenApiDocument: { summary: 'This OpenAPI document', contentTypes: ['application/json'] },
+  getDocsPage: { summary: 'The API reference page (Swagger UI)', contentTypes: ['text/html'] },
   getDocsAsset: {
     summary: 'A script or style sheet of the reference page',
-    contentType: 'text/javascript',
-    params: ['file'],
+    contentTypes: ['text/javascript', 'text/css'],
+    // The files functions/docs/getDocsAsset.ts serves (a test asks it for each).
+    params: { file: ['swagger-ui-bundle.js', 'swagger-ui.css'] },
   },
 }
 
@@ -54,6 +55,7 @@ export async function loadRoutes(): Promise<Array<DocumentedRoute | StaticRoute>
 export async function openApiDocument(): Promise<OpenApiDocument> {
   return buildOpenApiDocument({
     version: packageJson.version,
+    license: packageJson.license,
     routes: await loadRoutes(),
     examples: await routeExamples(),
   })

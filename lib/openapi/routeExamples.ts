@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose'
 import {
   type Address,
   encodeFunctionData,
@@ -8,24 +9,39 @@ import {
   toHex,
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
 import { uniswapV2SwapAbi } from '../chain/abis'
 import { NATIVE_COIN } from '../constants'
+import { nameBasedUuid } from '../db/ids'
+import { networkId } from '../db/network'
+import { projectId } from '../db/project'
+import { formatTimestamp } from '../formatTimestamp'
 
-// Request and result examples of the client-signing routes, whose bodies a client builds from
-// several parts. Mainnet addresses: Uniswap V2 on Ethereum (chain 1), PancakeSwap V2 on BNB Chain
-// (56). The wallet is anvil's public test account 3, so the submit examples are real signatures.
+// Request and result examples of every route: what a client sends (path, query and body values,
+// query integers as the integers the document types them as) and the `result` it gets back. Each
+// is parsed with its route's own schemas by tests/lib/openapi/openApiDocument.test.ts, and the
+// linters check each against the document. Mainnet addresses: Uniswap V2 on Ethereum (chain 1),
+// PancakeSwap V2 on BNB Chain (56). The wallet is anvil's public test account 3, so signatures
+// and the submitted transactions are real.
 
 export interface RouteExample {
-  body: unknown
+  params?: Record<string, unknown>
+  query?: Record<string, unknown>
+  body?: unknown
   result: unknown
 }
 
 // The published test mnemonic of anvil and hardhat: never a real wallet.
-const EXAMPLE_SIGNER = mnemonicToAccount(
-  'test test test test test test test test test test test junk',
-  { addressIndex: 3 },
-)
+const TEST_PHRASE = 'test test test test test test test test test test test junk'
+const EXAMPLE_SIGNER = mnemonicToAccount(TEST_PHRASE, { addressIndex: 3 })
 const WALLET = EXAMPLE_SIGNER.address
+const WALLET_KEY = keyOf(EXAMPLE_SIGNER)
+function keyOf(account: ReturnType<typeof mnemonicToAccount>): Hex {
+  const { privateKey } = account.getHdKey()
+  if (!privateKey) throw new Error('an HD account always has a private key')
+  return toHex(privateKey)
+}
+
 const RECIPIENT: Address = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
 const ETHEREUM = {
   chainId: 1,
@@ -240,18 +256,332 @@ async function submitExample(prepared: { result: { transactions: UnsignedExample
     ),
   )
   const txIds = transactions.map((signed) => keccak256(signed))
-  return { body: { transactions }, result: { txId: txIds[txIds.length - 1], txIds } }
+  const txId = txIds.at(-1)
+  if (!txId) throw new Error('a prepare example has at least one transaction')
+  return { body: { transactions }, result: { txId, txIds } }
 }
+
+// Sessions: tokens signed with a key no stage uses, as the service shapes them (lib/auth/tokens.ts).
+const EXAMPLE_TOKEN_KEY = new TextEncoder().encode('an example key that signs no real token')
+const ISSUED_AT = 1_795_000_000
+const ACCOUNT_ID = '0b3c9a2e-5f4d-4e8b-9c1a-7d6e5f4a3b2c'
+
+async function exampleToken(
+  audience: 'wallet' | 'account',
+  subject: string,
+  use: 'access' | 'refresh',
+  serial: number,
+): Promise<string> {
+  const lifetime = use === 'access' ? 900 : 2_592_000
+  return new SignJWT({
+    sid: nameBasedUuid(`example/session/${audience}/${serial}`),
+    typ: use,
+    ...(use === 'refresh' && { fid: nameBasedUuid(`example/family/${audience}`) }),
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer('wallet-backend')
+    .setAudience(audience)
+    .setSubject(subject)
+    .setJti(nameBasedUuid(`example/token/${audience}/${use}/${serial}`))
+    .setIssuedAt(ISSUED_AT)
+    .setExpirationTime(ISSUED_AT + lifetime)
+    .sign(EXAMPLE_TOKEN_KEY)
+}
+
+async function tokenPair(audience: 'wallet' | 'account', subject: string, serial: number) {
+  return {
+    access: await exampleToken(audience, subject, 'access', serial),
+    refresh: await exampleToken(audience, subject, 'refresh', serial),
+  }
+}
+
+// Sign-in with Ethereum, as lib/auth/siwe.ts builds the message (a deployed stage's settings).
+const NONCE = 481_516_234_200
+const SIGN_IN_MESSAGE = createSiweMessage({
+  domain: 'app.example.com',
+  uri: 'https://app.example.com',
+  address: WALLET,
+  statement: 'Sign in to the wallet app. This request costs nothing and sends no transaction.',
+  version: '1',
+  chainId: ETHEREUM.chainId,
+  nonce: String(NONCE),
+  issuedAt: new Date(ISSUED_AT * 1000),
+  expirationTime: new Date((ISSUED_AT + 300) * 1000),
+})
+
+// The catalog: two ethereum tokens, ids as lib/db/project.ts derives them.
+const LINK = {
+  id: projectId('ethereum', ETHEREUM.link),
+  name: 'Chainlink',
+  address: ETHEREUM.link,
+  symbol: 'LINK',
+  decimals: 18,
+  network: 'ethereum',
+}
+const USDC = {
+  id: projectId('ethereum', ETHEREUM.usdc),
+  name: 'USD Coin',
+  address: ETHEREUM.usdc,
+  symbol: 'USDC',
+  decimals: 6,
+  network: 'ethereum',
+}
+const CREATED_AT = new Date('2026-03-02T09:15:00.000Z')
+const NOW = new Date('2026-11-21T20:00:00.000Z')
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+
+const project = {
+  ...LINK,
+  industry: 'Oracles',
+  description: 'A decentralized oracle network that brings off-chain data to smart contracts.',
+  contract_inception: formatTimestamp(new Date('2017-09-16T19:41:52.000Z')),
+  contract_age: 3353,
+  market_rank: 1,
+  price: 14.02,
+  market_cap: 8_794_000_000,
+  fully_diluted_market_cap: 14_020_000_000,
+  total_supply: 1_000_000_000,
+  circulating_supply: 627_250_000,
+  volume_24h: 412_000_000,
+  market_pairs: 3,
+  price_change_24h: -1.8,
+  price_change_7d: 4.2,
+  price_change_30d: 11.5,
+  price_change_60d: 9.1,
+  price_change_90d: -3.4,
+  createdAt: formatTimestamp(CREATED_AT),
+  watchLists: 12,
+  social: {
+    id: nameBasedUuid(`social/${LINK.id}`),
+    website: 'https://chain.link',
+    explorer: `https://etherscan.io/token/${ETHEREUM.link}`,
+    twitter: 'https://twitter.com/chainlink',
+    facebook: '',
+    instagram: '',
+    telegram: 'https://t.me/chainlinkofficial',
+    discord: 'https://discord.gg/chainlink',
+    reddit: 'https://www.reddit.com/r/Chainlink',
+    youtube: 'https://www.youtube.com/@chainlinkofficial',
+    github: 'https://github.com/smartcontractkit',
+    medium: '',
+  },
+  tags: [{ id: nameBasedUuid('tag/oracle'), tag: 'Oracle' }],
+  categories: [{ id: nameBasedUuid('category/infrastructure'), category: 'Infrastructure' }],
+}
+
+/** A price history of hours or days, one point per price, the last one at NOW. */
+function history(key: 'hour' | 'day', stepMs: number, prices: number[]) {
+  return {
+    history: prices.map((avgPrice, index) => ({
+      avgPrice,
+      [key]: formatTimestamp(new Date(NOW.getTime() - (prices.length - 1 - index) * stepMs)),
+    })),
+  }
+}
+
+const SWAP_HASH = '0x9a1c3b0e4f7d2a6c8b5e1f0d3c7a9b2e4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c'
+const tradeRecord = {
+  id: '019a8f2e-4b1c-7d3e-9f0a-1b2c3d4e5f60',
+  hash: SWAP_HASH,
+  type: 'swap',
+  network: 'ethereum',
+  status: 'successful',
+  amount: 40,
+  gasUsed: 152_331,
+  blockNumber: 21_004_512,
+  isNativeTransfer: false,
+  from: WALLET,
+  to: ETHEREUM.router,
+  createdAt: formatTimestamp(new Date('2026-11-21T19:58:12.345Z')),
+}
+
+const linkForUsdcQuote = linkForUsdc.result.quote
 
 /** Examples keyed by the function's name in serverless.yml. */
 export async function routeExamples(): Promise<Record<string, RouteExample>> {
+  const walletTokens = await tokenPair('wallet', WALLET, 1)
+  const accountTokens = await tokenPair('account', ACCOUNT_ID, 1)
+  const networks = [
+    { id: networkId('ethereum'), network: 'ethereum' },
+    { id: networkId('altchain'), network: 'altchain' },
+  ]
+  const recovered = mnemonicToAccount(TEST_PHRASE)
+  const credentials = { username: 'satoshi_n', password: 'correct horse battery staple' }
+  const txResult = (transaction: { result: { txId: string } }) => ({
+    txId: transaction.result.txId,
+  })
+  const submittedLinkForUsdc = await submitExample(linkForUsdc)
+  const submittedCakeForWbnb = await submitExample(cakeForWbnb)
+  const submittedBnbForCake = await submitExample(bnbForCake)
+  const ethereumTransfer = transferExample(ETHEREUM.chainId, ETHEREUM.link, 'LINK')
+  const altchainTransfer = transferExample(ALTCHAIN.chainId, ALTCHAIN.cake, 'CAKE')
+  const keyParams = { key: WALLET_KEY }
+  const projectParams = { projectId: LINK.id }
   return {
+    listNetworks: { result: { networks } },
+    getNonce: { params: { address: WALLET }, result: { nonce: NONCE, message: SIGN_IN_MESSAGE } },
+    loginWallet: {
+      body: {
+        address: WALLET,
+        signature: await EXAMPLE_SIGNER.signMessage({ message: SIGN_IN_MESSAGE }),
+        nonce: NONCE,
+      },
+      result: walletTokens,
+    },
+    refreshWalletSession: { result: await tokenPair('wallet', WALLET, 2) },
+    logoutWallet: { result: {} },
+    generateMnemonic: { result: { mnemonic: TEST_PHRASE } },
+    createWallet: {
+      body: { mnemonic: TEST_PHRASE, index: 3 },
+      result: { address: WALLET, privateKey: WALLET_KEY },
+    },
+    recoverWalletFromMnemonic: {
+      body: { mnemonic: TEST_PHRASE },
+      result: { address: recovered.address, privateKey: keyOf(recovered) },
+    },
+    recoverWalletFromKey: {
+      body: { privateKey: WALLET_KEY.slice(2) },
+      result: { address: WALLET, privateKey: WALLET_KEY },
+    },
+    registerAccount: { body: credentials, result: {} },
+    loginAccount: { body: credentials, result: { token: accountTokens } },
+    refreshAccountSession: { result: { token: await tokenPair('account', ACCOUNT_ID, 2) } },
+    logoutAccount: { result: {} },
+    listSwapTokens: {
+      query: { sort: 'symbol', direction: 'ASC', limit: 2, offset: 0 },
+      result: { tokens: [LINK, USDC] },
+    },
+    quoteAltchain: {
+      query: {
+        amount: '40',
+        address0: ALTCHAIN.cake,
+        decimals0: 18,
+        address1: ALTCHAIN.wbnb,
+        decimals1: 18,
+        slippageBps: 50,
+      },
+      result: { ...cakeForWbnb.result.quote, gasPriceWei: 1_000_000_000 },
+    },
+    quoteEthereum: {
+      query: {
+        amount: '40',
+        address0: ETHEREUM.link,
+        decimals0: 18,
+        address1: ETHEREUM.usdc,
+        decimals1: 6,
+        slippageBps: 50,
+        recipient: WALLET,
+      },
+      result: {
+        ...linkForUsdcQuote,
+        calldata: encodeFunctionData({
+          abi: uniswapV2SwapAbi,
+          functionName: 'swapExactTokensForTokens',
+          args: [
+            parseUnits('40', 18),
+            BigInt(linkForUsdcQuote.amountOutMin),
+            [...linkForUsdcQuote.path],
+            WALLET,
+            DEADLINE,
+          ],
+        }),
+        value: toHex(0n),
+        gasPriceWei: 24_000_000_000,
+      },
+    },
+    swapNativeAltchain: {
+      params: keyParams,
+      body: bnbForCake.body,
+      result: txResult(submittedBnbForCake),
+    },
+    swapTokensAltchain: {
+      params: keyParams,
+      body: cakeForWbnb.body,
+      result: txResult(submittedCakeForWbnb),
+    },
+    swapTokensEthereum: {
+      params: keyParams,
+      body: linkForUsdc.body,
+      result: txResult(submittedLinkForUsdc),
+    },
+    transferAltchain: {
+      params: keyParams,
+      body: altchainTransfer.body,
+      result: txResult(await submitExample(altchainTransfer)),
+    },
+    transferEthereum: {
+      params: keyParams,
+      body: ethereumTransfer.body,
+      result: txResult(await submitExample(ethereumTransfer)),
+    },
     prepareSwapTokensEthereum: linkForUsdc,
     prepareSwapTokensAltchain: cakeForWbnb,
     prepareSwapNativeAltchain: bnbForCake,
-    prepareTransferEthereum: transferExample(ETHEREUM.chainId, ETHEREUM.link, 'LINK'),
-    prepareTransferAltchain: transferExample(ALTCHAIN.chainId, ALTCHAIN.cake, 'CAKE'),
-    submitEthereum: await submitExample(linkForUsdc),
-    submitAltchain: await submitExample(cakeForWbnb),
+    prepareTransferEthereum: ethereumTransfer,
+    prepareTransferAltchain: altchainTransfer,
+    submitEthereum: submittedLinkForUsdc,
+    submitAltchain: submittedCakeForWbnb,
+    attachWalletNetworks: { body: { networkIds: networks.map(({ id }) => id) }, result: {} },
+    getWalletBalances: {
+      result: {
+        networksBalance: [
+          { network: 'ethereum', balance: 1.25 },
+          { network: 'altchain', balance: 0.4 },
+        ],
+      },
+    },
+    listWatchlist: {
+      result: {
+        watchlist: [
+          {
+            id: LINK.id,
+            symbol: LINK.symbol,
+            name: LINK.name,
+            price: 14.02,
+            price_change_daily: -1.8,
+            price_change_daily_positive: false,
+          },
+        ],
+      },
+    },
+    addToWatchlist: { params: projectParams, result: {} },
+    removeFromWatchlist: { params: projectParams, result: {} },
+    getProjectDetails: { params: projectParams, result: { project } },
+    getDailyPriceHistory: {
+      params: projectParams,
+      result: history('hour', HOUR_MS, [14.31, 14.12, 14.02]),
+    },
+    getMonthlyPriceHistory: {
+      params: projectParams,
+      result: history('day', DAY_MS, [13.2, 13.74, 14.02]),
+    },
+    getYearlyPriceHistory: {
+      params: projectParams,
+      result: {
+        history: [
+          { avgPrice: 12.9, month: formatTimestamp(new Date('2026-09-01T00:00:00.000Z')) },
+          { avgPrice: 13.45, month: formatTimestamp(new Date('2026-10-01T00:00:00.000Z')) },
+          { avgPrice: 14.02, month: formatTimestamp(new Date('2026-11-01T00:00:00.000Z')) },
+        ],
+      },
+    },
+    listTrades: {
+      query: { limit: 20, offset: 0, sort: 'createdAt', direction: 'DESC' },
+      result: {
+        count: 2,
+        trades: [
+          { id: tradeRecord.id, type: 'swap', status: 'successful', amount: 40 },
+          {
+            id: '019a8f2d-9e0b-7c4a-8d1e-2f3a4b5c6d7e',
+            type: 'approval',
+            status: 'successful',
+            amount: 40,
+          },
+        ],
+      },
+    },
+    getTradeByHash: { params: { hash: SWAP_HASH }, result: tradeRecord },
+    getTradeById: { params: { tradeId: tradeRecord.id }, result: tradeRecord },
   }
 }

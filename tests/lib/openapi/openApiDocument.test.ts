@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type * as z from '../../../schemas/zod'
+import { handler as getDocsAsset } from '../../../functions/docs/getDocsAsset'
+import { MAX_HOPS } from '../../../lib/chain/bestAmountOut'
 import type { OpenApiDocument } from '../../../lib/openapi/buildOpenApiDocument'
+import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
 import { loadRoutes, OPENAPI_FILE, openApiDocument } from '../../../lib/openapi/openApiDocument'
 import { routeExamples } from '../../../lib/openapi/routeExamples'
-import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
+import { MAX_PATH_TOKENS } from '../../../schemas/limits'
+import type * as z from '../../../schemas/zod'
+import { httpEvent } from '../../support/httpEvent'
 
 interface Operation {
   operationId: string
@@ -148,28 +152,112 @@ describe('the OpenAPI document', () => {
     })
   })
 
-  it('gives the client-signing routes examples that their own schemas accept', async () => {
+  it('gives every route examples of its inputs and result that its own schemas accept', async () => {
     const examples = await routeExamples()
-    const routes = (await loadRoutes()).filter((route) => route.name in examples)
+    const routes = (await loadRoutes()).flatMap((route) => ('definition' in route ? [route] : []))
 
-    expect(routes.map((route) => route.name).sort()).toEqual(Object.keys(examples).sort())
+    expect(Object.keys(examples).sort()).toEqual(routes.map((route) => route.name).sort())
     for (const route of routes) {
-      if (!('definition' in route)) throw new Error(`${route.name} is static`)
-      const { body, result } = examples[route.name] ?? {}
-      const schemas = route.definition as unknown as Record<'body' | 'result', z.ZodMiniType>
-      expect({ route: route.name, body: schemas.body.safeParse(body).success }).toEqual({
+      const example = examples[route.name]
+      const schemas = route.definition as unknown as Partial<
+        Record<'params' | 'query' | 'body' | 'result', z.ZodMiniType>
+      >
+      const accepts = (part: 'params' | 'query' | 'body', value: unknown) => ({
         route: route.name,
-        body: true,
+        part,
+        issues: schemas[part]?.safeParse(value).error?.issues ?? [],
       })
-      expect(schemas.result.parse(result)).toEqual(result)
-      const content = operation('post', route.path).requestBody?.content['application/json']
-      expect(content).toMatchObject({ example: body })
+      for (const part of ['params', 'query', 'body'] as const) {
+        expect({ route: route.name, part, given: example?.[part] !== undefined }).toEqual({
+          route: route.name,
+          part,
+          given: schemas[part] !== undefined,
+        })
+      }
+      // The query string carries every value as text, integers as digits.
+      const query = Object.fromEntries(
+        Object.entries(example?.query ?? {}).map(([name, value]) => [name, String(value)]),
+      )
+      if (schemas.params) expect(accepts('params', example?.params).issues).toEqual([])
+      if (schemas.query) expect(accepts('query', query).issues).toEqual([])
+      if (schemas.body) expect(accepts('body', example?.body).issues).toEqual([])
+      // A result example is what the route answers: its schema leaves it as it is.
+      expect(schemas.result?.parse(example?.result)).toEqual(example?.result)
     }
+  })
+
+  it('shows each example in the document: parameters, body and the result envelope', () => {
+    const quote = operation('get', '/api/v1/swap/quote/ethereum')
+    const login = operation('post', '/api/v1/auth/login')
+
+    for (const parameter of quote.parameters) expect(parameter).toHaveProperty('example')
+    expect(quote.parameters.find((p) => p.name === 'decimals1')).toMatchObject({ example: 6 })
+    expect(login.requestBody?.content['application/json']).toHaveProperty('example.nonce')
+    expect(login.responses[200]?.content?.['application/json']).toMatchObject({
+      example: { ok: true, result: { access: expect.any(String), refresh: expect.any(String) } },
+    })
+  })
+
+  it('bounds every string and array of a request, and documents each checked format', () => {
+    const strings: Array<{ at: string; schema: Record<string, unknown> }> = []
+    const visit = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return
+      const schema = node as Record<string, unknown>
+      if (schema.type === 'string' || schema.type === 'array') strings.push({ at, schema })
+      for (const [key, child] of Object.entries(schema)) visit(child, `${at}/${key}`)
+    }
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods)) {
+        const op = operation(method, path)
+        visit(op.parameters, `${method} ${path} parameters`)
+        visit(op.requestBody, `${method} ${path} body`)
+      }
+    }
+    const unbounded = strings.filter(({ schema }) =>
+      schema.type === 'array'
+        ? schema.maxItems === undefined
+        : schema.maxLength === undefined && schema.enum === undefined,
+    )
+    const free = strings.filter(
+      ({ schema }) =>
+        schema.type === 'string' &&
+        [schema.pattern, schema.format, schema.enum, schema.const].every((v) => v === undefined),
+    )
+
+    expect(strings.length).toBeGreaterThan(60)
+    expect(unbounded.map(({ at }) => at)).toEqual([])
+    // A password may hold any character.
+    expect(free.map(({ at }) => at.split(' ')[1])).toEqual([
+      '/api/v1/account/register',
+      '/api/v1/account/login',
+    ])
+  })
+
+  it('bounds a route at the hops the router searches', () => {
+    expect(MAX_PATH_TOKENS).toBe(MAX_HOPS + 1)
+  })
+
+  it('lists exactly the files the docs asset route serves', async () => {
+    const file = operation('get', '/api/docs/assets/{file}').parameters[0]?.schema as {
+      enum: string[]
+    }
+    const statusOf = async (name: string) => {
+      const response = (await getDocsAsset(
+        httpEvent({
+          routeKey: 'GET /api/docs/assets/{file}',
+          pathParameters: { file: name },
+        }),
+      )) as { statusCode: number }
+      return response.statusCode
+    }
+
+    for (const name of file.enum) expect(await statusOf(name)).toBe(200)
+    expect(await statusOf('index.html')).toBe(404)
   })
 
   it('names its servers and documents what the gateway answers itself', () => {
     expect(document.servers.map((server) => server.url)).toEqual([
-      'http://localhost:3000',
+      '/',
       'https://{apiId}.execute-api.{region}.amazonaws.com',
     ])
     const { TooManyRequests, NotFound, PayloadTooLarge } = document.components.responses as Record<
@@ -185,14 +273,25 @@ describe('the OpenAPI document', () => {
     }
   })
 
-  it('types integer query values as integers and closes the direction set', () => {
+  it('types integer query values as integers and closes the sort and direction sets', () => {
     const parameters = Object.fromEntries(
       operation('get', '/api/v1/trades').parameters.map((parameter) => [parameter.name, parameter]),
     )
 
-    expect(parameters.limit?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 })
-    expect(parameters.offset?.schema).toEqual({ type: 'integer', minimum: 0 })
+    expect(parameters.limit?.schema).toEqual({
+      type: 'integer',
+      format: 'int32',
+      minimum: 1,
+      maximum: 100,
+    })
+    expect(parameters.offset?.schema).toEqual({
+      type: 'integer',
+      format: 'int64',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+    })
     expect(parameters.direction?.schema).toMatchObject({ enum: ['ASC', 'DESC', 'asc', 'desc'] })
+    expect(parameters.sort?.schema).toMatchObject({ enum: ['createdAt'] })
     const quote = Object.fromEntries(
       operation('get', '/api/v1/swap/quote/altchain').parameters.map((p) => [p.name, p]),
     ) as Record<string, { schema: { type?: string } } | undefined>

@@ -1,0 +1,70 @@
+import {
+  MAX_LINK_CHARS,
+  MAX_PATH_TOKENS,
+  MAX_PRIVATE_KEY_CHARS,
+  MAX_SIGNED_HEX_DIGITS,
+} from './limits'
+import * as z from './zod'
+
+// String formats that requests and results share. Each pattern is anchored and bounds the length,
+// so the `maxLength` beside it in the OpenAPI document is enforced by the pattern itself.
+
+type Keywords = z.core.GlobalMeta
+
+/**
+ * Adds JSON Schema keywords to the OpenAPI document that a check already enforces without zod
+ * spelling them out: a length the schema's pattern bounds, the pattern a refinement or a lib/
+ * parser checks, an array bound a refinement enforces.
+ */
+export function documented<Schema extends z.ZodMiniType>(schema: Schema, keywords: Keywords) {
+  z.globalRegistry.add(schema, keywords)
+  return schema
+}
+
+/** A string matching `pattern`, at most `maxLength` long (which the pattern implies). */
+function patterned(pattern: RegExp, maxLength: number) {
+  return documented(z.string().check(z.regex(pattern)), { maxLength })
+}
+
+/** A 0x address in any case, as results carry them (checksummed where the service writes them). */
+export const addressString = patterned(/^0x[0-9a-fA-F]{40}$/, 42)
+
+/** A swap route: tokenIn, the tokens between, tokenOut. */
+export const tokenPathSchema = z.array(addressString).check(z.maxLength(MAX_PATH_TOKENS))
+
+/** A transaction hash as the service writes it: 0x and 64 lower-case hex digits. */
+export const txHashString = patterned(/^0x[0-9a-f]{64}$/, 66)
+
+/** A quantity as JSON-RPC writes it: 0x and up to 64 lower-case hex digits (a uint256). */
+export const hexQuantityString = patterned(/^0x[0-9a-f]{1,64}$/, 66)
+
+/** Call data: 0x and whole bytes in lower-case hex, no more than a signed transaction holds. */
+export const hexDataString = patterned(
+  new RegExp(`^0x([0-9a-f]{2}){0,${MAX_SIGNED_HEX_DIGITS / 2}}$`),
+  2 + MAX_SIGNED_HEX_DIGITS,
+)
+
+/** An id the service issues: an RFC 9562 UUID, 36 characters. */
+export const uuidString = documented(z.uuid(), { maxLength: 36 })
+
+/** The interface's timestamp, `YYYY-MM-DD HH:MM:SS.ffffff +00:00` (lib/formatTimestamp.ts). */
+export const timestampString = patterned(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} \+00:00$/, 33)
+
+/** An http(s) link of the catalog. */
+export const linkString = z.url({ protocol: /^https?$/ }).check(z.maxLength(MAX_LINK_CHARS))
+
+/**
+ * A private key as lib/wallet/privateKey.ts parses it (64 hex digits, `0x` or not, any case,
+ * whitespace around): only its length is checked here, since lib/wallet names what is wrong
+ * without quoting the key, as a zod message about its content might.
+ */
+export function privateKeyInput() {
+  return documented(
+    z
+      .string()
+      .check(
+        z.maxLength(MAX_PRIVATE_KEY_CHARS, `must be at most ${MAX_PRIVATE_KEY_CHARS} characters`),
+      ),
+    { pattern: '^\\s*(0[xX])?[0-9a-fA-F]{64}\\s*$' },
+  )
+}
