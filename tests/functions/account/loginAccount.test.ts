@@ -1,7 +1,7 @@
 import '../../support/env'
 import { decodeJwt } from 'jose'
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { handler } from '../../../functions/account/loginAccount'
 import { handler as logoutHandler } from '../../../functions/account/logoutAccount'
 import { handler as refreshHandler } from '../../../functions/account/refreshAccountSession'
@@ -12,6 +12,7 @@ import { getAccount } from '../../../lib/db/account'
 import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 import { spyOnDbSend } from '../../support/dbSendSpy'
+import { clearOfWindowEnd } from '../../support/windowEdge'
 
 const ROUTE = 'POST /api/v1/account/login'
 
@@ -140,6 +141,9 @@ describe('POST /v1/account/login', () => {
   })
 
   describe('lockout', () => {
+    // Six scrypt logins take seconds, more on a loaded machine: never across a quarter hour.
+    beforeEach(() => clearOfWindowEnd(CREDENTIAL_WINDOW_SECONDS, 60))
+
     it('answers 429 with Retry-After after 5 failed logins, even with the right password', async () => {
       const { username, password } = await registered()
       for (let attempt = 0; attempt < MAX_CREDENTIAL_CHECKS; attempt++) {

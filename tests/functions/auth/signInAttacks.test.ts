@@ -2,16 +2,17 @@ import '../../support/env'
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
-import { MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
+import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
 import * as siwe from '../../../lib/auth/siwe'
 import { db, tableName } from '../../../lib/db/client'
 import { clientWindowKey, walletKey } from '../../../lib/db/keys'
 import { findKnownWallets } from '../../../lib/db/wallet'
 import { httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 import { countRequests } from '../../support/requestCounters'
+import { clearOfWindowEnd } from '../../support/windowEdge'
 
 // Counts the signature checks that run, without changing what they do.
 vi.mock('../../../lib/auth/siwe', async (importOriginal) => {
@@ -125,6 +126,9 @@ describe('cheap rejection of wallet logins (DECISIONS §7.1)', () => {
 })
 
 describe('attempt budget of an address (DECISIONS §7.1)', () => {
+  // The attempts of a test fall in one 15-minute window, however slow the machine.
+  beforeEach(() => clearOfWindowEnd(CREDENTIAL_WINDOW_SECONDS, 60))
+
   it('lets at most 5 of 20 concurrent bad logins reach signature verification', async () => {
     const { address } = await signedNonce(generatePrivateKey())
     const recover = vi.mocked(siwe.recoverSignedNonce)

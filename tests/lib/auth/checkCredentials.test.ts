@@ -14,9 +14,13 @@ vi.mock('../../../lib/auth/password', async (importOriginal) => {
   return { ...original, verifyPassword: vi.fn(original.verifyPassword) }
 })
 
+// The present window, read once: read at each call, a test running across a quarter hour
+// would put its moments in two windows (a run at 17:30 failed so).
+const PRESENT_WINDOW_STARTS_AT = windowOf(CREDENTIAL_WINDOW_SECONDS).startsAt
+
 /** A moment `seconds` into a window of its own, far from the present one. */
 function inWindow(windowIndex: number, seconds: number): Date {
-  const { startsAt } = windowOf(CREDENTIAL_WINDOW_SECONDS)
+  const startsAt = PRESENT_WINDOW_STARTS_AT
   return new Date((startsAt + windowIndex * CREDENTIAL_WINDOW_SECONDS + seconds) * 1000)
 }
 
