@@ -1,9 +1,13 @@
 import { DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb'
-import { createServer, type IncomingMessage } from 'node:http'
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { createHash } from 'node:crypto'
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import { type ClientRequest, createServer, type IncomingMessage } from 'node:http'
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Hex, createTestClient, http } from 'viem'
+import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
@@ -18,7 +22,7 @@ import type { EnvelopeResponse } from './httpEvent'
 export interface RestartableEngine {
   /** SIGTERM, and wait for the exit: connections are refused from then on. */
   stop(): Promise<void>
-  /** Starts it again on the same port, with the data it had. */
+  /** Starts it again on the same port, with the data it had (a DynamoDB warmed up as at first). */
   start(): Promise<void>
   /** SIGSTOP: connections are accepted and never answered, like a hung host. */
   freeze(): void
@@ -51,15 +55,20 @@ function allThreadsStopped(pid: number): boolean {
 }
 
 /**
+ * Looks at /proc, 5 ms apart, before a process sent SIGSTOP counts as not stopping: a count, not
+ * a deadline, so a loaded machine (where each look takes longer) gives the kernel longer too.
+ */
+const STOP_LOOKS = 400
+
+/**
  * SIGSTOP, then wait until the kernel has stopped every thread: the signal is asynchronous, and a
  * request sent at once could still be answered by a thread not yet stopped.
  */
 function freezeProcess(pid: number | undefined): void {
   if (pid === undefined) return
   process.kill(pid, 'SIGSTOP')
-  const deadline = Date.now() + 2_000
-  while (!allThreadsStopped(pid)) {
-    if (Date.now() > deadline) throw new Error(`process ${pid} did not stop`)
+  for (let look = 1; !allThreadsStopped(pid); look += 1) {
+    if (look === STOP_LOOKS) throw new Error(`process ${pid} did not stop`)
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
   }
 }
@@ -80,6 +89,7 @@ export async function startRestartableDynamo(): Promise<RestartableDynamo> {
     },
     async start() {
       node = await startDynamoLocal({ port, persistPath })
+      await warmUp(node.endpoint)
     },
     freeze: () => freezeProcess(node?.pid),
     thaw: () => signal(node?.pid, 'SIGCONT'),
@@ -375,33 +385,161 @@ export function faultLog(name: string) {
   }
 }
 
-/** The issue's bound: a route answers a fault within 3 s. */
+/**
+ * The issue's bound: a route answers a fault within 3 s. The tests check it on the configuration
+ * (attempts × per-attempt timeout), never on a measured time, which a loaded machine stretches.
+ */
 export const FAULT_BOUND_MS = 3_000
-const RECOVERY_LIMIT_MS = 20_000
+/**
+ * Outage answers a route may still give after the engine is back (each bounded by its attempts)
+ * before it must answer 200: the restart waited for the engine itself, so one call is the rule.
+ */
+const RECOVERY_CALLS = 10
 
-/** The outage's error envelope (503 database, 502 chain), answered within the bound. */
+/** The outage's error envelope (503 database, 502 chain): nothing else, no URL, no stack. */
 export function expectOutage(
   response: EnvelopeResponse,
-  ms: number,
   error: { code: 502 | 503; message: string },
 ): void {
   expect(response).toEqual({ status: error.code, body: { ok: false, error } })
-  expect(ms).toBeLessThan(FAULT_BOUND_MS)
 }
 
-/** Calls `call` until it answers 200, every other answer being `outageStatus`; the time it took. */
+/**
+ * Calls `call` until it answers 200, every other answer being `outageStatus`, at most
+ * RECOVERY_CALLS times; the time it took, for the fault log.
+ */
 export async function untilServed(
   call: () => Promise<EnvelopeResponse>,
   outageStatus: 502 | 503,
 ): Promise<number> {
   const startedAt = performance.now()
-  for (;;) {
+  for (let calls = 1; ; calls += 1) {
     const response = await call()
     if (response.status === 200) return Math.round(performance.now() - startedAt)
     expect(response.status).toBe(outageStatus)
-    if (performance.now() - startedAt > RECOVERY_LIMIT_MS) {
-      throw new Error(`still ${response.status} ${RECOVERY_LIMIT_MS} ms after the restart`)
+    if (calls === RECOVERY_CALLS) {
+      throw new Error(`still ${response.status} after ${calls} calls since the restart`)
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+}
+
+/**
+ * The HTTP requests this process sent or tried to one node, each as the JSON-RPC calls it carried
+ * (`method <digest of params>`, the id left out: a retry asks again under a new id). Node's own
+ * channel names the host of each request as it is created; the service's transport publishes
+ * each body just before it creates the request (`rpcRequestChannel`), which pairs the two.
+ */
+export interface RpcAttempts {
+  /** The requests since the last take (or the start), and a fresh start. */
+  take(): string[][]
+  stop(): void
+}
+
+/** A short digest of a call's params: a state override makes an `eth_call` kilobytes long. */
+function digest(params: unknown): string {
+  return createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 12)
+}
+
+export function countRpcAttempts(rpcUrl: string): RpcAttempts {
+  const host = new URL(rpcUrl).host
+  let lastBody: string | undefined
+  let posts: string[][] = []
+  const onBody = (body: unknown) => {
+    lastBody = String(body)
+  }
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: ClientRequest }
+    const body = lastBody
+    lastBody = undefined
+    if (request.getHeader('host') !== host) return
+    const calls = body === undefined ? [] : [JSON.parse(body) as JsonRpcCall | JsonRpcCall[]].flat()
+    posts.push(calls.map((call) => `${call.method} ${digest(call.params ?? [])}`))
+  }
+  rpcRequestChannel.subscribe(onBody)
+  subscribe('http.client.request.created', onRequest)
+  return {
+    take() {
+      const taken = posts
+      posts = []
+      return taken
+    },
+    stop() {
+      rpcRequestChannel.unsubscribe(onBody)
+      unsubscribe('http.client.request.created', onRequest)
+    },
+  }
+}
+
+/**
+ * The attempts the SDK made for each DynamoDB command sent through `client`: a middleware at the
+ * initialize step sees each command once, one at the deserialize step (inside the retry loop of
+ * `finalizeRequest`) each attempt, refused or timed out ones included.
+ */
+export interface DynamoAttempts {
+  /**
+   * Attempts per command since the last take (or the start), in the order sent, once every one
+   * of those commands has settled (a command still retrying is waited for); and a fresh start.
+   */
+  take(): Promise<number[]>
+  stop(): void
+}
+
+interface CountedCommand {
+  attempts: number
+  settled: Promise<unknown>
+}
+
+export function countDynamoAttempts(client: DynamoDBDocumentClient): DynamoAttempts {
+  let commands: CountedCommand[] = []
+  const commandOf = new WeakMap<object, CountedCommand>()
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const command: CountedCommand = { attempts: 0, settled: Promise.resolve() }
+      commands.push(command)
+      commandOf.set(context, command)
+      const result = next(args)
+      command.settled = result.then(
+        () => undefined,
+        () => undefined,
+      )
+      return result
+    },
+    { step: 'initialize', name: 'faultCountCommands', priority: 'high' },
+  )
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const command = commandOf.get(context)
+      if (command) command.attempts += 1
+      return next(args)
+    },
+    { step: 'deserialize', name: 'faultCountAttempts' },
+  )
+  return {
+    async take() {
+      const taken = commands
+      commands = []
+      await Promise.all(taken.map((command) => command.settled))
+      return taken.map((command) => command.attempts)
+    },
+    stop() {
+      client.middlewareStack.remove('faultCountCommands')
+      client.middlewareStack.remove('faultCountAttempts')
+    },
+  }
+}
+
+interface HandlerTimeouts {
+  connectionTimeout?: number
+  requestTimeout?: number
+  throwOnRequestTimeout?: boolean
+}
+
+/**
+ * The timeouts the client's HTTP handler runs with (smithy's NodeHttpHandler), resolved at its
+ * first request: read them after one. The client's config types the handler without this method.
+ */
+export function dynamoTimeouts(client: DynamoDBDocumentClient): HandlerTimeouts {
+  const handler = client.config.requestHandler as { httpHandlerConfigs?: () => HandlerTimeouts }
+  return handler.httpHandlerConfigs?.() ?? {}
 }
