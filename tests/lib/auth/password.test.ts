@@ -1,7 +1,13 @@
 import '../../support/env'
 import { createHash, randomBytes, scrypt } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { hashPassword, verifyPassword } from '../../../lib/auth/password'
+
+// The real scrypt, watched: which work a verification did is counted, not timed.
+vi.mock('node:crypto', async (importOriginal) => {
+  const crypto = await importOriginal<typeof import('node:crypto')>()
+  return { ...crypto, scrypt: vi.fn(crypto.scrypt) }
+})
 
 /** A stored hash made with other parameters, as an older release might have written it. */
 function hashWith(password: string, logCost: number, blockSize: number): Promise<string> {
@@ -17,10 +23,14 @@ function hashWith(password: string, logCost: number, blockSize: number): Promise
   })
 }
 
-async function timed<Value>(work: () => Promise<Value>): Promise<number> {
-  const started = performance.now()
+/** The key length and cost options of each scrypt call `work` made. */
+async function scryptCalls(work: () => Promise<unknown>): Promise<unknown[]> {
+  vi.mocked(scrypt).mockClear()
   await work()
-  return performance.now() - started
+  return vi.mocked(scrypt).mock.calls.map(([, , keyLength, options]) => {
+    const { N, r, p } = options as { N: number; r: number; p: number }
+    return { keyLength, N, r, p }
+  })
 }
 
 describe('hashPassword', () => {
@@ -67,13 +77,13 @@ describe('verifyPassword', () => {
   it('answers false without a stored hash, after the same scrypt work', async () => {
     const hash = await hashPassword('a real password')
 
-    const known = await timed(() => verifyPassword('a wrong password', hash))
-    const unknown = await timed(() => verifyPassword('a wrong password', undefined))
+    const known = await scryptCalls(() => verifyPassword('a wrong password', hash))
+    const unknown = await scryptCalls(() => verifyPassword('a wrong password', undefined))
 
     expect(await verifyPassword('a wrong password', undefined)).toBe(false)
-    // Loose bounds: the point is that no branch skips the hash; timings on a shared CI vary.
-    expect(unknown).toBeGreaterThan(known / 3)
-    expect(unknown).toBeLessThan(known * 3)
+    // The same work, counted: one scrypt call at the stored cost either way, no branch skipping it.
+    expect(known).toEqual([{ keyLength: 64, N: 2 ** 17, r: 8, p: 1 }])
+    expect(unknown).toEqual(known)
   })
 
   it('refuses a stored value that is not an scrypt hash', async () => {
