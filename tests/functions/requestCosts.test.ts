@@ -13,12 +13,24 @@ interface Cost {
   dynamo: string
   rpc: string
   roundTrips: number
+  /** DynamoDB round trips one after another (tests/support/requestCounters.ts, criticalPath). */
+  dynamoSteps: number
+  /** DynamoDB and RPC round trips one after another: what the caller waits for in sequence. */
+  steps: number
 }
 
-const row = (dynamo: string, rpc = '', roundTrips = 0): Cost => ({
+const row = (
+  dynamo: string,
+  rpc: string,
+  roundTrips: number,
+  dynamoSteps: number,
+  steps: number,
+): Cost => ({
   dynamo,
   rpc: rpc.split(', ').filter(Boolean).sort().join(', '),
   roundTrips,
+  dynamoSteps,
+  steps,
 })
 // A signed send: the session, the Idempotency-Key's claim and completion, the trade record.
 const SIGNED_WRITES = 'GetItem ×1, PutItem ×1, TransactWriteItems ×1, UpdateItem ×1'
@@ -40,48 +52,50 @@ const SUBMIT = 'eth_call ×1, eth_getTransactionCount ×1, eth_sendRawTransactio
 // One warm request each, in the order of serverless.yml. Swaps and transfers send an
 // Idempotency-Key (its claim and completion are the PutItem and UpdateItem) with the router
 // already approved; the trade routes read a pending trade whose receipt the node does not have.
+// Columns: DynamoDB commands, RPC calls, RPC round trips, then the sequential steps: DynamoDB
+// round trips one after another, and DynamoDB and RPC round trips one after another.
 // prettier-ignore
 const EXPECTED: Record<string, Cost> = {
-  'GET /api/v1/networks':                          row('Query ×1'),
-  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×1'),
-  'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×2'),
-  'GET /api/v1/auth/refresh':                      row('TransactWriteItems ×1'),
-  'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1'),
-  'GET /api/v1/wallet/mnemonic':                   row(''),
-  'POST /api/v1/wallet/create':                    row(''),
-  'POST /api/v1/wallet/recover/mnemonic':          row(''),
-  'POST /api/v1/wallet/recover/key':               row(''),
-  'POST /api/v1/account/register':                 row('PutItem ×1, UpdateItem ×1'),
-  'POST /api/v1/account/login':                    row('GetItem ×1, TransactWriteItems ×1, UpdateItem ×3'),
-  'GET /api/v1/account/refresh':                   row('TransactWriteItems ×1'),
-  'DELETE /api/v1/account/logout':                 row('DeleteItem ×1'),
-  'GET /api/v1/swap/tokens':                       row('Query ×1'),
-  'GET /api/v1/swap/quote/altchain':               row('', 'eth_call ×5, eth_gasPrice ×1', 1),
-  'GET /api/v1/swap/quote/ethereum':               row('', 'eth_call ×5, eth_gasPrice ×1', 1),
-  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×2, ${SEND}, eth_getBalance ×1`, 3),
-  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
-  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
-  'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
-  'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
-  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
-  'POST /api/v1/submit/ethereum':                  row(SIGNED_WRITES, SUBMIT, 2),
-  'POST /api/v1/submit/altchain':                  row(SIGNED_WRITES, SUBMIT, 2),
-  'POST /api/v1/networks/wallet':                  row('GetItem ×1, Query ×1, UpdateItem ×2'),
-  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2),
-  'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, Query ×1'),
-  'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1'),
-  'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1'),
-  'GET /api/v1/project/{projectId}':               row('BatchGetItem ×1'),
-  'GET /api/v1/price/history/daily/{projectId}':   row('Query ×1'),
-  'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1'),
-  'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1'),
-  'GET /api/v1/trades':                            row('GetItem ×1, Query ×1'),
-  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1),
-  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1),
+  'GET /api/v1/networks':                          row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×1', '', 0, 2, 2),
+  'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×2', '', 0, 3, 3),
+  'GET /api/v1/auth/refresh':                      row('TransactWriteItems ×1', '', 0, 1, 1),
+  'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1', '', 0, 1, 1),
+  'GET /api/v1/wallet/mnemonic':                   row('', '', 0, 0, 0),
+  'POST /api/v1/wallet/create':                    row('', '', 0, 0, 0),
+  'POST /api/v1/wallet/recover/mnemonic':          row('', '', 0, 0, 0),
+  'POST /api/v1/wallet/recover/key':               row('', '', 0, 0, 0),
+  'POST /api/v1/account/register':                 row('PutItem ×1, UpdateItem ×1', '', 0, 2, 2),
+  'POST /api/v1/account/login':                    row('GetItem ×1, TransactWriteItems ×1, UpdateItem ×3', '', 0, 4, 4),
+  'GET /api/v1/account/refresh':                   row('TransactWriteItems ×1', '', 0, 1, 1),
+  'DELETE /api/v1/account/logout':                 row('DeleteItem ×1', '', 0, 1, 1),
+  'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/swap/quote/altchain':               row('', 'eth_call ×5, eth_gasPrice ×1', 1, 0, 1),
+  'GET /api/v1/swap/quote/ethereum':               row('', 'eth_call ×5, eth_gasPrice ×1', 1, 0, 1),
+  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×2, ${SEND}, eth_getBalance ×1`, 3, 4, 7),
+  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3, 4, 7),
+  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3, 4, 7),
+  'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3, 4, 7),
+  'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3, 4, 7),
+  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2, 2, 3),
+  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2, 2, 3),
+  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2, 2, 3),
+  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2, 2, 3),
+  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2, 2, 3),
+  'POST /api/v1/submit/ethereum':                  row(SIGNED_WRITES, SUBMIT, 2, 4, 6),
+  'POST /api/v1/submit/altchain':                  row(SIGNED_WRITES, SUBMIT, 2, 4, 6),
+  'POST /api/v1/networks/wallet':                  row('GetItem ×1, Query ×1, UpdateItem ×2', '', 0, 3, 3),
+  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2, 1, 2),
+  'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, Query ×1', '', 0, 2, 2),
+  'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
+  'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
+  'GET /api/v1/project/{projectId}':               row('BatchGetItem ×1', '', 0, 1, 1),
+  'GET /api/v1/price/history/daily/{projectId}':   row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/trades':                            row('GetItem ×1, Query ×1', '', 0, 1, 1),
+  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1, 1, 2),
+  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1, 1, 2),
 }
 
 const measured = new Map<string, RequestTally & { status: number; read: boolean }>()
@@ -111,6 +125,8 @@ const actual = (route: string): Cost => {
     formatCounts(tally.dynamo.byCommand),
     formatCounts(tally.rpc.byMethod),
     tally.rpc.roundTrips,
+    tally.steps.dynamo,
+    tally.steps.all,
   )
 }
 
