@@ -44,7 +44,8 @@ export interface PreparedSwap {
  * The transactions the wallet signs for a swap, in order: when the router's allowance is short an
  * approval (the allowance reset to 0 first where it is not zero), then the swap, as the `{key}`
  * route would send them. The same batch of reads as that route (with the native balance and the
- * catalog lookup beside it), then the gas: nothing is signed, sent or recorded.
+ * catalog lookup beside it; the swap's gas in it when no approval comes first, else simulated
+ * after): nothing is signed, sent or recorded.
  */
 export async function prepareSwap(parameters: PrepareSwapParameters): Promise<PreparedSwap> {
   const { network, owner, address0, address1, decimals0, decimals1, slippageBps } = parameters
@@ -85,6 +86,8 @@ export async function prepareSwap(parameters: PrepareSwapParameters): Promise<Pr
     context: plan.context,
     nativeBalance: nativeBalance ?? plan.holding.balance,
     transactions: [...approvals.map(approve), swap],
+    // Without approvals the swap's gas came with the reads (planSwap).
+    gas: plan.gas === undefined ? undefined : [plan.gas],
   })
   return {
     transactions,

@@ -44,3 +44,14 @@ export async function estimateGasLimit({
   )
   return withHeadroom(estimate)
 }
+
+/** An estimate made beside other reads: its limit, or the failure, reported once they are checked. */
+export type GasEstimate = { gas: bigint } | { error: unknown }
+
+/** estimateGasLimit, settled either way, for a batch of reads that must not fail on it. */
+export function estimateBeside(parameters: EstimateGasLimitParameters): Promise<GasEstimate> {
+  return estimateGasLimit(parameters).then(
+    (gas) => ({ gas }),
+    (error: unknown) => ({ error }),
+  )
+}

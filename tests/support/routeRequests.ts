@@ -58,11 +58,12 @@ import type { NetworkName } from '../../lib/config'
 import type { HttpEvent } from '../../lib/http/types'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'
+import { attachWalletNetworks as attachNetworks } from '../../lib/db/attachWalletNetworks'
 import { listProjects } from '../../lib/db/project'
 import { NATIVE_COIN } from '../../lib/constants'
 import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
-import { attachNetworks } from '../../lib/markets/attachNetworks'
+import { liveSession } from './liveSession'
 import { devnetTransport } from './devnetTransport'
 import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
@@ -153,11 +154,17 @@ export async function routeRequests(
   deployments: Record<NetworkName, DexDeployment>,
 ): Promise<RouteRequest[]> {
   const reader = await signInWithWallet()
-  const networkIds = (await queryNetworks()).map((network) => network.id)
+  const networks = await queryNetworks()
+  const networkIds = networks.map((network) => network.id)
+  const readerSession = await liveSession(reader.address)
   const [project] = await listProjects()
   if (!project) throw new Error('no catalog project: the stack seeds the demo catalog')
-  await watchProject(reader.address, project.id)
-  await attachNetworks(reader.address, networkIds)
+  await watchProject(reader.address, project.id, readerSession)
+  await attachNetworks(
+    reader.address,
+    networks.map((network) => network.network),
+    readerSession,
+  )
   const hash = toHex(randomBytes(32))
   const { id: tradeId } = await recordTrade({
     hash,
@@ -558,7 +565,7 @@ export async function routeRequests(
       read: false,
       // Not yet watched, so the add writes: the path a client's first tap takes.
       prepare: async () => {
-        await unwatchProject(reader.address, project.id)
+        await unwatchProject(reader.address, project.id, readerSession)
         return call(addToWatchlist, {
           routeKey: 'POST /api/v1/watchlist/{projectId}',
           pathParameters: projectPath,
@@ -570,7 +577,7 @@ export async function routeRequests(
       routeKey: 'DELETE /api/v1/watchlist/{projectId}',
       read: false,
       prepare: async () => {
-        await watchProject(reader.address, project.id)
+        await watchProject(reader.address, project.id, readerSession)
         return call(removeFromWatchlist, {
           routeKey: 'DELETE /api/v1/watchlist/{projectId}',
           pathParameters: projectPath,
