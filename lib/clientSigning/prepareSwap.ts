@@ -11,7 +11,7 @@ import { isNative } from '../constants'
 import { Unprocessable } from '../errors'
 import type { SwapSides } from '../swap/quoteSwap'
 import { minimumOut } from '../swap/routerCall'
-import { planSwap, swapCallOf } from '../swap/swapPlan'
+import { gasFor, planSwap, swapCallOf } from '../swap/swapPlan'
 import { readKnownTokens } from './knownTokens'
 import {
   type PlannedTransaction,
@@ -80,14 +80,15 @@ export async function prepareSwap(parameters: PrepareSwapParameters): Promise<Pr
     data: call.data,
     value: call.value,
   }
+  // Without approvals the swap's estimate came with the reads (planSwap).
+  const swapGas = approvals.length === 0 ? gasFor(plan, call.data) : undefined
   const transactions = await unsignedSequence({
     network,
     owner,
     context: plan.context,
     nativeBalance: nativeBalance ?? plan.holding.balance,
     transactions: [...approvals.map(approve), swap],
-    // Without approvals the swap's gas came with the reads (planSwap).
-    gas: plan.gas === undefined ? undefined : [plan.gas],
+    gas: swapGas === undefined ? undefined : [swapGas],
   })
   return {
     transactions,

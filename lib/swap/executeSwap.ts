@@ -6,7 +6,7 @@ import { isNative } from '../constants'
 import type { Broadcast, SendOperation } from './idempotent'
 import type { SwapSides } from './quoteSwap'
 import { sendSigned } from './sendSigned'
-import { planSwap, swapCallOf, type SwapPlan } from './swapPlan'
+import { gasFor, planSwap, swapCallOf, type SwapPlan } from './swapPlan'
 import { countMetric } from '../metrics'
 
 export interface ExecuteSwapParameters extends SwapSides {
@@ -53,8 +53,9 @@ async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Prom
   const call = swapCallOf(plan, { ...parameters, owner })
   const action = 'swap'
   const swap = { to: router, data: call.data, value: call.value }
-  // The exact call is estimated when the batch had no usable estimate (approvals, or a failure).
-  const gas = plan.gas ?? (await estimateGasLimit({ network, action, from: owner, ...swap }))
+  // The exact call is estimated when the batch had no usable estimate (approvals, a fee, a failure).
+  const gas =
+    gasFor(plan, swap.data) ?? (await estimateGasLimit({ network, action, from: owner, ...swap }))
   const nonce = context.nonce + approvals
   const hash = await sendSigned({ network, action, account, nonce, fees, gas, ...swap })
   countMetric('Swap', { Network: network })

@@ -1,9 +1,9 @@
-import { type Address, formatUnits, parseUnits } from 'viem'
+import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
 import { candidatePaths, type ExactAmountOutReturnType } from '../chain/bestAmountOut'
 import { loadChainConfig, type NetworkName } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { Unprocessable } from '../errors'
-import { estimateBeside, type GasEstimate } from './gasLimit'
+import { estimateBeside, type GasEstimate, limitFrom } from './gasLimit'
 import { quoteRoute, routerTokens, type SwapSides } from './quoteSwap'
 import { assertDecimals, type Holding, readDecimals, readHolding } from './readHolding'
 import { minimumOut, type RouterCall, routerCall } from './routerCall'
@@ -35,20 +35,26 @@ export interface SwapPlan {
   /** The approvals a short allowance needs, in order (approvalAmounts). */
   approvals: bigint[]
   /**
-   * The swap's gas limit (with headroom), estimated beside the reads; undefined when approvals
-   * come first or that estimate failed: the exact call is estimated then, before it is signed.
+   * The swap's estimate along the chosen path, made beside the reads (gasFor turns it into the
+   * limit of the final call); undefined when approvals come first, when a token on the path takes
+   * a fee (the function sent is not the one estimated) or when it failed: the exact call is
+   * estimated then, before it is signed.
    */
-  gas?: bigint
+  estimate?: GasEstimate
+}
+
+/** The gas limit of the plan's swap call `data`, when the batch of reads estimated it. */
+export function gasFor(plan: SwapPlan, data: Hex): bigint | undefined {
+  return plan.estimate && limitFrom(plan.estimate, data)
 }
 
 const pathKey = (path: readonly Address[]) => path.join().toLowerCase()
 
 /**
  * Estimates, from the wallet, the swap along every candidate path at once, so the estimates join
- * the batch of reads: with `amountOutMin` 0 (the simulations beside them tell the amount) and the
- * router's ...SupportingFeeOnTransferTokens function, which works whether a token takes a fee or
- * not and costs at least as much as the plain one (a few balanceOf calls more), so its limit
- * covers whichever function is sent.
+ * the batch of reads, before the simulations say which path wins: with the plain router function
+ * (the one sent unless a token takes a fee) and `amountOutMin` 0, which runs the same code as the
+ * final call; what its calldata costs more is added (limitFrom).
  */
 function estimateEveryPath(
   network: NetworkName,
@@ -69,7 +75,7 @@ function estimateEveryPath(
         path,
         recipient: owner,
         deadline,
-        feeOnTransfer: true,
+        feeOnTransfer: false,
       })
       const estimate = estimateBeside({ network, action: 'swap', from: owner, to: router, ...call })
       return [pathKey(path), estimate]
@@ -104,10 +110,22 @@ export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,
   }
   const approvals = approvalAmounts(holding.allowance, amountIn)
-  // Settled with the batch. Short of an allowance the estimates reverted; they are not used then.
-  const estimate = approvals.length === 0 ? await estimates.get(pathKey(best.path)) : undefined
-  const gas = estimate && 'gas' in estimate ? estimate.gas : undefined
-  return { amountIn, router, best, context, fees, holding, approvals, gas }
+  // Settled with the batch. Short of an allowance the estimates reverted, and with a fee on
+  // transfer another function is sent: not used then, nor when it failed (estimated again).
+  const estimate =
+    approvals.length === 0 && !best.feeOnTransfer
+      ? await estimates.get(pathKey(best.path))
+      : undefined
+  return {
+    amountIn,
+    router,
+    best,
+    context,
+    fees,
+    holding,
+    approvals,
+    ...(estimate && 'gas' in estimate && { estimate }),
+  }
 }
 
 export interface SwapCallParameters extends PlanSwapParameters {

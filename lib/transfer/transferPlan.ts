@@ -1,7 +1,7 @@
 import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits } from 'viem'
 import { isNative, NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
-import { estimateBeside, type GasEstimate } from '../swap/gasLimit'
+import { estimateBeside, limitFrom } from '../swap/gasLimit'
 import { assertDecimals, type Holding, readHolding } from '../swap/readHolding'
 import { type Fees, readSendContext, type SendContext } from '../swap/sendContext'
 import type { NetworkName } from '../config'
@@ -105,11 +105,6 @@ export async function planTransfer(parameters: PlanTransferParameters): Promise<
   }
   // The estimate was of this very call: its revert is the transfer's 422, reported after the
   // checks above as before.
-  const gas = early ? gasOf(await early) : undefined
+  const gas = early ? limitFrom(await early, transaction.data ?? '0x') : undefined
   return { context, fees, holding, token, amount, native, transaction, gas }
-}
-
-function gasOf(estimate: GasEstimate): bigint {
-  if ('error' in estimate) throw estimate.error
-  return estimate.gas
 }
