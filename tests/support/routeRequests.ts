@@ -89,6 +89,8 @@ export interface RouteRequest {
   slow?: boolean
   /** The event itself, for a route whose request repeats: the cold-path bench sends it to a bundle. */
   event?: HttpEvent
+  /** A new event each call, for a route whose requests differ (a fresh Idempotency-Key). */
+  freshEvent?: () => HttpEvent
 }
 
 const TEST_PHRASE = 'test test test test test test test test test test test junk'
@@ -224,22 +226,22 @@ export async function routeRequests(
     }
   }
   // A fresh Idempotency-Key on every send, as a careful client sends: the costlier path.
-  const signed =
-    (
-      handler: Handler,
-      routeKey: string,
-      trader: { privateKey: Hex; access: string },
-      body: unknown,
-    ) =>
-    () =>
-      Promise.resolve(
-        call(handler, {
-          routeKey,
-          pathParameters: { key: trader.privateKey },
-          headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
-          body,
-        }),
-      )
+  const signed = (
+    handler: Handler,
+    routeKey: string,
+    trader: { privateKey: Hex; access: string },
+    body: unknown,
+  ) => {
+    const fresh = (): HttpEventOverrides => ({
+      routeKey,
+      pathParameters: { key: trader.privateKey },
+      headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
+      body,
+    })
+    return Object.assign(() => Promise.resolve(call(handler, fresh())), {
+      freshEvent: () => httpEvent(fresh()),
+    })
+  }
   /** A prepare route's request, as the trader's wallet app sends it. */
   const preparing =
     (handler: Handler, routeKey: string, trader: { access: string }, body: unknown) => () =>
@@ -633,7 +635,10 @@ export async function routeRequests(
     },
   ]
   return routes.map((route) => {
-    const event = (route as { prepare: { event?: HttpEvent } }).prepare.event
-    return event ? { ...route, event } : route
+    const { event, freshEvent } = route.prepare as {
+      event?: HttpEvent
+      freshEvent?: () => HttpEvent
+    }
+    return { ...route, ...(event && { event }), ...(freshEvent && { freshEvent }) }
   })
 }
