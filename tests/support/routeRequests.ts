@@ -635,10 +635,9 @@ export async function routeRequests(
     },
   ]
   return routes.map((route) => {
-    const { event, freshEvent } = route.prepare as {
-      event?: HttpEvent
-      freshEvent?: () => HttpEvent
-    }
+    const { event, freshEvent } = (
+      route as { prepare: { event?: HttpEvent; freshEvent?: (this: void) => HttpEvent } }
+    ).prepare
     return { ...route, ...(event && { event }), ...(freshEvent && { freshEvent }) }
   })
 }
