@@ -2,7 +2,7 @@ import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
 import type { MiddlewareObj } from '@middy/core'
-import { UNAUTHORIZED, Unauthorized } from '../errors'
+import { AppError, UNAUTHORIZED, Unauthorized } from '../errors'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
 import { envelope } from './envelope'
@@ -12,8 +12,17 @@ import type { SessionGate } from './types'
 import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
 import { validateInput } from './validateInput'
 
-const isSessionEnded = (error: unknown) =>
-  error instanceof Unauthorized && error.code === UNAUTHORIZED.sessionEnded
+/**
+ * Whether an ended session must answer before `error`: a refusal of the request or an unexpected
+ * failure, yes; the session's own 401003, or an outage (503, 502), which the session read would
+ * only wait on again, no.
+ */
+const sessionAnswersFirst = (error: unknown) =>
+  !(
+    error instanceof AppError &&
+    (error.status >= 500 ||
+      (error instanceof Unauthorized && error.code === UNAUTHORIZED.sessionEnded))
+  )
 
 type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
 
@@ -114,8 +123,8 @@ export function defineHandler<
     if (ran.status === 'rejected') {
       // A route that failed before its session was admitted (a refusal of its input, a key that
       // is not the wallet's) answers 401003 first if the session ended, as if the guard had read
-      // it: one GetItem, on this path only, unless the core already said so.
-      if (gate && !gate.admitted && !isSessionEnded(ran.reason)) await gate.check()
+      // it: one GetItem, on this path only.
+      if (gate && !gate.admitted && sessionAnswersFirst(ran.reason)) await gate.check()
       throw ran.reason
     }
     const result = ran.value
