@@ -11,6 +11,8 @@ export async function prepareSwapNativeAltchain(wallet: `0x${string}`, body: Swa
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Prepare writes and sends nothing: the session is read while the route reads.
+  sessionRead: 'beside',
   body: nativeSwapBodySchema,
   result: preparedSwapResultSchema,
   run: ({ body, principal }) => prepareSwapNativeAltchain(principal.subject as `0x${string}`, body),

@@ -11,6 +11,8 @@ export async function prepareSwapTokensAltchain(wallet: `0x${string}`, body: Swa
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Prepare writes and sends nothing: the session is read while the route reads.
+  sessionRead: 'beside',
   body: tokenSwapBodySchema,
   result: preparedSwapResultSchema,
   run: ({ body, principal }) => prepareSwapTokensAltchain(principal.subject as `0x${string}`, body),

@@ -11,6 +11,8 @@ export async function prepareTransferAltchain(wallet: `0x${string}`, body: Trans
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Prepare writes and sends nothing: the session is read while the route reads.
+  sessionRead: 'beside',
   body: transferBodySchema,
   result: preparedTransferResultSchema,
   run: ({ body, principal }) => prepareTransferAltchain(principal.subject as `0x${string}`, body),

@@ -11,6 +11,8 @@ export async function prepareTransferEthereum(wallet: `0x${string}`, body: Trans
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Prepare writes and sends nothing: the session is read while the route reads.
+  sessionRead: 'beside',
   body: transferBodySchema,
   result: preparedTransferResultSchema,
   run: ({ body, principal }) => prepareTransferEthereum(principal.subject as `0x${string}`, body),

@@ -10,12 +10,15 @@ export async function submitAltchain(input: SubmitInput) {
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Checked beside the Idempotency-Key's claim and the reads, before anything is broadcast.
+  sessionRead: 'route',
   body: submitBodySchema,
   result: submitResultSchema,
-  run: ({ body, principal, headers }) =>
+  run: ({ body, principal, headers, session }) =>
     submitAltchain({
       wallet: principal.subject as `0x${string}`,
       idempotencyKey: headers['idempotency-key'],
+      session,
       transactions: body.transactions as `0x${string}`[],
     }),
 })

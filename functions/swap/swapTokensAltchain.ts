@@ -13,14 +13,17 @@ export async function swapTokensAltchain(input: SignedInput<SwapBody>) {
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Checked beside the Idempotency-Key's claim and the chain reads, before anything is sent.
+  sessionRead: 'route',
   params: keyParamsSchema,
   body: tokenSwapBodySchema,
   result: txResultSchema,
-  run: ({ params, body, principal, headers }) =>
+  run: ({ params, body, principal, headers, session }) =>
     swapTokensAltchain({
       key: params.key,
       wallet: principal.subject,
       idempotencyKey: headers['idempotency-key'],
+      session,
       body,
     }),
 })

@@ -13,14 +13,17 @@ export async function transferAltchain(input: SignedInput<TransferBody>) {
 
 export const handler = defineHandler({
   auth: walletGuard,
+  // Checked beside the Idempotency-Key's claim and the chain reads, before anything is sent.
+  sessionRead: 'route',
   params: keyParamsSchema,
   body: transferBodySchema,
   result: txResultSchema,
-  run: ({ params, body, principal, headers }) =>
+  run: ({ params, body, principal, headers, session }) =>
     transferAltchain({
       key: params.key,
       wallet: principal.subject,
       idempotencyKey: headers['idempotency-key'],
+      session,
       body,
     }),
 })

@@ -16,6 +16,38 @@ import {
  */
 export const rpcRequestChannel = channel('wallet-backend:rpc-request')
 
+/**
+ * Each POST's life, for the counters' sequential steps: `{ exchange, phase: 'open' }` when its
+ * first call is asked for (not when the batch leaves, a macrotask later, so calls made beside a
+ * DynamoDB command never look as if they waited for it), `{ exchange, phase: 'close' }` once its
+ * answers are handed out.
+ */
+export const rpcExchangeChannel = channel('wallet-backend:rpc-exchange')
+
+export interface RpcExchangeMessage {
+  exchange: number
+  phase: 'open' | 'close'
+}
+
+let nextExchange = 0
+
+function openExchange(): number {
+  nextExchange += 1
+  if (rpcExchangeChannel.hasSubscribers) {
+    rpcExchangeChannel.publish({
+      exchange: nextExchange,
+      phase: 'open',
+    } satisfies RpcExchangeMessage)
+  }
+  return nextExchange
+}
+
+function closeExchange(exchange: number): void {
+  if (rpcExchangeChannel.hasSubscribers) {
+    rpcExchangeChannel.publish({ exchange, phase: 'close' } satisfies RpcExchangeMessage)
+  }
+}
+
 export interface NodeHttpTransportConfig {
   /** Per HTTP request, from writing it to the last byte of the answer. */
   timeout: number
@@ -185,7 +217,7 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
   let target: Target | undefined
   let queue: Pending[] = []
 
-  const send = async (calls: Pending[]) => {
+  const send = async (calls: Pending[], exchange: number) => {
     target ??= targetOf(url)
     try {
       const data = config.batch
@@ -212,6 +244,9 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
       }
     } catch (error) {
       for (const pending of calls) pending.reject(error)
+    } finally {
+      // Before the callers' continuations, which run as microtasks after this.
+      closeExchange(exchange)
     }
   }
 
@@ -219,15 +254,16 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
     new Promise<JsonRpcAnswer>((resolve, reject) => {
       const pending = { call, resolve, reject }
       if (!config.batch) {
-        void send([pending])
+        void send([pending], openExchange())
         return
       }
       queue.push(pending)
       if (queue.length === 1) {
+        const exchange = openExchange()
         setTimeout(() => {
           const calls = queue
           queue = []
-          void send(calls)
+          void send(calls, exchange)
         }, 0)
       }
     })

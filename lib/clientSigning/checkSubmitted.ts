@@ -16,7 +16,7 @@ import { uniswapV2SwapAbi } from '../chain/abis'
 import { loadChainConfig, type NetworkName } from '../config'
 import { NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
-import { readKnownTokens } from './knownTokens'
+import type { KnownTokens } from './knownTokens'
 import type { TransactionKind } from './unsignedTransaction'
 
 /** A submitted transaction that passed every check, with what its trade records. */
@@ -126,21 +126,45 @@ function tokenCall(parsed: Parsed, router: Address, refuse: (why: string) => nev
   return { kind: 'transfer', counterparty: target, token, amount, isNativeTransfer: false }
 }
 
+/** The submitted transactions decoded, their signers recovered: local work, before any read. */
+export interface DecodedSubmission {
+  network: NetworkName
+  wallet: Address
+  transactions: readonly Hex[]
+  parsed: Parsed[]
+  signers: (Address | undefined)[]
+  /** Contracts other than the router they call: the catalog tells which are known tokens. */
+  contracts: Address[]
+  /** The tokens whose amounts the trades record (their decimals are read), without the coin. */
+  tokensMoved: Address[]
+}
+
+/** The token a transaction moves, as its trade would record it (before any check). */
+function tokenMovedBy(parsed: Parsed, router: Address): Address | undefined {
+  if (!parsed.to) return undefined
+  if (!isAddressEqual(parsed.to, router)) {
+    return parsed.data && parsed.data !== '0x' ? parsed.to : NATIVE_COIN
+  }
+  const call = decodeOrUndefined(() =>
+    decodeFunctionData({ abi: uniswapV2SwapAbi, data: parsed.data ?? '0x' }),
+  )
+  if (!call) return undefined
+  if (call.functionName.startsWith('swapExactETHFor')) return NATIVE_COIN
+  const path = call.args[2]
+  return Array.isArray(path) ? (path[0] as Address | undefined) : undefined
+}
+
 /**
- * Decodes each signed transaction and checks it before anything is broadcast (DECISIONS §7.3):
- * an EIP-1559 transaction of the network's chain id, signed by the session's wallet, sent to the
- * router (one of its swaps, paying the wallet), to a catalog token (`approve` of the router or
- * `transfer`) or, with empty data, a plain native transfer; value only with the native coin's
- * swaps and transfers; nonces consecutive. Local work and one BatchGetItem of the catalog: a
- * malformed transaction is 400, one the service would not have prepared 422. The first nonce is
- * checked against the chain by the caller.
+ * Decodes each signed transaction (400 when one is not a signed serialized EIP-2718
+ * transaction) and recovers its signer: local work. What the checks will need to read is named:
+ * the contracts called (the catalog) and the tokens moved (their decimals).
  */
-export async function checkSubmitted({
+export async function decodeSubmitted({
   network,
   wallet,
   transactions,
-}: CheckSubmittedParameters): Promise<CheckedTransaction[]> {
-  const { chainId, router } = loadChainConfig(network)
+}: CheckSubmittedParameters): Promise<DecodedSubmission> {
+  const { router } = loadChainConfig(network)
   const parsed = transactions.map(parse)
   const signers = await Promise.all(
     transactions.map((raw) =>
@@ -152,7 +176,32 @@ export async function checkSubmitted({
   const contracts = parsed.flatMap((transaction) =>
     transaction.to && !isAddressEqual(transaction.to, router) ? [transaction.to] : [],
   )
-  const tokens = await readKnownTokens(network, contracts)
+  const moved = parsed.map((transaction) => tokenMovedBy(transaction, router))
+  const tokensMoved = [
+    ...new Set(
+      moved
+        .filter((token): token is Address => token !== undefined && token !== NATIVE_COIN)
+        .map((token) => token.toLowerCase() as Address),
+    ),
+  ]
+  return { network, wallet, transactions, parsed, signers, contracts, tokensMoved }
+}
+
+/**
+ * Checks each decoded transaction before anything is broadcast (DECISIONS §7.3): an EIP-1559
+ * transaction of the network's chain id, signed by the session's wallet, sent to the router (one
+ * of its swaps, paying the wallet), to a catalog token (`approve` of the router or `transfer`)
+ * or, with empty data, a plain native transfer; value only with the native coin's swaps and
+ * transfers; nonces consecutive. `tokens`: the catalog's answer for `decoded.contracts`. One the
+ * service would not have prepared is 422. The first nonce is checked against the chain by the
+ * caller.
+ */
+export function checkSubmitted(
+  decoded: DecodedSubmission,
+  tokens: KnownTokens,
+): CheckedTransaction[] {
+  const { network, wallet, transactions, parsed, signers } = decoded
+  const { chainId, router } = loadChainConfig(network)
   const first = parsed[0]?.nonce ?? 0
   return parsed.map((transaction, index) => {
     const refuse = (why: string): never => {

@@ -11,7 +11,7 @@ import { isNative } from '../constants'
 import { Unprocessable } from '../errors'
 import type { SwapSides } from '../swap/quoteSwap'
 import { minimumOut } from '../swap/routerCall'
-import { planSwap, swapCallOf } from '../swap/swapPlan'
+import { gasFor, planSwap, swapCallOf } from '../swap/swapPlan'
 import { readKnownTokens } from './knownTokens'
 import {
   type PlannedTransaction,
@@ -44,7 +44,8 @@ export interface PreparedSwap {
  * The transactions the wallet signs for a swap, in order: when the router's allowance is short an
  * approval (the allowance reset to 0 first where it is not zero), then the swap, as the `{key}`
  * route would send them. The same batch of reads as that route (with the native balance and the
- * catalog lookup beside it), then the gas: nothing is signed, sent or recorded.
+ * catalog lookup beside it; the swap's gas in it when no approval comes first, else simulated
+ * after): nothing is signed, sent or recorded.
  */
 export async function prepareSwap(parameters: PrepareSwapParameters): Promise<PreparedSwap> {
   const { network, owner, address0, address1, decimals0, decimals1, slippageBps } = parameters
@@ -79,12 +80,15 @@ export async function prepareSwap(parameters: PrepareSwapParameters): Promise<Pr
     data: call.data,
     value: call.value,
   }
+  // Without approvals the swap's estimate came with the reads (planSwap).
+  const swapGas = approvals.length === 0 ? gasFor(plan, call.data) : undefined
   const transactions = await unsignedSequence({
     network,
     owner,
     context: plan.context,
     nativeBalance: nativeBalance ?? plan.holding.balance,
     transactions: [...approvals.map(approve), swap],
+    gas: swapGas === undefined ? undefined : [swapGas],
   })
   return {
     transactions,

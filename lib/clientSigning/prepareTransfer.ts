@@ -23,7 +23,8 @@ export interface PrepareTransferParameters {
 /**
  * The transaction the wallet signs for a transfer: the token's `transfer`, or a plain value
  * transfer of the native coin. The `{key}` route's reads (with the native balance and the catalog
- * lookup beside them), then the estimate: nothing is signed, sent or recorded.
+ * lookup beside them, and the estimate when the decimals are known): nothing is signed, sent or
+ * recorded.
  */
 export async function prepareTransfer(
   parameters: PrepareTransferParameters,
@@ -55,6 +56,7 @@ export async function prepareTransfer(
         value: plan.transaction.value ?? 0n,
       },
     ],
+    gas: plan.gas === undefined ? undefined : [plan.gas],
   })
   return { transactions }
 }

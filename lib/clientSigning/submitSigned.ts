@@ -4,12 +4,19 @@ import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { Unprocessable } from '../errors'
+import type { SessionGate } from '../http/types'
 import { countMetric } from '../metrics'
-import { idempotent } from '../swap/idempotent'
+import { type Broadcast, sendOnce } from '../swap/idempotent'
 import { readDecimals } from '../swap/readHolding'
-import { recordSent } from '../swap/recordSent'
+import { recordSent, type SentTrade } from '../swap/recordSent'
 import { broadcastSigned, waitForSuccess } from '../swap/sendSigned'
-import { type CheckedTransaction, checkSubmitted } from './checkSubmitted'
+import {
+  type CheckedTransaction,
+  checkSubmitted,
+  type DecodedSubmission,
+  decodeSubmitted,
+} from './checkSubmitted'
+import { readKnownTokens } from './knownTokens'
 
 export interface SubmitSignedParameters {
   network: NetworkName
@@ -18,6 +25,8 @@ export interface SubmitSignedParameters {
   /** The access token's wallet: every transaction must be its own. */
   wallet: Address
   idempotencyKey: string | undefined
+  /** The route's session gate: checked beside the key's claim and the reads. */
+  session: SessionGate
   transactions: Hex[]
 }
 
@@ -31,64 +40,93 @@ export interface Submitted {
   txIds: Hash[]
 }
 
-/** The wallet's pending nonce and the decimals of each token that moves: one batch. */
-async function readBeforeBroadcast(
-  network: NetworkName,
-  wallet: Address,
-  checked: readonly CheckedTransaction[],
-) {
+interface SubmitPlan {
+  checked: CheckedTransaction[]
+  decimalsOf: (token: Address) => number
+}
+
+/**
+ * The checks that need reads, all at once: the catalog (one BatchGetItem, unless every
+ * transaction goes to the router) beside one RPC batch of the wallet's pending nonce and the
+ * decimals of each token that moves.
+ */
+async function planSubmit(decoded: DecodedSubmission): Promise<SubmitPlan> {
+  const { network, wallet } = decoded
   const client = publicClient(network)
-  const tokens = [...new Set(checked.map((transaction) => transaction.token.toLowerCase()))]
-  const [nonce, ...decimals] = await Promise.all([
+  const [tokens, nonce, ...decimals] = await Promise.all([
+    readKnownTokens(network, decoded.contracts),
     onChain(network, () => getTransactionCount(client, { address: wallet, blockTag: 'pending' })),
-    ...tokens.map((token) => readDecimals(network, token as Address)),
+    // Settled either way: a contract that is no token is refused by the checks below, not here.
+    ...decoded.tokensMoved.map((token) =>
+      readDecimals(network, token).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
   ])
-  const decimalsOf = new Map(tokens.map((token, index) => [token, decimals[index] ?? 18]))
-  return { nonce, decimalsOf: (token: Address) => decimalsOf.get(token.toLowerCase()) ?? 18 }
+  const checked = checkSubmitted(decoded, tokens)
+  const first = checked[0]?.nonce
+  if (first !== nonce) {
+    throw new Unprocessable(
+      `transaction 1 has nonce ${first}, but the wallet's next nonce on ${network} is ${nonce}: prepare again; nothing was sent`,
+    )
+  }
+  const byToken = new Map(decoded.tokensMoved.map((token, index) => [token, decimals[index]]))
+  const decimalsOf = (token: Address): number => {
+    const read = byToken.get(token.toLowerCase() as Address)
+    if (read && 'error' in read) throw read.error
+    return read?.value ?? 18
+  }
+  // Every token that moves has its decimals, or its read's failure is the answer, before sending.
+  for (const transaction of checked) decimalsOf(transaction.token)
+  return { checked, decimalsOf }
 }
 
 /**
  * Broadcasts transactions the wallet signed, once each has passed checkSubmitted and the first
  * nonce is the wallet's next: in order, each recorded as a `pending` trade as the `{key}` routes
- * record theirs, an approval mined before the next is sent. Once per Idempotency-Key: a retry
- * answers the first hashes and sends nothing. A failure after a broadcast frees the key like the
- * `{key}` routes do, and resubmitting the same bytes cannot send twice: the nonces are signed in.
+ * record theirs, an approval recorded and mined before the next is sent. Once per
+ * Idempotency-Key (sendOnce): the session check, the claim and the reads leave together, the
+ * last trade is recorded with the key's completion. A failure before a broadcast frees the key
+ * like the `{key}` routes do, and resubmitting the same bytes cannot send twice: the nonces are
+ * signed in.
  */
 export async function submitSigned(parameters: SubmitSignedParameters): Promise<Submitted> {
-  const { network, route, wallet, idempotencyKey, transactions } = parameters
-  const checked = await checkSubmitted({ network, wallet, transactions })
-  const sent = await idempotent(
-    { wallet, key: idempotencyKey, request: { route, body: { transactions } } },
-    async () => {
-      const { nonce, decimalsOf } = await readBeforeBroadcast(network, wallet, checked)
-      const first = checked[0]?.nonce
-      if (first !== nonce) {
-        throw new Unprocessable(
-          `transaction 1 has nonce ${first}, but the wallet's next nonce on ${network} is ${nonce}: prepare again; nothing was sent`,
-        )
-      }
-      const txIds: Hash[] = []
-      for (const [index, transaction] of checked.entries()) {
-        const hash = await broadcastSigned(network, transaction.kind, transaction.raw)
-        txIds.push(hash)
-        if (transaction.kind === 'swap') countMetric('Swap', { Network: network })
-        await recordSent({
-          hash,
-          type: transaction.kind,
-          network,
-          wallet,
-          from: wallet,
-          to: transaction.counterparty,
-          amount: formatUnits(transaction.amount, decimalsOf(transaction.token)),
-          token: transaction.token,
-          isNativeTransfer: transaction.isNativeTransfer,
-        })
-        // The next transaction (the swap, or the approval after a reset) fails until it is mined.
-        if (transaction.kind === 'approval' && index < checked.length - 1) {
-          await waitForSuccess(network, 'approval', hash)
+  const { network, route, wallet, idempotencyKey, session, transactions } = parameters
+  // Local (400 for what is not a signed transaction), before the claim and the reads leave.
+  const decoded = await decodeSubmitted({ network, wallet, transactions })
+  const sent = await sendOnce(
+    { wallet, key: idempotencyKey, request: { route, body: { transactions } }, session },
+    {
+      plan: () => planSubmit(decoded),
+      async send({ checked, decimalsOf }): Promise<Broadcast> {
+        const txIds: Hash[] = []
+        let trade: SentTrade | undefined
+        for (const [index, transaction] of checked.entries()) {
+          const hash = await broadcastSigned(network, transaction.kind, transaction.raw)
+          txIds.push(hash)
+          if (transaction.kind === 'swap') countMetric('Swap', { Network: network })
+          trade = {
+            hash,
+            type: transaction.kind,
+            network,
+            wallet,
+            from: wallet,
+            to: transaction.counterparty,
+            amount: formatUnits(transaction.amount, decimalsOf(transaction.token)),
+            token: transaction.token,
+            isNativeTransfer: transaction.isNativeTransfer,
+          }
+          // The next transaction (the swap, or the approval after a reset) fails until it is
+          // mined; the approval is recorded before that wait, the last one by sendOnce.
+          if (transaction.kind === 'approval' && index < checked.length - 1) {
+            await recordSent(trade)
+            await waitForSuccess(network, 'approval', hash)
+          }
         }
-      }
-      return { txId: txIds[txIds.length - 1] as Hash, txIds }
+        if (!trade) throw new Error('a submit broadcasts at least one transaction')
+        return { txId: txIds[txIds.length - 1] as Hash, txIds, trade }
+      },
     },
   )
   return { txId: sent.txId, txIds: sent.txIds ?? [sent.txId] }

@@ -41,6 +41,8 @@ export interface UnsignedSequenceParameters {
   /** The owner's native balance, already read (undefined: read it now). */
   nativeBalance: bigint | undefined
   transactions: PlannedTransaction[]
+  /** Their gas limits when already estimated beside the reads (a single transaction). */
+  gas?: bigint[]
 }
 
 /** The native balance, for routes whose batch of reads did not include it. */
@@ -59,8 +61,9 @@ export async function unsignedSequence({
   context,
   nativeBalance,
   transactions,
+  gas: estimated,
 }: UnsignedSequenceParameters): Promise<UnsignedTransaction[]> {
-  const gas = await gasLimits(network, owner, transactions)
+  const gas = estimated ?? (await gasLimits(network, owner, transactions))
   const cost = transactions.reduce(
     (sum, transaction, index) =>
       sum + transaction.value + (gas[index] ?? 0n) * context.maxFeePerGas,

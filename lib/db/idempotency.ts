@@ -77,13 +77,16 @@ export async function claimIdempotencyKey(
   throw new Error('the Idempotency-Key was claimed and released twice in a row')
 }
 
-/** Marks a claimed key done with the transaction its request sent. */
-export async function completeIdempotencyKey(
-  parameters: IdempotencyKeyParameters & { txId: `0x${string}`; txIds?: `0x${string}`[] },
-): Promise<void> {
+export interface CompleteIdempotencyKeyParameters extends IdempotencyKeyParameters {
+  txId: `0x${string}`
+  txIds?: `0x${string}`[]
+}
+
+/** The update that marks a claimed key done, for a transaction with the request's trade. */
+export function completeIdempotencyKeyItem(parameters: CompleteIdempotencyKeyParameters) {
   const { txIds } = parameters
-  await db().send(
-    new UpdateCommand({
+  return {
+    Update: {
       TableName: tableName(),
       Key: keyOf(parameters),
       UpdateExpression: `SET #status = :completed, txId = :txId${txIds ? ', txIds = :txIds' : ''}`,
@@ -93,8 +96,15 @@ export async function completeIdempotencyKey(
         ':txId': parameters.txId,
         ...(txIds && { ':txIds': txIds }),
       },
-    }),
-  )
+    },
+  }
+}
+
+/** Marks a claimed key done with the transaction its request sent (alone: see recordTrade). */
+export async function completeIdempotencyKey(
+  parameters: CompleteIdempotencyKeyParameters,
+): Promise<void> {
+  await db().send(new UpdateCommand(completeIdempotencyKeyItem(parameters).Update))
 }
 
 /** Frees a key whose request failed before sending anything, so the client may retry with it. */

@@ -12,6 +12,7 @@
 // | requests of a client in a window   | UpdateItem| pk = CLIENT#<route>#<source ip>, sk = WINDOW#<start> (ADD if < limit) |
 // | token family (refresh lineage)     | GetItem, TransactWrite | pk = FAMILY#<familyId>, sk = FAMILY (current session, revoked) |
 // | get a session by id (guard)        | GetItem   | pk = SESSION#<sid>, sk = SESSION#<sid>           |
+// | require a live session in a write  | ConditionCheck | pk = SESSION#<sid> active, the caller's, not past TTL (lib/db/sessionCondition.ts) |
 // | register an account (unique name)  | PutItem   | pk = USERNAME#<lower>, sk = ACCOUNT (if absent)  |
 // | login: the account                 | GetItem   | pk = USERNAME#<lower>, sk = ACCOUNT              |
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
@@ -26,9 +27,10 @@
 // | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
 // | claim an Idempotency-Key (swaps)   | PutItem   | pk = IDEMPOTENCY#<address>, sk = KEY#<sha256 of the key> (if absent) |
-// | attach a network to a wallet       | UpdateItem| pk = WALLET#<address>, sk = NETWORK#<networkId>  |
+// | complete it with the trade         | TransactWrite | the trade's items + Update of the key (status completed, txId) |
+// | attach networks to a wallet        | TransactWrite | Update pk = WALLET#<address>, sk = NETWORK#<networkId> + ConditionCheck NETWORK / NETWORK#<name> exists + the session's |
 // | networks of a wallet (balance)     | Query     | pk = WALLET#<address>, sk begins_with NETWORK#   |
-// | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> |
+// | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> + the session's ConditionCheck |
 // | watchlist of a wallet              | Query, BatchGet | pk = WALLET#<address>, sk begins_with WATCH#; then the projects |
 // | fold a price sample                | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (ADD) |
 // | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |

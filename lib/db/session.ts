@@ -5,7 +5,13 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
-import { type Audience, type Session, toSession } from './sessionItem'
+import {
+  type Audience,
+  LIVE_SESSION_CONDITION,
+  liveSessionOperands,
+  type Session,
+  toSession,
+} from './sessionItem'
 import { db, tableName } from './client'
 import { familyKey, sessionKey } from './keys'
 import { isTransactionCanceled, transact } from './writeConflicts'
@@ -87,6 +93,7 @@ export async function rotateSessionRecord(
   next: Session,
   now = new Date(),
 ): Promise<boolean> {
+  const live = liveSessionOperands(previous, now)
   try {
     await db().send(
       new TransactWriteCommand({
@@ -96,18 +103,13 @@ export async function rotateSessionRecord(
               TableName: tableName(),
               Key: sessionKey(previous.sessionId),
               UpdateExpression: 'SET #status = :rotated, rotatedAt = :now',
-              // The session check of a refresh: live, the token's, and not past its TTL (whose
-              // deletion lags).
-              ConditionExpression:
-                '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch',
-              ExpressionAttributeNames: { '#status': 'status' },
+              // The session check of a refresh: live, the token's, and not past its TTL.
+              ConditionExpression: LIVE_SESSION_CONDITION,
+              ExpressionAttributeNames: live.names,
               ExpressionAttributeValues: {
+                ...live.values,
                 ':rotated': 'rotated',
-                ':active': 'active',
                 ':now': now.toISOString(),
-                ':audience': previous.audience,
-                ':subject': previous.subject,
-                ':epoch': Math.floor(now.getTime() / 1000),
               },
             },
           },
@@ -148,20 +150,15 @@ export async function deleteLiveSession(
   session: { sessionId: string; audience: Audience; subject: string },
   now = new Date(),
 ): Promise<boolean> {
+  const live = liveSessionOperands(session, now)
   try {
     await db().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: sessionKey(session.sessionId),
-        ConditionExpression:
-          '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':active': 'active',
-          ':audience': session.audience,
-          ':subject': session.subject,
-          ':epoch': Math.floor(now.getTime() / 1000),
-        },
+        ConditionExpression: LIVE_SESSION_CONDITION,
+        ExpressionAttributeNames: live.names,
+        ExpressionAttributeValues: live.values,
       }),
     )
     return true

@@ -36,3 +36,37 @@ export function toSession(item: Record<string, unknown> | undefined): Session | 
     expiresAt: Number(item.expiresAt),
   }
 }
+
+/**
+ * The caller's session as a route's own transaction requires it (a ConditionCheck built by
+ * lib/db/sessionCondition.ts): the repository calls `confirm()` once the transaction committed,
+ * and `ended()`, which throws 401003, when the check was what refused it. The session gate
+ * (lib/http/sessionGate.ts) is one, so a route hands its gate to the repository.
+ */
+export interface SessionCondition {
+  readonly sessionId: string
+  readonly audience: Audience
+  readonly subject: string
+  confirm(): void
+  ended(): never
+}
+
+/** A session live for this caller: active, theirs, not past its TTL (whose deletion lags). */
+export const LIVE_SESSION_CONDITION =
+  '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch'
+
+/** The names and values LIVE_SESSION_CONDITION reads, for `audience` and `subject` at `now`. */
+export function liveSessionOperands(
+  session: { audience: Audience; subject: string },
+  now: Date,
+): { names: Record<string, string>; values: Record<string, unknown> } {
+  return {
+    names: { '#status': 'status' },
+    values: {
+      ':active': 'active',
+      ':audience': session.audience,
+      ':subject': session.subject,
+      ':epoch': Math.floor(now.getTime() / 1000),
+    },
+  }
+}

@@ -144,11 +144,13 @@ export function tradeItem(trade: NewTrade, id: string, createdAt: Date) {
 /**
  * Records a trade with its wallet's counters in one transaction: `pending` (and in the pending
  * index) unless `outcome` is given. A deposit is recorded once per (network, hash, log index):
- * recording it again writes nothing and returns the first id with `created: false`.
+ * recording it again writes nothing and returns the first id with `created: false`. `alongside`:
+ * writes of the same request that commit with the trade or not at all (the Idempotency-Key's
+ * completion), so the request's last step is one call.
  */
 export async function recordTrade(
   trade: NewTrade,
-  options: { now?: Date } = {},
+  options: { now?: Date; alongside?: readonly TransactItem[] } = {},
 ): Promise<RecordTradeResult> {
   const createdAt = options.now ?? new Date()
   const id = timeOrderedUuid(createdAt)
@@ -170,6 +172,7 @@ export async function recordTrade(
     },
     bump(counters.head),
     bump(counters.tail),
+    ...(options.alongside ?? []),
   ]
   if (marker) {
     items.push({

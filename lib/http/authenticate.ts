@@ -3,8 +3,9 @@ import { createSessionGate } from './sessionGate'
 import type { Guard, HttpEvent, HttpRequest, HttpResponse } from './types'
 
 /**
- * Checks the bearer token. With `sessionRead: 'route'` only the token is verified here and the
- * route reads the session with its own items, through the session gate.
+ * Checks the bearer token. With `sessionRead: 'route'` or `'beside'` only the token is verified
+ * here, and the route checks the session with its own work through the session gate; with
+ * 'beside' the gate's GetItem starts now, so it runs while the request is parsed and the core reads.
  */
 export function authenticate(
   guard: Guard,
@@ -19,14 +20,10 @@ export function authenticate(
       }
       const principal = await guard.verify(header)
       request.context.principal = principal
-      if (sessionRead === 'beside') {
-        const check = guard.checkSession(principal)
-        // Awaited by defineHandler's core; a rejection is never left unhandled meanwhile.
-        check.catch(() => undefined)
-        request.context.sessionCheck = check
-        return
-      }
-      request.context.sessionGate = createSessionGate(guard, principal)
+      const gate = createSessionGate(guard, principal)
+      request.context.sessionGate = gate
+      // Awaited by defineHandler's core; a rejection is never left unhandled meanwhile.
+      if (sessionRead === 'beside') gate.check().catch(() => undefined)
     },
   }
 }

@@ -2,6 +2,7 @@ import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
 import type { MiddlewareObj } from '@middy/core'
+import { AppError, UNAUTHORIZED, Unauthorized } from '../errors'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
 import { envelope } from './envelope'
@@ -10,6 +11,18 @@ import { jsonBody } from './jsonBody'
 import type { SessionGate } from './types'
 import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
 import { validateInput } from './validateInput'
+
+/**
+ * Whether an ended session must answer before `error`: a refusal of the request or an unexpected
+ * failure, yes; the session's own 401003, or an outage (503, 502), which the session read would
+ * only wait on again, no.
+ */
+const sessionAnswersFirst = (error: unknown) =>
+  !(
+    error instanceof AppError &&
+    (error.status >= 500 ||
+      (error instanceof Unauthorized && error.code === UNAUTHORIZED.sessionEnded))
+  )
 
 type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
 
@@ -20,8 +33,8 @@ export interface HandlerInput<Params, Query, Body, Auth, Gate = SessionGate | un
   principal: Auth
   headers: Record<string, string | undefined>
   /**
-   * With `sessionRead: 'route'` (and only then, by type): the session to read beside the route's
-   * items and admit, or to require in the route's conditional write and confirm.
+   * With `sessionRead: 'route'` or `'beside'` (and only then, by type): the caller's session,
+   * to check with the route's own DynamoDB work (see SessionGate in lib/http/types.ts).
    */
   session: Gate
 }
@@ -37,12 +50,13 @@ export interface HandlerDefinition<
   /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
   auth: AuthOption
   /**
-   * 'guard' (the default): the guard reads the session before the core runs. 'route': the core
-   * reads it in the same call as its own items and admits it through `session` (one DynamoDB
-   * call fewer) or makes its own write conditional on it and confirms; an expired or ended
-   * session then answers 401003 after input validation. 'beside', for read routes only: the
-   * guard's GetItem runs while the core reads, and the answer waits for both (one sequential
-   * round trip instead of two); the core must write nothing.
+   * 'guard' (the default): the guard reads the session (one GetItem) before the core runs.
+   * Otherwise the core gets a session gate and the session is checked with the route's own
+   * DynamoDB work, one sequential round trip fewer. 'route': in the same request (a key in its
+   * BatchGetItem, a ConditionCheck in its transaction, its conditional write). 'beside': the
+   * gate's GetItem starts before the core and the answer waits for it; a core that writes or
+   * sends awaits `session.check()` (the same read) before anything irreversible. An ended
+   * session answers 401003 whatever the core found, but after input validation.
    */
   sessionRead?: SessionRead
   /**
@@ -61,7 +75,7 @@ export interface HandlerDefinition<
       Infer<QuerySchema>,
       Infer<BodySchema>,
       AuthOption extends Guard ? Principal : undefined,
-      SessionRead extends 'route' ? SessionGate : undefined
+      SessionRead extends 'route' | 'beside' ? SessionGate : undefined
     >,
   ) => Promise<z.input<ResultSchema>> | z.input<ResultSchema>
 }
@@ -102,9 +116,17 @@ export function defineHandler<
     )
     // 'beside': the session check and the core ran together; an ended session wins over
     // whatever the core answered, and nothing is answered before the check passed.
-    const [check, ran] = await Promise.allSettled([context.sessionCheck, running])
-    if (check.status === 'rejected') throw check.reason
-    if (ran.status === 'rejected') throw ran.reason
+    const gate = context.sessionGate
+    const check = definition.sessionRead === 'beside' ? gate?.check() : undefined
+    const [checked, ran] = await Promise.allSettled([check, running])
+    if (checked.status === 'rejected') throw checked.reason
+    if (ran.status === 'rejected') {
+      // A route that failed before its session was admitted (a refusal of its input, a key that
+      // is not the wallet's) answers 401003 first if the session ended, as if the guard had read
+      // it: one GetItem, on this path only.
+      if (gate && !gate.admitted && sessionAnswersFirst(ran.reason)) await gate.check()
+      throw ran.reason
+    }
     const result = ran.value
     if (context.sessionGate && !context.sessionGate.admitted) {
       throw new Error('the route answered without admitting its session')

@@ -1,6 +1,6 @@
 import type { Request } from '@middy/core'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
-import type { Audience, Session } from '../db/sessionItem'
+import type { Audience, Session, SessionCondition } from '../db/sessionItem'
 import type { TableKey } from '../db/keys'
 
 export type HttpEvent = APIGatewayProxyEventV2
@@ -35,24 +35,29 @@ export interface Guard {
 }
 
 /**
- * For a route that checks the caller's session in the same DynamoDB call as its own work: the
- * guard has verified the token; the route reads `key` with its items and hands the session item
- * to `admit`, or makes a write conditional on the session being live and calls `confirm` once it
- * succeeded. defineHandler refuses to answer if the route did neither. Built in sessionGate.ts.
+ * The caller's session, for a route that checks it with its own DynamoDB work rather than before
+ * it (`sessionRead: 'route'` or `'beside'`); the guard has verified the token. One of, by the
+ * route's kind of request:
+ * - a read of several items: read `key` with them and hand the session item to `admit`;
+ * - a transaction: hand the gate to the repository, which adds the session's ConditionCheck
+ *   (lib/db/sessionCondition.ts) and calls `confirm` or `ended` (it is a SessionCondition);
+ * - a conditional write of the session itself (refresh, logout): `confirm` once it succeeded;
+ * - anything else: `check()`, the gate's own GetItem, started at most once (by defineHandler
+ *   before the core with `sessionRead: 'beside'`) and awaited before anything irreversible, so it
+ *   runs while the route's own reads do.
+ * defineHandler refuses to answer (500) unless one of them admitted the session. Built in
+ * sessionGate.ts.
  */
-export interface SessionGate {
+export interface SessionGate extends SessionCondition {
   readonly key: TableKey
   admit(sessionItem: Record<string, unknown> | undefined): Promise<void>
-  /** The route's own conditional write required the session live and the caller's. */
-  confirm(): void
+  check(): Promise<void>
   readonly admitted: boolean
 }
 
 export interface HandlerContext extends Context {
   principal?: Principal
   sessionGate?: SessionGate
-  /** With `sessionRead: 'beside'`: the session check, running while the core runs. */
-  sessionCheck?: Promise<void>
   input?: { params: unknown; query: unknown; body: unknown }
 }
 

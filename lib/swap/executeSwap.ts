@@ -1,12 +1,12 @@
-import { formatUnits, type Hash } from 'viem'
+import { formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { approveIfNeeded } from './approveIfNeeded'
 import { estimateGasLimit } from './gasLimit'
 import { isNative } from '../constants'
+import type { Broadcast, SendOperation } from './idempotent'
 import type { SwapSides } from './quoteSwap'
-import { recordSent } from './recordSent'
 import { sendSigned } from './sendSigned'
-import { planSwap, swapCallOf } from './swapPlan'
+import { gasFor, planSwap, swapCallOf, type SwapPlan } from './swapPlan'
 import { countMetric } from '../metrics'
 
 export interface ExecuteSwapParameters extends SwapSides {
@@ -19,15 +19,24 @@ export interface ExecuteSwapParameters extends SwapSides {
 /**
  * Swaps exactly `amount` of address0 for address1 to the signer, on the path whose simulated
  * output is best (exactAmountOut; the fee-on-transfer router functions when a token takes a fee).
- * One batch of reads (planSwap: path simulations, block, nonce, tip, balance, allowance,
- * decimals; the first time the container meets the input token, its balance slot in a batch
- * before), then, when the allowance is short, an approval mined first; then the swap's estimate
- * and broadcast. Everything the node refuses before broadcast is a 422 and nothing is recorded.
+ * The plan is one batch of reads (planSwap: path simulations, block, nonce, tip, balance,
+ * allowance, decimals and the swap's gas; the first time the container meets the input token, its
+ * balance slot in a batch before). The send, when the allowance is short, approves first (mined
+ * before the swap, whose gas is estimated then); otherwise it is the broadcast alone. Everything
+ * the node refuses before broadcast is a 422 and nothing is recorded.
  */
-export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ txId: Hash }> {
+export function executeSwap(parameters: ExecuteSwapParameters): SendOperation<SwapPlan> {
+  const { account } = parameters
+  const owner = account.address
+  return {
+    plan: () => planSwap({ ...parameters, owner }),
+    send: (plan) => sendSwap(parameters, plan),
+  }
+}
+
+async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Promise<Broadcast> {
   const { network, account, address0, decimals0 } = parameters
   const owner = account.address
-  const plan = await planSwap({ ...parameters, owner })
   const { amountIn, router, context, fees } = plan
   const approvals = await approveIfNeeded({
     network,
@@ -44,20 +53,24 @@ export async function executeSwap(parameters: ExecuteSwapParameters): Promise<{ 
   const call = swapCallOf(plan, { ...parameters, owner })
   const action = 'swap'
   const swap = { to: router, data: call.data, value: call.value }
-  const gas = await estimateGasLimit({ network, action, from: owner, ...swap })
+  // The exact call is estimated when the batch had no usable estimate (approvals, a fee, a failure).
+  const gas =
+    gasFor(plan, swap.data) ?? (await estimateGasLimit({ network, action, from: owner, ...swap }))
   const nonce = context.nonce + approvals
   const hash = await sendSigned({ network, action, account, nonce, fees, gas, ...swap })
   countMetric('Swap', { Network: network })
-  await recordSent({
-    hash,
-    type: 'swap',
-    network,
-    wallet: owner,
-    from: owner,
-    to: router,
-    amount: formatUnits(amountIn, decimals0),
-    token: address0,
-    isNativeTransfer: isNative(address0),
-  })
-  return { txId: hash }
+  return {
+    txId: hash,
+    trade: {
+      hash,
+      type: 'swap',
+      network,
+      wallet: owner,
+      from: owner,
+      to: router,
+      amount: formatUnits(amountIn, decimals0),
+      token: address0,
+      isNativeTransfer: isNative(address0),
+    },
+  }
 }

@@ -29,7 +29,12 @@ export interface EstimateGasLimitParameters {
  * eth_estimateGas with headroom. A revert, or funds short for the value, is a 422 here, before
  * anything is signed or sent.
  */
-export async function estimateGasLimit({
+export async function estimateGasLimit(parameters: EstimateGasLimitParameters): Promise<bigint> {
+  return withHeadroom(await estimateCall(parameters))
+}
+
+/** eth_estimateGas of a call, without headroom; a revert is a 422. */
+function estimateCall({
   network,
   action,
   from,
@@ -39,8 +44,41 @@ export async function estimateGasLimit({
 }: EstimateGasLimitParameters): Promise<bigint> {
   const client = publicClient(network)
   // `prepare: false`: the node needs only these fields, and preparing would cost more calls.
-  const estimate = await beforeBroadcast(network, action, () =>
+  return beforeBroadcast(network, action, () =>
     estimateGas(client, { account: from, to, data, value, prepare: false }),
   )
-  return withHeadroom(estimate)
+}
+
+/**
+ * An estimate made beside other reads, before the call's last arguments are known: the gas of
+ * `data` (without headroom), or the failure, reported once the reads are checked.
+ */
+export type GasEstimate = { gas: bigint; data: Hex } | { error: unknown }
+
+/** estimateCall, settled either way, for a batch of reads that must not fail on it. */
+export function estimateBeside(parameters: EstimateGasLimitParameters): Promise<GasEstimate> {
+  return estimateCall(parameters).then(
+    (gas) => ({ gas, data: parameters.data ?? '0x' }),
+    (error: unknown) => ({ error }),
+  )
+}
+
+/** What the node charges for a call's data (EIP-2028): 4 gas a zero byte, 16 any other. */
+export function calldataGas(data: Hex): bigint {
+  let gas = 0n
+  for (let index = 2; index < data.length; index += 2) {
+    gas += data.slice(index, index + 2) === '00' ? 4n : 16n
+  }
+  return gas
+}
+
+/**
+ * The gas limit of `data` from an estimate of the same function with other arguments (an
+ * `amountOutMin` of 0, an earlier deadline), which run the same code: the estimate plus what
+ * `data` costs more as calldata, with headroom. A revert is the estimate's failure, a 422.
+ */
+export function limitFrom(estimate: GasEstimate, data: Hex): bigint {
+  if ('error' in estimate) throw estimate.error
+  const more = calldataGas(data) - calldataGas(estimate.data)
+  return withHeadroom(estimate.gas + (more > 0n ? more : 0n))
 }

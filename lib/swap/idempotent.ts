@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-} from '../db/idempotency'
+import { claimIdempotencyKey, releaseIdempotencyKey } from '../db/idempotency'
 import { BadRequest, Conflict, Unprocessable } from '../errors'
+import type { SessionGate } from '../http/types'
 import { logger } from '../logger'
+import { recordSent, type SentTrade } from './recordSent'
 
 export interface Sent {
   txId: `0x${string}`
@@ -13,33 +11,72 @@ export interface Sent {
   txIds?: `0x${string}`[]
 }
 
-export interface IdempotentParameters {
+/** What a send broadcast, and the trade of its last transaction, recorded by sendOnce. */
+export interface Broadcast extends Sent {
+  trade: SentTrade
+}
+
+export interface SendOnceParameters {
   /** The checksummed wallet of the access token: keys are scoped to it. */
   wallet: string
   /** The `Idempotency-Key` header, if the client sent one. */
   key: string | undefined
   /** What the request asks for (route and parsed body, never the private key). */
   request: unknown
+  /** The route's session gate (`sessionRead: 'route'`): its check runs beside the claim. */
+  session: Pick<SessionGate, 'check'>
+}
+
+/** A request that sends transactions: reads first, then broadcasts. */
+export interface SendOperation<Plan> {
+  /** The reads and the checks on them: nothing irreversible. */
+  plan(): Promise<Plan>
+  /** Signs (or takes signed) and broadcasts; throws only before its first broadcast. */
+  send(plan: Plan): Promise<Broadcast>
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 /**
- * Runs `send` once per (wallet, Idempotency-Key): a retry gets the first transaction hash and
- * sends nothing. Answers 409 while the first request runs and 422 when the key was used for a
- * different request. `send` must throw only before it broadcasts: a failure frees the key.
+ * Runs a sending request once per (wallet, Idempotency-Key), in three sequential steps: the
+ * session check, the key's claim and the plan's reads leave together; then the send; then one
+ * transaction recording the last trade and completing the key. Nothing is sent unless the session
+ * is live and the claim held; a key claimed by a request that then fails before broadcasting is
+ * freed. A retry gets the first hashes and sends nothing; 409 while the first runs, 422 when the
+ * key was used for a different request. Once a transaction is out its hash is the answer, even if
+ * recording fails.
  */
-export async function idempotent(
-  { wallet, key, request }: IdempotentParameters,
-  send: () => Promise<Sent>,
+export async function sendOnce<Plan>(
+  { wallet, key, request, session }: SendOnceParameters,
+  operation: SendOperation<Plan>,
 ): Promise<Sent> {
-  if (key === undefined) return send()
-  if (!IDEMPOTENCY_KEY.test(key)) {
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw new BadRequest('Idempotency-Key must be 1 to 255 visible ASCII characters')
   }
   const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('hex')
-  const existing = await claimIdempotencyKey({ wallet, key, fingerprint })
+  const [checked, claimed, planned] = await Promise.allSettled([
+    session.check(),
+    key === undefined ? undefined : claimIdempotencyKey({ wallet, key, fingerprint }),
+    // Started like the other two even if `plan` throws at once: the claim is never left behind.
+    new Promise<Plan>((resolve) => resolve(operation.plan())),
+  ])
+  const held = key !== undefined && claimed.status === 'fulfilled' && claimed.value === undefined
+  const release = async () => {
+    if (!held) return
+    await releaseIdempotencyKey({ wallet, key }).catch((releaseError: unknown) => {
+      // The key stays in progress (409 on retry until it expires): safe, only less convenient.
+      logger.warn('idempotency key not released', { error: releaseError })
+    })
+  }
+  if (checked.status === 'rejected') {
+    await release()
+    throw checked.reason
+  }
+  // A claim that failed may have been written: it is not released (409 until it expires).
+  if (claimed.status === 'rejected') throw claimed.reason
+  const existing = claimed.value
   if (existing) {
+    // A retry: the first request's answer, whatever the reads found meanwhile.
     if (existing.fingerprint !== fingerprint) {
       throw new Unprocessable('this Idempotency-Key was used for a different request')
     }
@@ -48,22 +85,15 @@ export async function idempotent(
     }
     throw new Conflict('a request with this Idempotency-Key is still in progress')
   }
-  let sent: Sent
+  let sent: Broadcast
   try {
-    sent = await send()
+    if (planned.status === 'rejected') throw planned.reason
+    sent = await operation.send(planned.value)
   } catch (error) {
-    await releaseIdempotencyKey({ wallet, key }).catch((releaseError: unknown) => {
-      // The key stays in progress (409 on retry until it expires): safe, only less convenient.
-      logger.warn('idempotency key not released', { error: releaseError })
-    })
+    await release()
     throw error
   }
-  await completeIdempotencyKey({ wallet, key, txId: sent.txId, txIds: sent.txIds }).catch(
-    (completeError: unknown) => {
-      // The transaction is out, so the client gets its hash; the key stays in progress and a
-      // retry is refused rather than sent again.
-      logger.error('idempotency key not completed', { error: completeError })
-    },
-  )
-  return sent
+  const { txId, txIds } = sent
+  await recordSent(sent.trade, key === undefined ? undefined : { wallet, key, txId, txIds })
+  return { txId, ...(txIds && { txIds }) }
 }

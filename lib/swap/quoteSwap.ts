@@ -63,6 +63,24 @@ export interface QuoteRouteParameters {
 }
 
 /**
+ * The tokens the router swaps between for two sides, the wrapped coin standing for the native
+ * coin; the coin and its wrapped token are one asset (422).
+ */
+export function routerTokens(
+  network: NetworkName,
+  address0: Address,
+  address1: Address,
+): { tokenIn: Address; tokenOut: Address } {
+  const { wrappedNative } = loadChainConfig(network)
+  const tokenIn = routerToken(address0, wrappedNative)
+  const tokenOut = routerToken(address1, wrappedNative)
+  if (isAddressEqual(tokenIn, tokenOut)) {
+    throw new Unprocessable('the native coin and its wrapped token are one asset: nothing to swap')
+  }
+  return { tokenIn, tokenOut }
+}
+
+/**
  * The best path's exact output for the two sides (exactAmountOut), the native coin standing for
  * its wrapped token on the router; the coin and its wrapped token are one asset (422).
  */
@@ -73,12 +91,7 @@ export async function quoteRoute({
   amountIn,
   recipient,
 }: QuoteRouteParameters): Promise<ExactAmountOutReturnType> {
-  const { wrappedNative } = loadChainConfig(network)
-  const tokenIn = routerToken(address0, wrappedNative)
-  const tokenOut = routerToken(address1, wrappedNative)
-  if (isAddressEqual(tokenIn, tokenOut)) {
-    throw new Unprocessable('the native coin and its wrapped token are one asset: nothing to swap')
-  }
+  const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
   return exactAmountOut({
     network,
     amountIn,

@@ -1,13 +1,34 @@
+import {
+  completeIdempotencyKey,
+  type CompleteIdempotencyKeyParameters,
+  completeIdempotencyKeyItem,
+} from '../db/idempotency'
 import { type NewTrade, recordTrade } from '../db/trade'
 import { logger } from '../logger'
 
+export type SentTrade = Omit<NewTrade, 'outcome' | 'logIndex'>
+
 /**
- * Records a broadcast transaction as a `pending` trade. The transaction is already out, so a
- * failed write must not turn into an error the client would retry: it is logged, and the caller
- * still answers with the hash.
+ * Records a broadcast transaction as a `pending` trade, with the request's Idempotency-Key marked
+ * done in the same transaction when it has one (`completion`): one DynamoDB call. The
+ * transaction is already out, so a failed write must not turn into an error the client would
+ * retry: it is logged, the key is completed alone, and the caller still answers with the hash.
  */
-export async function recordSent(trade: Omit<NewTrade, 'outcome' | 'logIndex'>): Promise<void> {
-  await recordTrade(trade).catch((error: unknown) => {
-    logger.error('trade not recorded', { network: trade.network, type: trade.type, error })
+export async function recordSent(
+  trade: SentTrade,
+  completion?: CompleteIdempotencyKeyParameters,
+): Promise<void> {
+  const alongside = completion ? [completeIdempotencyKeyItem(completion)] : []
+  const recorded = await recordTrade(trade, { alongside }).then(
+    () => true,
+    (error: unknown) => {
+      logger.error('trade not recorded', { network: trade.network, type: trade.type, error })
+      return false
+    },
+  )
+  if (recorded || !completion) return
+  await completeIdempotencyKey(completion).catch((error: unknown) => {
+    // The key stays in progress: a retry is refused (409) rather than sent again.
+    logger.error('idempotency key not completed', { error })
   })
 }

@@ -1,8 +1,8 @@
-import type { Hash } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
+import type { SessionGate } from '../http/types'
 import { executeSwap, type ExecuteSwapParameters } from './executeSwap'
-import { idempotent } from './idempotent'
+import { type Sent, sendOnce, type SendOperation } from './idempotent'
 import { signerFor } from './signer'
 import { transferTokens, type TransferTokensParameters } from '../transfer/transferTokens'
 
@@ -15,6 +15,8 @@ export interface SignedRequestParameters<Body> {
   /** The access token's wallet; the key must control it (401004). */
   wallet: string
   idempotencyKey: string | undefined
+  /** The route's session gate: checked beside the key's claim and the reads. */
+  session: SessionGate
   body: Body
 }
 
@@ -25,24 +27,25 @@ export type SwapBody = Omit<ExecuteSwapParameters, 'network' | 'account' | 'now'
 export type TransferBody = Omit<TransferTokensParameters, 'network' | 'account'>
 
 /** An operation signed by `key`, run once per Idempotency-Key of the signing wallet. */
-function signedOnce<Body>(
-  run: (network: NetworkName, account: PrivateKeyAccount, body: Body) => Promise<{ txId: Hash }>,
+function signedOnce<Body, Plan>(
+  operation: (network: NetworkName, account: PrivateKeyAccount, body: Body) => SendOperation<Plan>,
 ) {
-  return ({ network, route, key, wallet, idempotencyKey, body }: SignedRequestParameters<Body>) => {
+  return (parameters: SignedRequestParameters<Body>): Promise<Sent> => {
+    const { network, route, key, wallet, idempotencyKey, session, body } = parameters
     const account = signerFor(key, wallet)
-    return idempotent(
-      { wallet: account.address, key: idempotencyKey, request: { route, body } },
-      () => run(network, account, body),
+    return sendOnce(
+      { wallet: account.address, key: idempotencyKey, request: { route, body }, session },
+      operation(network, account, body),
     )
   }
 }
 
 /** A swap signed by `key`, run once per Idempotency-Key. */
-export const signedSwap = signedOnce<SwapBody>((network, account, body) =>
+export const signedSwap = signedOnce((network, account, body: SwapBody) =>
   executeSwap({ network, account, ...body }),
 )
 
 /** A transfer signed by `key`, run once per Idempotency-Key. */
-export const signedTransfer = signedOnce<TransferBody>((network, account, body) =>
+export const signedTransfer = signedOnce((network, account, body: TransferBody) =>
   transferTokens({ network, account, ...body }),
 )

@@ -1,9 +1,10 @@
-import { type Address, formatUnits, parseUnits } from 'viem'
-import type { ExactAmountOutReturnType } from '../chain/bestAmountOut'
-import { loadChainConfig } from '../config'
+import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
+import { candidatePaths, type ExactAmountOutReturnType } from '../chain/bestAmountOut'
+import { loadChainConfig, type NetworkName } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { Unprocessable } from '../errors'
-import { quoteRoute, type SwapSides } from './quoteSwap'
+import { estimateBeside, type GasEstimate, limitFrom } from './gasLimit'
+import { quoteRoute, routerTokens, type SwapSides } from './quoteSwap'
 import { assertDecimals, type Holding, readDecimals, readHolding } from './readHolding'
 import { minimumOut, type RouterCall, routerCall } from './routerCall'
 import { type Fees, readSendContext, type SendContext } from './sendContext'
@@ -33,16 +34,64 @@ export interface SwapPlan {
   holding: Holding
   /** The approvals a short allowance needs, in order (approvalAmounts). */
   approvals: bigint[]
+  /**
+   * The swap's estimate along the chosen path, made beside the reads (gasFor turns it into the
+   * limit of the final call); undefined when approvals come first, when a token on the path takes
+   * a fee (the function sent is not the one estimated) or when it failed: the exact call is
+   * estimated then, before it is signed.
+   */
+  estimate?: GasEstimate
+}
+
+/** The gas limit of the plan's swap call `data`, when the batch of reads estimated it. */
+export function gasFor(plan: SwapPlan, data: Hex): bigint | undefined {
+  return plan.estimate && limitFrom(plan.estimate, data)
+}
+
+const pathKey = (path: readonly Address[]) => path.join().toLowerCase()
+
+/**
+ * Estimates, from the wallet, the swap along every candidate path at once, so the estimates join
+ * the batch of reads, before the simulations say which path wins: with the plain router function
+ * (the one sent unless a token takes a fee) and `amountOutMin` 0, which runs the same code as the
+ * final call; what its calldata costs more is added (limitFrom).
+ */
+function estimateEveryPath(
+  network: NetworkName,
+  parameters: PlanSwapParameters & { amountIn: bigint; router: Address },
+): Map<string, Promise<GasEstimate>> {
+  const { address0, address1, amountIn, owner, router } = parameters
+  const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
+  const clock = BigInt(Math.floor(Date.now() / 1000))
+  const deadline = clock + BigInt(DEFAULT_DEADLINE_SECONDS)
+  const { baseTokens } = loadChainConfig(network)
+  return new Map(
+    candidatePaths(tokenIn, tokenOut, baseTokens).map((path) => {
+      const call = routerCall({
+        address0,
+        address1,
+        amountIn,
+        amountOutMin: 0n,
+        path,
+        recipient: owner,
+        deadline,
+        feeOnTransfer: false,
+      })
+      const estimate = estimateBeside({ network, action: 'swap', from: owner, to: router, ...call })
+      return [pathKey(path), estimate]
+    }),
+  )
 }
 
 /**
- * One batch of reads (path simulations, block, nonce, tip, balance, allowance, both decimals) and
- * the checks on them: stated decimals (400), balance (422).
+ * One batch of reads (path simulations, block, nonce, tip, balance, allowance, both decimals, and
+ * the swap's gas along every path) and the checks on them: stated decimals (400), balance (422).
  */
 export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan> {
   const { network, owner, address0, address1, decimals0, decimals1 } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
   const { router } = loadChainConfig(network)
+  const estimates = estimateEveryPath(network, { ...parameters, amountIn, router })
   const [best, context, holding, actualDecimals1] = await Promise.all([
     quoteRoute({ network, address0, address1, amountIn, recipient: owner }),
     readSendContext(network, owner),
@@ -61,7 +110,22 @@ export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,
   }
   const approvals = approvalAmounts(holding.allowance, amountIn)
-  return { amountIn, router, best, context, fees, holding, approvals }
+  // Settled with the batch. Short of an allowance the estimates reverted, and with a fee on
+  // transfer another function is sent: not used then, nor when it failed (estimated again).
+  const estimate =
+    approvals.length === 0 && !best.feeOnTransfer
+      ? await estimates.get(pathKey(best.path))
+      : undefined
+  return {
+    amountIn,
+    router,
+    best,
+    context,
+    fees,
+    holding,
+    approvals,
+    ...(estimate && 'gas' in estimate && { estimate }),
+  }
 }
 
 export interface SwapCallParameters extends PlanSwapParameters {

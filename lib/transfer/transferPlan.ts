@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits } from 'viem'
 import { isNative, NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
+import { estimateBeside, limitFrom } from '../swap/gasLimit'
 import { assertDecimals, type Holding, readHolding } from '../swap/readHolding'
 import { type Fees, readSendContext, type SendContext } from '../swap/sendContext'
 import type { NetworkName } from '../config'
@@ -29,6 +30,32 @@ export interface TransferPlan {
   native: boolean
   /** The call: the token's `transfer`, or a plain value transfer for the native coin. */
   transaction: { to: Address; data?: Hex; value?: bigint }
+  /**
+   * Its gas limit (with headroom), estimated beside the reads when the decimals were known
+   * (stated, or the native coin's 18); undefined otherwise: estimate it before signing.
+   */
+  gas?: bigint
+}
+
+type TransferCall = TransferPlan['transaction']
+
+function transferCall(token: Address, to: Address, amount: bigint): TransferCall {
+  return isNative(token)
+    ? { to, value: amount }
+    : {
+        to: token,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
+      }
+}
+
+/** The decimals known before any read: the stated ones, or the native coin's. */
+function knownDecimals(token: Address, stated: number | undefined): number | undefined {
+  return isNative(token) ? 18 : stated
+}
+
+/** Whether `amount` has at most `decimals` fraction digits (it is refused otherwise). */
+function fits(amount: string, decimals: number): boolean {
+  return (amount.split('.')[1] ?? '').length <= decimals
 }
 
 /**
@@ -38,6 +65,17 @@ export interface TransferPlan {
 export async function planTransfer(parameters: PlanTransferParameters): Promise<TransferPlan> {
   const { network, owner, to } = parameters
   const token = parameters.token ?? NATIVE_COIN
+  // With the decimals known, the call is too: its estimate joins the batch of reads.
+  const decimals = knownDecimals(token, parameters.decimals)
+  const early =
+    decimals !== undefined && fits(parameters.amount, decimals)
+      ? estimateBeside({
+          network,
+          action: 'transfer',
+          from: owner,
+          ...transferCall(token, to, parseUnits(parameters.amount, decimals)),
+        })
+      : undefined
   const [context, holding] = await Promise.all([
     readSendContext(network, owner),
     readHolding({ network, owner, token }),
@@ -45,7 +83,7 @@ export async function planTransfer(parameters: PlanTransferParameters): Promise<
   if (parameters.decimals !== undefined) {
     assertDecimals('decimals', parameters.decimals, holding.decimals)
   }
-  if ((parameters.amount.split('.')[1] ?? '').length > holding.decimals) {
+  if (!fits(parameters.amount, holding.decimals)) {
     throw new BadRequest('the request is not valid', [
       {
         path: 'body.amount',
@@ -60,15 +98,13 @@ export async function planTransfer(parameters: PlanTransferParameters): Promise<
     )
   }
   const native = isNative(token)
-  const transaction = native
-    ? { to, value: amount }
-    : {
-        to: token,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
-      }
+  const transaction = transferCall(token, to, amount)
   const fees = {
     maxFeePerGas: context.maxFeePerGas,
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,
   }
-  return { context, fees, holding, token, amount, native, transaction }
+  // The estimate was of this very call: its revert is the transfer's 422, reported after the
+  // checks above as before.
+  const gas = early ? limitFrom(await early, transaction.data ?? '0x') : undefined
+  return { context, fees, holding, token, amount, native, transaction, gas }
 }

@@ -1,9 +1,9 @@
-import { type Address, formatUnits, type Hash } from 'viem'
+import { type Address, formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
 import { estimateGasLimit } from '../swap/gasLimit'
-import { planTransfer } from './transferPlan'
-import { recordSent } from '../swap/recordSent'
+import type { SendOperation } from '../swap/idempotent'
+import { planTransfer, type TransferPlan } from './transferPlan'
 import { sendSigned } from '../swap/sendSigned'
 
 export interface TransferTokensParameters {
@@ -20,35 +20,43 @@ export interface TransferTokensParameters {
 
 /**
  * Sends `amount` to `to`: the token's ERC-20 `transfer`, or a plain value transfer for the
- * native coin. One batch of reads (block, nonce, tip, balance, decimals), the estimate, the send.
+ * native coin. The plan is one batch of reads (block, nonce, tip, balance, decimals, and the
+ * estimate when the decimals are known); the send is the broadcast (the estimate first when the
+ * decimals had to be read).
  */
-export async function transferTokens(
-  parameters: TransferTokensParameters,
-): Promise<{ txId: Hash }> {
+export function transferTokens(parameters: TransferTokensParameters): SendOperation<TransferPlan> {
   const { network, account, to } = parameters
-  const plan = await planTransfer({ ...parameters, owner: account.address })
-  const { context, fees, holding, token, amount, native, transaction } = plan
   const action = 'transfer'
-  const gas = await estimateGasLimit({ network, action, from: account.address, ...transaction })
-  const hash = await sendSigned({
-    network,
-    action,
-    account,
-    nonce: context.nonce,
-    fees,
-    gas,
-    ...transaction,
-  })
-  await recordSent({
-    hash,
-    type: 'transfer',
-    network,
-    wallet: account.address,
-    from: account.address,
-    to,
-    amount: formatUnits(amount, holding.decimals),
-    token,
-    isNativeTransfer: native,
-  })
-  return { txId: hash }
+  return {
+    plan: () => planTransfer({ ...parameters, owner: account.address }),
+    async send(plan) {
+      const { context, fees, holding, token, amount, native, transaction } = plan
+      const gas =
+        plan.gas ??
+        (await estimateGasLimit({ network, action, from: account.address, ...transaction }))
+      const hash = await sendSigned({
+        network,
+        action,
+        account,
+        nonce: context.nonce,
+        fees,
+        gas,
+        ...transaction,
+      })
+      return {
+        txId: hash,
+        trade: {
+          hash,
+          type: 'transfer',
+          network,
+          wallet: account.address,
+          from: account.address,
+          to,
+          amount: formatUnits(amount, holding.decimals),
+          token,
+          isNativeTransfer: native,
+        },
+      }
+    },
+  }
 }

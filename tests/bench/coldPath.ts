@@ -13,19 +13,22 @@ const run = promisify(execFile)
 // the handler answers a first and a second request against the local engines. The result goes
 // to stderr so that the function's own log lines (stdout, as on Lambda) cost what they cost.
 const PROBE = `
+const cpu0 = process.cpuUsage()
 const t0 = process.hrtime.bigint()
 const { handler } = require(process.argv[1])
 const t1 = process.hrtime.bigint()
-const event = JSON.parse(process.argv[2])
+const [firstEvent, secondEvent] = JSON.parse(process.argv[2])
 const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 30000 }
 ;(async () => {
-  const first = await handler(structuredClone(event), context)
+  const first = await handler(firstEvent, context)
   const t2 = process.hrtime.bigint()
-  await handler(structuredClone(event), context)
+  const cpu2 = process.cpuUsage()
+  await handler(secondEvent, context)
   const t3 = process.hrtime.bigint()
   const status = first && typeof first === 'object' && 'statusCode' in first ? first.statusCode : 200
   const msOf = (a, b) => Number(b - a) / 1e6
-  process.stderr.write('\\nCOLD ' + JSON.stringify({ load: msOf(t0, t1), first: msOf(t1, t2), second: msOf(t2, t3), status }))
+  const cpu = (cpu2.user + cpu2.system - cpu0.user - cpu0.system) / 1000
+  process.stderr.write('\\nCOLD ' + JSON.stringify({ load: msOf(t0, t1), first: msOf(t1, t2), second: msOf(t2, t3), cpu, status }))
 })()
 `
 
@@ -58,7 +61,8 @@ export interface ColdTarget {
   name: string
   /** Which floor this function is held to: table routes the SDK's, chain-only routes viem's. */
   floor: 'sdk' | 'viem'
-  event: HttpEvent
+  /** The request, made anew for each request sent (a swap's fresh Idempotency-Key). */
+  event: () => HttpEvent
 }
 
 export interface ColdFigure {
@@ -69,6 +73,9 @@ export interface ColdFigure {
   second: number
   loadPlusFirst: number
   ratio: number
+  /** CPU time (user + system) of load + first request: steadier than wall time on a busy machine. */
+  cpu: number
+  cpuRatio: number
   runs: number
 }
 
@@ -79,10 +86,10 @@ function deployedNodeOptions(): string {
   )
 }
 
-async function probe(outfile: string, event: unknown, env: Record<string, string>) {
+async function probe(outfile: string, events: unknown[], env: Record<string, string>) {
   const { stderr } = await run(
     process.execPath,
-    ['-e', PROBE, resolve(outfile), JSON.stringify(event)],
+    ['-e', PROBE, resolve(outfile), JSON.stringify(events)],
     {
       env,
       maxBuffer: 16 * 1024 * 1024,
@@ -94,6 +101,7 @@ async function probe(outfile: string, event: unknown, env: Record<string, string
     load: number
     first: number
     second: number
+    cpu: number
     status: number
   }
 }
@@ -131,15 +139,19 @@ export async function measureColdPath(
     outfiles.set(target.name, (await bundle(fn.name, fn.entry)).outfile)
   }
   const rows = [
-    ...Object.keys(FLOORS).map((name) => ({ name, event: {} })),
+    ...Object.keys(FLOORS).map((name) => ({ name, event: () => ({}) })),
     ...targets.map((target) => ({ name: target.name, event: target.event })),
   ]
   const samples = new Map(
-    rows.map((row) => [row.name, [] as Array<{ load: number; first: number; second: number }>]),
+    rows.map((row) => [
+      row.name,
+      [] as Array<{ load: number; first: number; second: number; cpu: number }>,
+    ]),
   )
   for (let index = 0; index < runs; index += 1) {
     for (const row of rows) {
-      const result = await probe(outfiles.get(row.name) ?? '', row.event, env)
+      const events = [row.event(), row.event()]
+      const result = await probe(outfiles.get(row.name) ?? '', events, env)
       if (result.status !== 200)
         throw new Error(`${row.name} answered ${result.status} in the cold-path bench`)
       samples.get(row.name)?.push(result)
@@ -157,6 +169,8 @@ export async function measureColdPath(
       second: median(taken.map((sample) => sample.second)),
       loadPlusFirst: median(taken.map((sample) => sample.load + sample.first)),
       ratio: 0,
+      cpu: median(taken.map((sample) => sample.cpu)),
+      cpuRatio: 0,
       runs: taken.length,
     }
   }
@@ -164,11 +178,19 @@ export async function measureColdPath(
   const viemFloor = figure('(bare viem: one call)', '—')
   const floors = [figure('(empty handler)', '—'), sdkFloor, viemFloor]
   return [
-    ...floors.map((floor) => ({ ...floor, ratio: floor.loadPlusFirst / sdkFloor.loadPlusFirst })),
+    ...floors.map((floor) => ({
+      ...floor,
+      ratio: floor.loadPlusFirst / sdkFloor.loadPlusFirst,
+      cpuRatio: floor.cpu / sdkFloor.cpu,
+    })),
     ...targets.map((target) => {
       const floor = target.floor === 'sdk' ? sdkFloor : viemFloor
       const measured = figure(target.name, floor.name)
-      return { ...measured, ratio: measured.loadPlusFirst / floor.loadPlusFirst }
+      return {
+        ...measured,
+        ratio: measured.loadPlusFirst / floor.loadPlusFirst,
+        cpuRatio: measured.cpu / floor.cpu,
+      }
     }),
   ]
 }
@@ -181,14 +203,16 @@ export function coldPathSection(figures: ColdFigure[], runs: number): string[] {
       `NODE_OPTIONS: ${deployedNodeOptions() || 'none'}), loaded in a fresh Node process which then ` +
       `answers a first and a second request against DynamoDB Local and anvil; medians of ${runs} ` +
       'runs, every row interleaved run by run. The ratio is load + first request over the floor named ' +
-      '(the floors\u2019 own ratios are to the bare SDK).',
+      '(the floors\u2019 own ratios are to the bare SDK); the CPU columns are the process\u2019s CPU ' +
+      'time over the same span, which other work on the machine disturbs less than wall time.',
     '',
-    '| function | floor | load | first request | load + first | second request | ratio to floor |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    '| function | floor | load | first request | load + first | second request | ratio to floor | CPU, load + first | CPU ratio |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...figures.map(
       (figure) =>
         `| ${figure.name} | ${figure.floor} | ${ms(figure.load)} | ${ms(figure.first)} | ` +
-        `${ms(figure.loadPlusFirst)} | ${ms(figure.second)} | ${figure.ratio.toFixed(2)}× |`,
+        `${ms(figure.loadPlusFirst)} | ${ms(figure.second)} | ${figure.ratio.toFixed(2)}× | ` +
+        `${ms(figure.cpu)} | ${figure.cpuRatio.toFixed(2)}× |`,
     ),
     '',
   ]

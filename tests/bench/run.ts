@@ -17,8 +17,9 @@ import { measureTrading } from './trading'
 const RUNS = Number(process.env.BENCH_RUNS ?? 30)
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 9)
-// The functions whose cold path is measured: a table read, an authenticated table read or two,
-// and a quote (chain only). `npm run bench -- --cold-only` measures just these and prints them.
+// The functions whose cold path is measured: a table read, authenticated table reads, a quote
+// (chain only) and a swap (USDC to LINK, the router approved, a fresh Idempotency-Key per request).
+// `npm run bench -- --cold-only` measures just these and prints them.
 const COLD_FUNCTIONS = [
   'listNetworks',
   'getProjectDetails',
@@ -26,6 +27,7 @@ const COLD_FUNCTIONS = [
   'getTradeById',
   'getWalletBalances',
   'quoteEthereum',
+  'swapTokensEthereum',
 ]
 
 async function coldTargets(
@@ -37,7 +39,9 @@ async function coldTargets(
   return COLD_FUNCTIONS.map((name) => {
     const fn = functions.find((candidate) => candidate.name === name)
     const routeKey = fn?.route && `${fn.route.method} ${fn.route.path}`
-    const event = routes.find((route) => route.routeKey === routeKey)?.event
+    const route = routes.find((candidate) => candidate.routeKey === routeKey)
+    const { event: same, freshEvent } = route ?? {}
+    const event = freshEvent ?? (same && (() => same))
     if (!event) throw new Error(`no repeatable request for ${name}`)
     return { name, floor: name.startsWith('quote') ? 'viem' : 'sdk', event }
   })

@@ -13,80 +13,107 @@ interface Cost {
   dynamo: string
   rpc: string
   roundTrips: number
+  /** DynamoDB round trips one after another (tests/support/requestCounters.ts, criticalPath). */
+  dynamoSteps: number
+  /** DynamoDB and RPC round trips one after another: what the caller waits for in sequence. */
+  steps: number
 }
 
-const row = (dynamo: string, rpc = '', roundTrips = 0): Cost => ({
+const row = (
+  dynamo: string,
+  rpc: string,
+  roundTrips: number,
+  dynamoSteps: number,
+  steps: number,
+): Cost => ({
   dynamo,
   rpc: rpc.split(', ').filter(Boolean).sort().join(', '),
   roundTrips,
+  dynamoSteps,
+  steps,
 })
-// A signed send: the session, the Idempotency-Key's claim and completion, the trade record.
-const SIGNED_WRITES = 'GetItem ×1, PutItem ×1, TransactWriteItems ×1, UpdateItem ×1'
-// Block, nonce and tip (batched with the balance reads), then the estimate, then the broadcast.
+// A signed send: the session (GetItem) and the Idempotency-Key's claim (PutItem) beside the
+// chain reads, then, after the broadcast, one transaction recording the trade and completing the
+// key: 3 sequential steps, 2 of them DynamoDB's.
+const SIGNED_WRITES = 'GetItem ×1, PutItem ×1, TransactWriteItems ×1'
+// Block, nonce and tip batched with the balance reads and the estimate (one per candidate path
+// for a swap), then the broadcast.
 const SEND =
-  'eth_estimateGas ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
-  'eth_maxPriorityFeePerGas ×1, eth_sendRawTransaction ×1'
+  'eth_getBlockByNumber ×1, eth_getTransactionCount ×1, eth_maxPriorityFeePerGas ×1, ' +
+  'eth_sendRawTransaction ×1'
 
-// Prepare: the session and the catalog's tokens (descriptions, the known-token check); the send's
-// reads with the native balance beside them (one batch), then the estimate. Nothing sent.
+// Prepare: the session beside the catalog's tokens (descriptions, the known-token check) and the
+// send's reads with the native balance and the estimate (one batch). Nothing sent.
 const PREPARE_READS = 'BatchGetItem ×1, GetItem ×1'
 const PREPARE =
-  'eth_estimateGas ×1, eth_getBalance ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
+  'eth_getBalance ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
   'eth_maxPriorityFeePerGas ×1'
 // Submit of a swap with the router approved: the pending nonce and the token's decimals (one
-// batch), then the broadcast; the router needs no catalog read.
+// batch, beside the session and the claim), then the broadcast; the router needs no catalog read.
 const SUBMIT = 'eth_call ×1, eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 
 // One warm request each, in the order of serverless.yml. Swaps and transfers send an
-// Idempotency-Key (its claim and completion are the PutItem and UpdateItem) with the router
-// already approved; the trade routes read a pending trade whose receipt the node does not have.
+// Idempotency-Key (its claim is the PutItem, its completion in the trade's transaction) with the
+// router already approved; the trade routes read a pending trade whose receipt the node does not have.
+// Columns: DynamoDB commands, RPC calls, RPC round trips, then the sequential steps: DynamoDB
+// round trips one after another, and DynamoDB and RPC round trips one after another.
 // prettier-ignore
 const EXPECTED: Record<string, Cost> = {
-  'GET /api/v1/networks':                          row('Query ×1'),
-  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×1'),
-  'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×2'),
-  'GET /api/v1/auth/refresh':                      row('TransactWriteItems ×1'),
-  'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1'),
-  'GET /api/v1/wallet/mnemonic':                   row(''),
-  'POST /api/v1/wallet/create':                    row(''),
-  'POST /api/v1/wallet/recover/mnemonic':          row(''),
-  'POST /api/v1/wallet/recover/key':               row(''),
-  'POST /api/v1/account/register':                 row('PutItem ×1, UpdateItem ×1'),
-  'POST /api/v1/account/login':                    row('GetItem ×1, TransactWriteItems ×1, UpdateItem ×3'),
-  'GET /api/v1/account/refresh':                   row('TransactWriteItems ×1'),
-  'DELETE /api/v1/account/logout':                 row('DeleteItem ×1'),
-  'GET /api/v1/swap/tokens':                       row('Query ×1'),
-  'GET /api/v1/swap/quote/altchain':               row('', 'eth_call ×5, eth_gasPrice ×1', 1),
-  'GET /api/v1/swap/quote/ethereum':               row('', 'eth_call ×5, eth_gasPrice ×1', 1),
-  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×2, ${SEND}, eth_getBalance ×1`, 3),
-  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
-  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, ${SEND}`, 3),
-  'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
-  'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, ${SEND}`, 3),
-  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
-  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, ${PREPARE}`, 2),
-  'POST /api/v1/submit/ethereum':                  row(SIGNED_WRITES, SUBMIT, 2),
-  'POST /api/v1/submit/altchain':                  row(SIGNED_WRITES, SUBMIT, 2),
-  'POST /api/v1/networks/wallet':                  row('GetItem ×1, Query ×1, UpdateItem ×2'),
-  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2),
-  'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, Query ×1'),
-  'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1'),
-  'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1'),
-  'GET /api/v1/project/{projectId}':               row('BatchGetItem ×1'),
-  'GET /api/v1/price/history/daily/{projectId}':   row('Query ×1'),
-  'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1'),
-  'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1'),
-  'GET /api/v1/trades':                            row('GetItem ×1, Query ×1'),
-  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1),
-  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1),
+  'GET /api/v1/networks':                          row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×1', '', 0, 2, 2),
+  'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×2', '', 0, 3, 3),
+  'GET /api/v1/auth/refresh':                      row('TransactWriteItems ×1', '', 0, 1, 1),
+  'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1', '', 0, 1, 1),
+  'GET /api/v1/wallet/mnemonic':                   row('', '', 0, 0, 0),
+  'POST /api/v1/wallet/create':                    row('', '', 0, 0, 0),
+  'POST /api/v1/wallet/recover/mnemonic':          row('', '', 0, 0, 0),
+  'POST /api/v1/wallet/recover/key':               row('', '', 0, 0, 0),
+  'POST /api/v1/account/register':                 row('PutItem ×1, UpdateItem ×1', '', 0, 2, 2),
+  'POST /api/v1/account/login':                    row('GetItem ×1, TransactWriteItems ×1, UpdateItem ×3', '', 0, 4, 4),
+  'GET /api/v1/account/refresh':                   row('TransactWriteItems ×1', '', 0, 1, 1),
+  'DELETE /api/v1/account/logout':                 row('DeleteItem ×1', '', 0, 1, 1),
+  'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/swap/quote/altchain':               row('', 'eth_call ×5, eth_gasPrice ×1', 1, 0, 1),
+  'GET /api/v1/swap/quote/ethereum':               row('', 'eth_call ×5, eth_gasPrice ×1', 1, 0, 1),
+  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}, eth_getBalance ×1`, 2, 2, 3),
+  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×6, eth_estimateGas ×2, ${SEND}`, 2, 2, 3),
+  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, eth_estimateGas ×2, ${SEND}`, 2, 2, 3),
+  'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 2, 3),
+  'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 2, 3),
+  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 1),
+  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 1),
+  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 1),
+  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 1),
+  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 1),
+  'POST /api/v1/submit/ethereum':                  row(SIGNED_WRITES, SUBMIT, 2, 2, 3),
+  'POST /api/v1/submit/altchain':                  row(SIGNED_WRITES, SUBMIT, 2, 2, 3),
+  'POST /api/v1/networks/wallet':                  row('TransactWriteItems ×1', '', 0, 1, 1),
+  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2, 1, 2),
+  'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, Query ×1', '', 0, 2, 2),
+  'POST /api/v1/watchlist/{projectId}':            row('TransactWriteItems ×1', '', 0, 1, 1),
+  'DELETE /api/v1/watchlist/{projectId}':          row('TransactWriteItems ×1', '', 0, 1, 1),
+  'GET /api/v1/project/{projectId}':               row('BatchGetItem ×1', '', 0, 1, 1),
+  'GET /api/v1/price/history/daily/{projectId}':   row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1', '', 0, 1, 1),
+  'GET /api/v1/trades':                            row('GetItem ×1, Query ×1', '', 0, 1, 1),
+  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1, 1, 2),
+  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1, 1, 2),
 }
 
 const measured = new Map<string, RequestTally & { status: number; read: boolean }>()
+/** Routes whose handler takes a token (their definition's `auth`). */
+const authenticated = new Set<string>()
 
 beforeAll(async () => {
+  for (const fn of declaredFunctions()) {
+    if (!fn.route) continue
+    const { handler } = (await import(`../../${fn.entry}`)) as {
+      handler: { route: { auth: unknown } }
+    }
+    if (handler.route && handler.route.auth !== 'none')
+      authenticated.add(`${fn.route.method} ${fn.route.path}`)
+  }
   const routes = await routeRequests(inject('deployments'))
   const counter = countRequests(db())
   try {
@@ -111,6 +138,8 @@ const actual = (route: string): Cost => {
     formatCounts(tally.dynamo.byCommand),
     formatCounts(tally.rpc.byMethod),
     tally.rpc.roundTrips,
+    tally.steps.dynamo,
+    tally.steps.all,
   )
 }
 
@@ -201,6 +230,65 @@ describe('the per-request goals of issue 7', () => {
         route,
         roundTrips: 1,
         calls: 6,
+      })
+    }
+  })
+})
+
+describe('the per-request goals of issue 14', () => {
+  const stepsOf = (route: string) => {
+    const tally = measured.get(route)
+    return {
+      roundTrips: tally?.rpc.roundTrips,
+      dynamoSteps: tally?.steps.dynamo,
+      steps: tally?.steps.all,
+    }
+  }
+
+  it('answers every authenticated read route after one DynamoDB round trip, the watchlist after two', () => {
+    const reads = [...measured]
+      .filter(([route, tally]) => tally.read && authenticated.has(route))
+      .map(([route]) => route)
+    const steps = Object.fromEntries(reads.map((route) => [route, stepsOf(route).dynamoSteps]))
+
+    // Trades, the two trade lookups, balances, project details, the watchlist, the five prepares.
+    expect(reads).toHaveLength(11)
+    // The session is read beside the route's own request (sessionRead 'beside'), or within it
+    // ('route': a key in its BatchGetItem). The watchlist's own data is two requests one after
+    // the other: its watches (a Query), then their projects with the session (a BatchGetItem).
+    expect(steps).toEqual(
+      Object.fromEntries(
+        reads.map((route) => [route, route === 'GET /api/v1/watchlist/projects' ? 2 : 1]),
+      ),
+    )
+  })
+
+  it('swaps, transfers and submits with the allowance given in 2 RPC round trips and 3 sequential steps', () => {
+    const sending = [...measured.keys()].filter((route) =>
+      /\/(swap|transfer)\/.*\{key\}|\/submit\//.test(route),
+    )
+    // The session check, the Idempotency-Key's claim and the chain reads (with the gas estimate)
+    // at once; the broadcast; one transaction recording the trade and completing the key.
+    expect(sending).toHaveLength(7)
+    for (const route of sending) {
+      expect({ route, ...stepsOf(route) }).toEqual({
+        route,
+        roundTrips: 2,
+        dynamoSteps: 2,
+        steps: 3,
+      })
+    }
+  })
+
+  it("writes the watchlist and a wallet's networks in one DynamoDB call that checks the session", () => {
+    for (const route of [
+      'POST /api/v1/watchlist/{projectId}',
+      'DELETE /api/v1/watchlist/{projectId}',
+      'POST /api/v1/networks/wallet',
+    ]) {
+      expect({ route, calls: measured.get(route)?.dynamo.byCommand }).toEqual({
+        route,
+        calls: { TransactWriteItems: 1 },
       })
     }
   })

@@ -1,5 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
+import {
+  rpcExchangeChannel,
+  type RpcExchangeMessage,
+  rpcRequestChannel,
+} from '../../lib/chain/nodeHttpTransport'
 
 // What one request costs: the DynamoDB commands the code sends and the JSON-RPC calls viem makes,
 // for the counts test (tests/functions/requestCosts.test.ts) and the bench (tests/bench/).
@@ -21,9 +25,22 @@ export interface RpcTally {
   byMethod: Record<string, number>
 }
 
+/**
+ * The request's critical path: the longest chain of exchanges (DynamoDB commands, RPC POSTs) in
+ * which each one started after the one before it had ended. Derived from the order of starts and
+ * ends, never from wall time, so it counts what waits on what.
+ */
+export interface StepTally {
+  /** DynamoDB commands and RPC round trips together. */
+  all: number
+  /** DynamoDB commands only: how many DynamoDB round trips a user waits for, one after another. */
+  dynamo: number
+}
+
 export interface RequestTally {
   dynamo: DynamoTally
   rpc: RpcTally
+  steps: StepTally
 }
 
 export interface RequestCounter {
@@ -75,23 +92,67 @@ function jsonRpcMethods(body: unknown): string[] | undefined {
   }
 }
 
+type Depth = StepTally
+
+/**
+ * Sequential steps, from starts and ends in the order they happen: an exchange's depth is one
+ * more than the deepest exchange that had ended when it started (DynamoDB depth among DynamoDB
+ * commands only); the steps are the deepest depth seen.
+ */
+function criticalPath() {
+  let ended: Depth = { all: 0, dynamo: 0 }
+  let deepest: Depth = { all: 0, dynamo: 0 }
+  const open = new Map<unknown, Depth>()
+  return {
+    start(exchange: unknown, kind: 'dynamo' | 'rpc') {
+      const depth = { all: ended.all + 1, dynamo: kind === 'dynamo' ? ended.dynamo + 1 : 0 }
+      open.set(exchange, depth)
+      deepest = {
+        all: Math.max(deepest.all, depth.all),
+        dynamo: Math.max(deepest.dynamo, depth.dynamo),
+      }
+    },
+    end(exchange: unknown) {
+      const depth = open.get(exchange)
+      if (!depth) return
+      open.delete(exchange)
+      ended = { all: Math.max(ended.all, depth.all), dynamo: Math.max(ended.dynamo, depth.dynamo) }
+    },
+    take(): StepTally {
+      const taken = deepest
+      // Exchanges still open (none, when one request is measured at a time) start over at 1.
+      ended = { all: 0, dynamo: 0 }
+      deepest = { all: 0, dynamo: 0 }
+      open.clear()
+      return taken
+    },
+  }
+}
+
 /**
  * Counts, until `stop()`, the commands sent through `client` (a middleware at the initialize
  * step, so once per command whatever the SDK retries) and the JSON-RPC calls the service's
- * transport publishes (`rpcRequestChannel`, one message per POST). Counts everything in the process: measure one
- * request at a time.
+ * transport publishes (`rpcRequestChannel`, one message per POST), and the sequential steps
+ * between them (criticalPath). Counts everything in the process: measure one request at a time.
  */
 export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
   let dynamo: DynamoTally = { calls: 0, byCommand: {}, itemsRead: 0 }
   let rpc: RpcTally = { calls: 0, roundTrips: 0, byMethod: {} }
+  const path = criticalPath()
 
   client.middlewareStack.add(
     (next, context) => async (args) => {
       dynamo.calls += 1
       bump(dynamo.byCommand, context.commandName?.replace(/Command$/, '') ?? 'unknown')
-      const result = await next(args)
-      dynamo.itemsRead += itemsIn(result.output)
-      return result
+      const exchange = {}
+      path.start(exchange, 'dynamo')
+      try {
+        const result = await next(args)
+        dynamo.itemsRead += itemsIn(result.output)
+        return result
+      } finally {
+        path.end(exchange)
+      }
     },
     { step: 'initialize', name: MIDDLEWARE_NAME, priority: 'high' },
   )
@@ -105,10 +166,16 @@ export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
     }
   }
   rpcRequestChannel.subscribe(onRpcRequest)
+  const onRpcExchange = (message: unknown) => {
+    const { exchange, phase } = message as RpcExchangeMessage
+    if (phase === 'open') path.start(`rpc${exchange}`, 'rpc')
+    else path.end(`rpc${exchange}`)
+  }
+  rpcExchangeChannel.subscribe(onRpcExchange)
 
   return {
     take() {
-      const taken = { dynamo, rpc }
+      const taken = { dynamo, rpc, steps: path.take() }
       dynamo = { calls: 0, byCommand: {}, itemsRead: 0 }
       rpc = { calls: 0, roundTrips: 0, byMethod: {} }
       return taken
@@ -116,6 +183,7 @@ export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
     stop() {
       client.middlewareStack.remove(MIDDLEWARE_NAME)
       rpcRequestChannel.unsubscribe(onRpcRequest)
+      rpcExchangeChannel.unsubscribe(onRpcExchange)
     },
   }
 }

@@ -58,11 +58,12 @@ import type { NetworkName } from '../../lib/config'
 import type { HttpEvent } from '../../lib/http/types'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'
+import { attachWalletNetworks as attachNetworks } from '../../lib/db/attachWalletNetworks'
 import { listProjects } from '../../lib/db/project'
 import { NATIVE_COIN } from '../../lib/constants'
 import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
-import { attachNetworks } from '../../lib/markets/attachNetworks'
+import { liveSession } from './liveSession'
 import { devnetTransport } from './devnetTransport'
 import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
@@ -88,6 +89,8 @@ export interface RouteRequest {
   slow?: boolean
   /** The event itself, for a route whose request repeats: the cold-path bench sends it to a bundle. */
   event?: HttpEvent
+  /** A new event each call, for a route whose requests differ (a fresh Idempotency-Key). */
+  freshEvent?: () => HttpEvent
 }
 
 const TEST_PHRASE = 'test test test test test test test test test test test junk'
@@ -153,11 +156,17 @@ export async function routeRequests(
   deployments: Record<NetworkName, DexDeployment>,
 ): Promise<RouteRequest[]> {
   const reader = await signInWithWallet()
-  const networkIds = (await queryNetworks()).map((network) => network.id)
+  const networks = await queryNetworks()
+  const networkIds = networks.map((network) => network.id)
+  const readerSession = await liveSession(reader.address)
   const [project] = await listProjects()
   if (!project) throw new Error('no catalog project: the stack seeds the demo catalog')
-  await watchProject(reader.address, project.id)
-  await attachNetworks(reader.address, networkIds)
+  await watchProject(reader.address, project.id, readerSession)
+  await attachNetworks(
+    reader.address,
+    networks.map((network) => network.network),
+    readerSession,
+  )
   const hash = toHex(randomBytes(32))
   const { id: tradeId } = await recordTrade({
     hash,
@@ -217,22 +226,22 @@ export async function routeRequests(
     }
   }
   // A fresh Idempotency-Key on every send, as a careful client sends: the costlier path.
-  const signed =
-    (
-      handler: Handler,
-      routeKey: string,
-      trader: { privateKey: Hex; access: string },
-      body: unknown,
-    ) =>
-    () =>
-      Promise.resolve(
-        call(handler, {
-          routeKey,
-          pathParameters: { key: trader.privateKey },
-          headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
-          body,
-        }),
-      )
+  const signed = (
+    handler: Handler,
+    routeKey: string,
+    trader: { privateKey: Hex; access: string },
+    body: unknown,
+  ) => {
+    const fresh = (): HttpEventOverrides => ({
+      routeKey,
+      pathParameters: { key: trader.privateKey },
+      headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
+      body,
+    })
+    return Object.assign(() => Promise.resolve(call(handler, fresh())), {
+      freshEvent: () => httpEvent(fresh()),
+    })
+  }
   /** A prepare route's request, as the trader's wallet app sends it. */
   const preparing =
     (handler: Handler, routeKey: string, trader: { access: string }, body: unknown) => () =>
@@ -558,7 +567,7 @@ export async function routeRequests(
       read: false,
       // Not yet watched, so the add writes: the path a client's first tap takes.
       prepare: async () => {
-        await unwatchProject(reader.address, project.id)
+        await unwatchProject(reader.address, project.id, readerSession)
         return call(addToWatchlist, {
           routeKey: 'POST /api/v1/watchlist/{projectId}',
           pathParameters: projectPath,
@@ -570,7 +579,7 @@ export async function routeRequests(
       routeKey: 'DELETE /api/v1/watchlist/{projectId}',
       read: false,
       prepare: async () => {
-        await watchProject(reader.address, project.id)
+        await watchProject(reader.address, project.id, readerSession)
         return call(removeFromWatchlist, {
           routeKey: 'DELETE /api/v1/watchlist/{projectId}',
           pathParameters: projectPath,
@@ -626,7 +635,9 @@ export async function routeRequests(
     },
   ]
   return routes.map((route) => {
-    const event = (route as { prepare: { event?: HttpEvent } }).prepare.event
-    return event ? { ...route, event } : route
+    const { event, freshEvent } = (
+      route as { prepare: { event?: HttpEvent; freshEvent?: (this: void) => HttpEvent } }
+    ).prepare
+    return { ...route, ...(event && { event }), ...(freshEvent && { freshEvent }) }
   })
 }

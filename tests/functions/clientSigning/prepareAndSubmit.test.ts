@@ -150,14 +150,16 @@ describe('prepare, sign on the client, submit', () => {
         isNativeTransfer: false,
       }),
     ])
-    // Prepare: the batch of reads (5 path simulations, decimals, block, nonce, tip, balance,
-    // allowance, native balance: LINK's balance slot is known from the quote above), then one
+    // Prepare: the batch of reads (path simulations, decimals, block, nonce, tip, balance,
+    // allowance, native balance: LINK's balance slot is known from the quote above, and the swap's
+    // estimate along each path, which reverts while the allowance is short), then one
     // eth_simulateV1 for both gas limits; the session and one catalog read. Nothing sent.
     expect(prepareCost.rpc).toEqual({
-      calls: 11,
+      calls: 13,
       roundTrips: 2,
       byMethod: {
         eth_call: 6,
+        eth_estimateGas: 2,
         eth_getBalance: 1,
         eth_getBlockByNumber: 1,
         eth_getTransactionCount: 1,
@@ -316,8 +318,8 @@ describe('prepare, sign on the client, submit', () => {
     )
 
     expect([sentEth.status, sentAlt.status]).toEqual([200, 200])
-    // A native transfer: one batch (block, nonce, tip, balance) and the estimate; no catalog read.
-    expect(prepareCost.rpc).toMatchObject({ calls: 5, roundTrips: 2 })
+    // A native transfer: one batch (block, nonce, tip, balance, the estimate); no catalog read.
+    expect(prepareCost.rpc).toMatchObject({ calls: 5, roundTrips: 1 })
     expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1 })
     // Its submit: the pending nonce, then the broadcast.
     expect(submitCost.rpc).toEqual({

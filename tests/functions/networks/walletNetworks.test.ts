@@ -9,6 +9,9 @@ import { httpEvent, invoke } from '../../support/httpEvent'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
 import { bearer } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { endSessionOf, liveSession } from '../../support/liveSession'
+import { attachWalletNetworks as attachInTable } from '../../../lib/db/attachWalletNetworks'
+import { listWalletNetworks } from '../../../lib/db/walletNetwork'
 import { readClient } from '../../support/readClient'
 
 const ETHEREUM = networkId('ethereum')
@@ -81,6 +84,39 @@ describe('networks of a wallet', () => {
       body: { ok: false, error: { code: 404, message: `unknown network id: ${unknown}` } },
     })
     expect((await balances(wallet.access)).body.result).toEqual({ networksBalance: [] })
+  })
+
+  it('answers 401003 to an ended session and attaches nothing, whatever the ids', async () => {
+    const wallet = await signInWithWallet()
+    await endSessionOf(wallet.access)
+
+    const responses = [
+      await attach(wallet.access, { networkIds: [ETHEREUM, ALTCHAIN] }),
+      await attach(wallet.access, { networkIds: [randomUUID()] }),
+      await attach(wallet.access, { networkIds: [] }),
+    ]
+
+    for (const response of responses) {
+      expect(response).toEqual({
+        status: 401,
+        body: { ok: false, error: { code: 401003, message: expect.any(String) } },
+      })
+    }
+    expect(await listWalletNetworks(wallet.address)).toEqual([])
+  })
+
+  it('attaches nothing when the table does not hold one of the networks asked for', async () => {
+    const wallet = await signInWithWallet()
+    // A network item missing from the table (a stage seeded with one network; here a name no
+    // stage has): unknown, as when the route listed the table's networks first.
+    const unknown = await attachInTable(
+      wallet.address,
+      ['ethereum', 'nonet' as 'altchain'],
+      await liveSession(wallet.address),
+    )
+
+    expect(unknown).toEqual(['nonet'])
+    expect(await listWalletNetworks(wallet.address)).toEqual([])
   })
 
   it('answers 400 for ids that are not UUIDs, or a body of the wrong shape', async () => {

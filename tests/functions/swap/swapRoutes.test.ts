@@ -9,11 +9,13 @@ import {
   parseUnits,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
 import { handler as swapNativeAltchain } from '../../../functions/swap/swapNativeAltchain'
 import { handler as swapTokensAltchain } from '../../../functions/swap/swapTokensAltchain'
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import type { NetworkName } from '../../../lib/config'
+import { db } from '../../../lib/db/client'
 import { listTrades } from '../../../lib/db/trade'
 import { NATIVE_COIN } from '../../../lib/constants'
 import {
@@ -24,6 +26,8 @@ import {
   fundedAccount,
 } from '../../support/devnetAccounts'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { spyOnDbSend } from '../../support/dbSendSpy'
+import { endSessionOf } from '../../support/liveSession'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
 
@@ -534,6 +538,63 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
       expect(other.body.error?.message).toMatch(/different request/)
       expect(plain.map((response) => response.status)).toEqual([200, 200])
       expect(await nonceOf('ethereum', account.address)).toBe(3)
+    })
+
+    it('sends nothing to an ended session, checked beside the claim, and frees its key', async () => {
+      const { account, token } = await caller('ethereum')
+      const body = request('ethereum', 'NATIVE', 'LINK', '0.5')
+      const headers = { 'idempotency-key': `ended-${generatePrivateKey().slice(2, 18)}` }
+      await endSessionOf(token)
+
+      const refused = await swap('tokens/ethereum', {
+        key: account.privateKey,
+        token,
+        body,
+        headers,
+      })
+      const again = (await signInWithWallet(account.privateKey)).access
+      const retried = await swap('tokens/ethereum', {
+        key: account.privateKey,
+        token: again,
+        body,
+        headers,
+      })
+
+      expect(refused).toEqual({
+        status: 401,
+        body: { ok: false, error: { code: 401003, message: expect.any(String) } },
+      })
+      // The key was claimed beside the session check and freed: the retry runs, once.
+      expect(retried.status).toBe(200)
+      expect(await nonceOf('ethereum', account.address)).toBe(1)
+    })
+
+    it('answers the hash when the trade cannot be recorded, and a retry gets it without sending', async () => {
+      const { account, token } = await caller('altchain')
+      const body = request('altchain', 'NATIVE', 'CAKE', '0.25')
+      const headers = { 'idempotency-key': `unrecorded-${generatePrivateKey().slice(2, 18)}` }
+      const client = db()
+      const passThrough = client.send.bind(client)
+      const send = spyOnDbSend()
+      // The transaction recording the trade and completing the key fails once the swap is out.
+      send.mockImplementation((async (command: unknown) => {
+        if (command instanceof TransactWriteCommand) {
+          throw Object.assign(new Error('refused'), { name: 'ValidationException' })
+        }
+        return passThrough(command as never)
+      }) as never)
+
+      const first = await swap('native/altchain', { key: account.privateKey, token, body, headers })
+      send.mockRestore()
+      const retry = await swap('native/altchain', { key: account.privateKey, token, body, headers })
+
+      expect(first.status).toBe(200)
+      expect(retry).toEqual(first)
+      expect(await nonceOf('altchain', account.address)).toBe(1)
+      expect(
+        (await listTrades({ wallet: account.address, limit: 10, offset: 0, direction: 'ASC' }))
+          .count,
+      ).toBe(0)
     })
 
     it('scopes keys to the wallet and frees a key whose request failed before sending', async () => {

@@ -8,6 +8,7 @@ import { handler as removeFromWatchlist } from '../../../functions/watchlist/rem
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import { recordPrice } from '../../../lib/markets/recordPrice'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import { endSessionOf } from '../../support/liveSession'
 import { accountSession, bearer, createProject } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
 
@@ -175,6 +176,30 @@ describe('watchlist', () => {
     }
     expect([added, removed]).toEqual([notFound, notFound])
     expect((await list(access)).body.result).toEqual({ watchlist: [] })
+  })
+
+  it('answers 401003 to an ended session and changes nothing, the project known or not', async () => {
+    const project = await createProject()
+    const watched = await createProject()
+    const wallet = await signInWithWallet()
+    await add(wallet.access, watched.id)
+    await endSessionOf(wallet.access)
+
+    const responses = [
+      await add(wallet.access, project.id),
+      await remove(wallet.access, watched.id),
+      await add(wallet.access, randomUUID()),
+      await remove(wallet.access, randomUUID()),
+    ]
+
+    // The session is checked in the watch's own transaction, so nothing of it is written.
+    for (const response of responses) {
+      expect(response).toEqual({
+        status: 401,
+        body: { ok: false, error: { code: 401003, message: expect.any(String) } },
+      })
+    }
+    expect([await watchCount(project.id), await watchCount(watched.id)]).toEqual([0, 1])
   })
 
   it('answers 400 for a project id that is not a UUID', async () => {

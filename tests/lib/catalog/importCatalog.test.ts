@@ -8,6 +8,7 @@ import { CatalogError, importCatalogFile, parseCatalog } from '../../../lib/cata
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import { projectId } from '../../../lib/db/project'
 import { watchProject } from '../../../lib/db/watchlist'
+import { liveSession } from '../../support/liveSession'
 import { readPriceHistory } from '../../../lib/markets/readPriceHistory'
 import { catalogEntry, randomAddress } from '../../support/marketFixtures'
 
@@ -37,7 +38,8 @@ describe('catalog import', () => {
     const path = catalogFile({ projects: entries })
 
     const ids = await importCatalogFile(path)
-    await watchProject(randomAddress(), ids[0] ?? '')
+    const watcher = randomAddress()
+    await watchProject(watcher, ids[0] ?? '', await liveSession(watcher))
     const renamed = [{ ...entries[0], name: 'Renamed' }, entries[1]]
     const again = await importCatalogFile(catalogFile({ projects: renamed }))
 

@@ -11,8 +11,9 @@ import { db, tableName } from '../../../lib/db/client'
 import { deleteSession, putSession } from '../../../lib/db/session'
 import { walletGuard, walletRefreshGuard } from '../../../lib/http/authGuard'
 import { defineHandler } from '../../../lib/http/defineHandler'
-import { NotFound, UNAUTHORIZED } from '../../../lib/errors'
+import { BadRequest, DatabaseUnavailable, NotFound, UNAUTHORIZED } from '../../../lib/errors'
 import type { Audience } from '../../../lib/http/types'
+import { spyOnDbSend } from '../../support/dbSendSpy'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
 const principalSchema = z.object({
@@ -46,6 +47,18 @@ const whoAmIReadingSession = defineHandler({
     )
     await session?.admit(Item)
     return principal
+  },
+})
+
+// A route checking its session with its own work that fails first, as the header asks: a refusal
+// of its input (400), or an outage (503).
+const failingBeforeItsRead = defineHandler({
+  auth: walletGuard,
+  sessionRead: 'route',
+  result: principalSchema,
+  run: ({ headers }) => {
+    if (headers['x-fail'] === 'outage') throw new DatabaseUnavailable()
+    throw new BadRequest('the request is not valid')
   },
 })
 
@@ -430,6 +443,35 @@ describe('a route that reads its own session', () => {
     expect(answered.status).toBe(200)
     expect(answered.body.result).toMatchObject({ subject, sessionId: live })
     expectUnauthorized(refused, 401003)
+  })
+
+  it('answers 401003 before its own refusal when the session ended, and the refusal otherwise', async () => {
+    const subject = newWalletAddress()
+    const live = await createSession('wallet', subject)
+    const ended = await createSession('wallet', subject, now() - 1)
+    const send = async (sessionId: string, fail: string) =>
+      invoke(
+        failingBeforeItsRead,
+        httpEvent({
+          routeKey: 'GET /api/v1/test/whoami',
+          headers: {
+            authorization: `Bearer ${await signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })}`,
+            'x-fail': fail,
+          },
+        }),
+      )
+    const reads = spyOnDbSend()
+
+    const refusedInput = await send(live, 'input')
+    const endedFirst = await send(ended, 'input')
+    const readsBefore = reads.mock.calls.length
+    // An outage is answered as it is: reading the session would only wait on it again.
+    const outage = await send(ended, 'outage')
+
+    expect(refusedInput.status).toBe(400)
+    expectUnauthorized(endedFirst, UNAUTHORIZED.sessionEnded)
+    expect(outage.status).toBe(503)
+    expect(reads.mock.calls.length).toBe(readsBefore)
   })
 
   it('answers 500 rather than its result when it never admitted the session', async () => {
