@@ -15,3 +15,18 @@ export const DEFAULT_DEADLINE_SECONDS = 20 * 60
 
 /** A sign-in nonce is drawn from this range: 12 to 15 digits, a safe integer (the result schema bounds it too). */
 export const SIWE_NONCE_RANGE = { min: 100_000_000_000, max: 2 ** 48 - 1 } as const
+
+/** The links a project may have, in the interface's order (a catalog entry and a project alike). */
+export const SOCIAL_LINKS = [
+  'website',
+  'explorer',
+  'twitter',
+  'facebook',
+  'instagram',
+  'telegram',
+  'discord',
+  'reddit',
+  'youtube',
+  'github',
+  'medium',
+] as const

@@ -8,6 +8,7 @@ import {
   MAX_NAME_CHARS,
   MAX_SYMBOL_CHARS,
 } from './limits'
+import { SOCIAL_LINKS } from '../lib/constants'
 import { networkNameSchema } from './networks'
 import * as z from './zod'
 
@@ -15,21 +16,27 @@ const decimalString = z
   .string()
   .check(z.regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal string'))
 const link = z.optional(linkString)
-const label = z.string().check(z.minLength(1), z.maxLength(MAX_LABEL_CHARS))
 
-export const socialLinksSchema = z.strictObject({
-  website: link,
-  explorer: link,
-  twitter: link,
-  facebook: link,
-  instagram: link,
-  telegram: link,
-  discord: link,
-  reddit: link,
-  youtube: link,
-  github: link,
-  medium: link,
-})
+/** The catalog's bounded fields, as a project answers them (schemas/project.ts). */
+export const catalogFields = {
+  name: z.string().check(z.maxLength(MAX_NAME_CHARS)),
+  symbol: z.string().check(z.maxLength(MAX_SYMBOL_CHARS)),
+  decimals: z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS)),
+  industry: z.string().check(z.maxLength(MAX_INDUSTRY_CHARS)),
+  description: z.string().check(z.maxLength(MAX_DESCRIPTION_CHARS)),
+  label: z.string().check(z.maxLength(MAX_LABEL_CHARS)),
+}
+const nonEmpty = z.minLength(1)
+
+/** An object schema's shape with `value` for each social link. */
+export function socialLinksShape<Value extends z.ZodMiniType>(value: Value) {
+  return Object.fromEntries(SOCIAL_LINKS.map((name) => [name, value])) as Record<
+    (typeof SOCIAL_LINKS)[number],
+    Value
+  >
+}
+
+export const socialLinksSchema = z.strictObject(socialLinksShape(link))
 
 /** One project of a catalog file: a token the service knows. */
 export const catalogEntrySchema = z.strictObject({
@@ -37,15 +44,18 @@ export const catalogEntrySchema = z.strictObject({
   address: z
     .string()
     .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
-  name: z.string().check(z.minLength(1), z.maxLength(MAX_NAME_CHARS)),
-  symbol: z.string().check(z.minLength(1), z.maxLength(MAX_SYMBOL_CHARS)),
-  decimals: z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS)),
-  industry: z._default(z.string().check(z.maxLength(MAX_INDUSTRY_CHARS)), ''),
-  description: z._default(z.string().check(z.maxLength(MAX_DESCRIPTION_CHARS)), ''),
+  name: catalogFields.name.check(nonEmpty),
+  symbol: catalogFields.symbol.check(nonEmpty),
+  decimals: catalogFields.decimals,
+  industry: z._default(catalogFields.industry, ''),
+  description: z._default(catalogFields.description, ''),
   circulatingSupply: z.optional(decimalString),
   social: z._default(socialLinksSchema, {}),
-  tags: z._default(z.array(label).check(z.maxLength(MAX_LABELS)), []),
-  categories: z._default(z.array(label).check(z.maxLength(MAX_LABELS)), []),
+  tags: z._default(z.array(catalogFields.label.check(nonEmpty)).check(z.maxLength(MAX_LABELS)), []),
+  categories: z._default(
+    z.array(catalogFields.label.check(nonEmpty)).check(z.maxLength(MAX_LABELS)),
+    [],
+  ),
 })
 
 export const catalogFileSchema = z.strictObject({

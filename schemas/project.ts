@@ -1,13 +1,6 @@
 import { addressString, linkString, timestampString, uuidString } from './formats'
-import {
-  MAX_DECIMALS,
-  MAX_DESCRIPTION_CHARS,
-  MAX_INDUSTRY_CHARS,
-  MAX_LABEL_CHARS,
-  MAX_LABELS,
-  MAX_NAME_CHARS,
-  MAX_SYMBOL_CHARS,
-} from './limits'
+import { MAX_LABELS } from './limits'
+import { catalogFields, socialLinksShape } from './catalog'
 import { networkNameSchema } from './networks'
 import * as z from './zod'
 
@@ -19,29 +12,19 @@ const link = z.union([z.literal(''), linkString])
 
 export const socialSchema = z.object({
   id: z.union([z.literal(''), uuidString]),
-  website: link,
-  explorer: link,
-  twitter: link,
-  facebook: link,
-  instagram: link,
-  telegram: link,
-  discord: link,
-  reddit: link,
-  youtube: link,
-  github: link,
-  medium: link,
+  ...socialLinksShape(link),
 })
 
 /** The interface's Project; market metrics not known yet are 0. Text is the catalog's (schemas/catalog.ts). */
 export const projectSchema = z.object({
   id: uuidString,
-  name: z.string().check(z.maxLength(MAX_NAME_CHARS)),
+  name: catalogFields.name,
   address: addressString,
-  symbol: z.string().check(z.maxLength(MAX_SYMBOL_CHARS)),
-  industry: z.string().check(z.maxLength(MAX_INDUSTRY_CHARS)),
-  decimals: z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS)),
+  symbol: catalogFields.symbol,
+  industry: catalogFields.industry,
+  decimals: catalogFields.decimals,
   network: networkNameSchema,
-  description: z.string().check(z.maxLength(MAX_DESCRIPTION_CHARS)),
+  description: catalogFields.description,
   contract_inception: timestampString,
   contract_age: z.number(),
   market_rank: z.number(),
@@ -61,10 +44,10 @@ export const projectSchema = z.object({
   watchLists: z.number(),
   social: socialSchema,
   tags: z
-    .array(z.object({ id: uuidString, tag: z.string().check(z.maxLength(MAX_LABEL_CHARS)) }))
+    .array(z.object({ id: uuidString, tag: catalogFields.label }))
     .check(z.maxLength(MAX_LABELS)),
   categories: z
-    .array(z.object({ id: uuidString, category: z.string().check(z.maxLength(MAX_LABEL_CHARS)) }))
+    .array(z.object({ id: uuidString, category: catalogFields.label }))
     .check(z.maxLength(MAX_LABELS)),
 })
 

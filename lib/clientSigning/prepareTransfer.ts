@@ -1,8 +1,7 @@
-import { type Address, formatUnits, getAddress } from 'viem'
-import type { NetworkName } from '../config'
+import { formatUnits, getAddress } from 'viem'
 import { isNative, NATIVE_COIN } from '../constants'
 import { Unprocessable } from '../errors'
-import { planTransfer } from '../transfer/transferPlan'
+import { type PlanTransferParameters, planTransfer } from '../transfer/transferPlan'
 import { readKnownTokens } from './knownTokens'
 import {
   readNativeBalance,
@@ -10,15 +9,8 @@ import {
   type UnsignedTransaction,
 } from './unsignedTransaction'
 
-export interface PrepareTransferParameters {
-  network: NetworkName
-  /** The signed-in wallet: it signs and sends. */
-  owner: Address
-  to: Address
-  amount: string
-  token?: Address
-  decimals?: number
-}
+/** The `{key}` route's body with the signed-in wallet: the same plan, signed elsewhere. */
+export type PrepareTransferParameters = PlanTransferParameters
 
 /**
  * The transaction the wallet signs for a transfer: the token's `transfer`, or a plain value

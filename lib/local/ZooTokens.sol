@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
+import {CatalogToken} from "./CatalogToken.sol";
 
 // The token zoo of the local devnets (DECISIONS §7.2): tokens shaped like the awkward ones on
 // mainnets. Same constructor as CatalogToken, so the deployment treats them alike.
@@ -61,25 +61,12 @@ contract TetherStyleToken {
 }
 
 /// @notice Burns FEE_BPS of every transfer, transfers to and from pairs included: the receiver
-/// gets the rest, the sender pays the full amount.
-contract FeeOnTransferToken is ERC20 {
+/// gets the rest, the sender pays the full amount. Otherwise a CatalogToken.
+contract FeeOnTransferToken is CatalogToken {
     uint256 public constant FEE_BPS = 300;
-    uint8 private immutable TOKEN_DECIMALS;
 
-    constructor(
-        string memory name_,
-        string memory symbol_,
-        uint8 decimals_,
-        uint256 initialSupply,
-        address holder
-    ) ERC20(name_, symbol_) {
-        TOKEN_DECIMALS = decimals_;
-        _mint(holder, initialSupply);
-    }
-
-    function decimals() public view override returns (uint8) {
-        return TOKEN_DECIMALS;
-    }
+    constructor(string memory name_, string memory symbol_, uint8 decimals_, uint256 supply, address holder)
+        CatalogToken(name_, symbol_, decimals_, supply, holder) {}
 
     function _update(address from, address to, uint256 value) internal override {
         if (from == address(0) || to == address(0)) return super._update(from, to, value);

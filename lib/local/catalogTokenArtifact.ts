@@ -115,7 +115,8 @@ export async function compileSolidity({
 }: CompileSolidityParameters): Promise<CompiledContract> {
   const input = {
     language: 'Solidity',
-    sources: { [sourceName]: { content: source } },
+    // A source beside this file that it imports goes in too, so the cache key covers it.
+    sources: { [sourceName]: { content: source }, ...localImports(source) },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       // Pinned so the bytecode does not follow solc's default and runs on any recent anvil.
@@ -173,6 +174,19 @@ function compile(input: object, sourceName: string, contractName: string): Compi
     contract.abi,
     `0x${contract.evm.bytecode.object}`,
     `0x${contract.evm.deployedBytecode.object}`,
+  )
+}
+
+/** The sources of lib/local that `source` imports as `"./Name.sol"`, by their unit names. */
+function localImports(source: string): Record<string, { content: string }> {
+  const names = [...source.matchAll(/^import\s*{[^}]*}\s*from\s*"\.\/(\w+\.sol)";/gm)].map(
+    (match) => match[1] ?? '',
+  )
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      { content: readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), 'utf8') },
+    ]),
   )
 }
 

@@ -1,23 +1,11 @@
 import { formatUnits, getAddress } from 'viem'
 import type { ProjectMarket } from '../db/marketStats'
+import { SOCIAL_LINKS } from '../constants'
 import { formatTimestamp } from '../formatTimestamp'
 import { marketCaps } from './marketCaps'
 import { usdToNumber, valueInUsd } from './usdAmount'
 
 const DAY_MS = 86_400_000
-const SOCIAL_LINKS = [
-  'website',
-  'explorer',
-  'twitter',
-  'facebook',
-  'instagram',
-  'telegram',
-  'discord',
-  'reddit',
-  'youtube',
-  'github',
-  'medium',
-] as const
 
 /**
  * A project as the interface shows it. Market cap, FDV and 24 h volume are valued here at the

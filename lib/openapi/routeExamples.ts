@@ -11,6 +11,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { uniswapV2SwapAbi } from '../chain/abis'
+import type { UnsignedTransaction } from '../clientSigning/unsignedTransaction'
 import { NATIVE_COIN } from '../constants'
 import { nameBasedUuid } from '../db/ids'
 import { networkId } from '../db/network'
@@ -59,32 +60,18 @@ const ALTCHAIN = {
 const DEADLINE = 1_795_000_000n
 const FEES = { maxFeePerGas: toHex(24_000_000_000n), maxPriorityFeePerGas: toHex(1_000_000_000n) }
 
-interface UnsignedExample {
-  kind: string
-  description: string
-  type: 'eip1559'
-  chainId: number
-  nonce: number
-  gas: Hex
-  maxFeePerGas: Hex
-  maxPriorityFeePerGas: Hex
-  to: Address
-  data: Hex
-  value: Hex
-}
-
 function unsigned(
   chainId: number,
   nonce: number,
   fields: {
-    kind: string
+    kind: UnsignedTransaction['kind']
     description: string
     gas: bigint
     to: Address
     data: Hex
     value?: bigint
   },
-): UnsignedExample {
+): UnsignedTransaction {
   return {
     kind: fields.kind,
     description: fields.description,
@@ -239,7 +226,7 @@ const transferExample = (chainId: number, token: Address, symbol: string) => ({
 })
 
 /** The submit example of a prepare example: its transactions signed by the example wallet. */
-async function submitExample(prepared: { result: { transactions: UnsignedExample[] } }) {
+async function submitExample(prepared: { result: { transactions: UnsignedTransaction[] } }) {
   const transactions = await Promise.all(
     prepared.result.transactions.map((transaction) =>
       EXAMPLE_SIGNER.signTransaction({

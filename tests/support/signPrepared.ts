@@ -1,23 +1,12 @@
 import type { Address, Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import type { UnsignedTransaction } from '../../lib/clientSigning/unsignedTransaction'
 
 // What a wallet app does with the prepare routes' answer: sign each transaction with a viem local
 // account (README, "Signing on the client"), in order, and send the hex to the submit route.
 
 /** One transaction of a prepare route's `result.transactions`. */
-export interface PreparedTransaction {
-  kind: 'approval' | 'swap' | 'transfer'
-  description: string
-  type: 'eip1559'
-  chainId: number
-  nonce: number
-  gas: Hex
-  maxFeePerGas: Hex
-  maxPriorityFeePerGas: Hex
-  to: Address
-  data: Hex
-  value: Hex
-}
+export type PreparedTransaction = UnsignedTransaction
 
 /** Signs one prepared transaction, with `changes` applied first (a tampering test's edits). */
 export function signPrepared(
