@@ -58,11 +58,16 @@ const FLOORS: Record<string, string> = {
 }
 
 export interface ColdTarget {
+  /** The function, as serverless.yml names it. */
   name: string
+  /** The row's name, where a function is measured once more under another environment. */
+  label?: string
   /** Which floor this function is held to: table routes the SDK's, chain-only routes viem's. */
   floor: 'sdk' | 'viem'
   /** The request, made anew for each request sent (a swap's fresh Idempotency-Key). */
   event: () => HttpEvent
+  /** Changes to the environment of this row's processes: a value replaces, undefined removes. */
+  env?: Record<string, string | undefined>
 }
 
 export interface ColdFigure {
@@ -106,6 +111,18 @@ async function probe(outfile: string, events: unknown[], env: Record<string, str
   }
 }
 
+function withChanges(
+  env: Record<string, string>,
+  changes: Record<string, string | undefined> = {},
+): Record<string, string> {
+  const changed = { ...env }
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete changed[name]
+    else changed[name] = value
+  }
+  return changed
+}
+
 /**
  * Per function: load, first request, second request, each the median of `runs` fresh processes,
  * all targets and floors interleaved run by run so that a noisy machine weighs on every row alike;
@@ -139,8 +156,13 @@ export async function measureColdPath(
     outfiles.set(target.name, (await bundle(fn.name, fn.entry)).outfile)
   }
   const rows = [
-    ...Object.keys(FLOORS).map((name) => ({ name, event: () => ({}) })),
-    ...targets.map((target) => ({ name: target.name, event: target.event })),
+    ...Object.keys(FLOORS).map((name) => ({ name, outfile: name, event: () => ({}), env })),
+    ...targets.map((target) => ({
+      name: target.label ?? target.name,
+      outfile: target.name,
+      event: target.event,
+      env: withChanges(env, target.env),
+    })),
   ]
   const samples = new Map(
     rows.map((row) => [
@@ -151,7 +173,7 @@ export async function measureColdPath(
   for (let index = 0; index < runs; index += 1) {
     for (const row of rows) {
       const events = [row.event(), row.event()]
-      const result = await probe(outfiles.get(row.name) ?? '', events, env)
+      const result = await probe(outfiles.get(row.outfile) ?? '', events, row.env)
       if (result.status !== 200)
         throw new Error(`${row.name} answered ${result.status} in the cold-path bench`)
       samples.get(row.name)?.push(result)
@@ -185,7 +207,7 @@ export async function measureColdPath(
     })),
     ...targets.map((target) => {
       const floor = target.floor === 'sdk' ? sdkFloor : viemFloor
-      const measured = figure(target.name, floor.name)
+      const measured = figure(target.label ?? target.name, floor.name)
       return {
         ...measured,
         ratio: measured.loadPlusFirst / floor.loadPlusFirst,

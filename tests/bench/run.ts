@@ -13,6 +13,7 @@ import { measureTradeScale, tradeScaleSection } from './scale'
 import { median, ms } from './stats'
 import { measureStartup } from './startup'
 import { measureTrading } from './trading'
+import { SSM_TEST_CREDENTIALS, startSsmStandIn } from '../support/ssmStandIn'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30)
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
@@ -30,13 +31,20 @@ const COLD_FUNCTIONS = [
   'swapTokensEthereum',
 ]
 
+// A deployed stage reads the RPC URLs from SSM at the first chain call (issue 13): the quote is
+// measured once more that way, against the SSM stand-in of the tests (on loopback, so the round
+// trip costs less than a real one in the region does).
+const RPC_URL_PARAMETER = '/wallet-backend/bench/ethereum-rpc-url'
+const SSM_REGION = 'us-east-1'
+
 async function coldTargets(
   functions: ReturnType<typeof declaredFunctions>,
   deployments: Awaited<ReturnType<typeof startLocalStack>>['deployments'],
+  ssmEndpoint: string,
 ): Promise<ColdTarget[]> {
   const { routeRequests } = await import('../support/routeRequests')
   const routes = await routeRequests(deployments)
-  return COLD_FUNCTIONS.map((name) => {
+  const targets = COLD_FUNCTIONS.map((name): ColdTarget => {
     const fn = functions.find((candidate) => candidate.name === name)
     const routeKey = fn?.route && `${fn.route.method} ${fn.route.path}`
     const route = routes.find((candidate) => candidate.routeKey === routeKey)
@@ -45,6 +53,40 @@ async function coldTargets(
     if (!event) throw new Error(`no repeatable request for ${name}`)
     return { name, floor: name.startsWith('quote') ? 'viem' : 'sdk', event }
   })
+  const quote = targets.find((target) => target.name === 'quoteEthereum')
+  if (!quote) return targets
+  return [
+    ...targets,
+    {
+      ...quote,
+      label: 'quoteEthereum, RPC URL from SSM',
+      env: {
+        ETHEREUM_RPC_URL: undefined,
+        ETHEREUM_RPC_URL_PARAMETER: RPC_URL_PARAMETER,
+        SSM_ENDPOINT: ssmEndpoint,
+        AWS_REGION: SSM_REGION,
+        AWS_ACCESS_KEY_ID: SSM_TEST_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: SSM_TEST_CREDENTIALS.secretAccessKey,
+      },
+    },
+  ]
+}
+
+/** The cold path of COLD_FUNCTIONS against `stack`, with an SSM stand-in for the variant. */
+async function coldPath(
+  functions: ReturnType<typeof declaredFunctions>,
+  stack: Awaited<ReturnType<typeof startLocalStack>>,
+) {
+  const ssm = await startSsmStandIn(
+    { [RPC_URL_PARAMETER]: stack.deployments.ethereum.rpcUrl },
+    SSM_REGION,
+  )
+  try {
+    const targets = await coldTargets(functions, stack.deployments, ssm.endpoint)
+    return await measureColdPath(functions, targets, stack.env, COLD_RUNS)
+  } finally {
+    await ssm.close()
+  }
 }
 
 async function coldOnly(): Promise<void> {
@@ -52,8 +94,7 @@ async function coldOnly(): Promise<void> {
   const stack = await startLocalStack({ ports: 'free' })
   logger.setLogLevel('SILENT')
   try {
-    const targets = await coldTargets(functions, stack.deployments)
-    const figures = await measureColdPath(functions, targets, stack.env, COLD_RUNS)
+    const figures = await coldPath(functions, stack)
     console.log(coldPathSection(figures, COLD_RUNS).join('\n'))
   } finally {
     await stack.stop()
@@ -73,12 +114,7 @@ async function main(): Promise<void> {
   const stack = await startLocalStack({ ports: 'free' })
   logger.setLogLevel('SILENT')
   console.log('measuring the cold path (load + first request) in fresh processes...')
-  const coldFigures = await measureColdPath(
-    functions,
-    await coldTargets(functions, stack.deployments),
-    stack.env,
-    COLD_RUNS,
-  ).catch(async (error: unknown) => {
+  const coldFigures = await coldPath(functions, stack).catch(async (error: unknown) => {
     await stack.stop()
     throw error
   })
