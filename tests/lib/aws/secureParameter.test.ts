@@ -1,4 +1,6 @@
 import '../../support/env'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getSecureParameter, ParameterUnavailable } from '../../../lib/aws/secureParameter'
 import { SSM_TEST_CREDENTIALS, type SsmStandIn, startSsmStandIn } from '../../support/ssmStandIn'
@@ -48,5 +50,22 @@ describe('getSecureParameter', () => {
 
     expect(failure).toBeInstanceOf(ParameterUnavailable)
     expect((failure as Error).message).toBe('SSM GetParameter failed: 400 ParameterNotFound')
+  })
+
+  it('fails, rather than waits on, an endpoint that takes the request and never answers', async () => {
+    const silent = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    try {
+      const failure = await getSecureParameter('/wallet-backend/test/jwt-secret', {
+        region: 'eu-west-1',
+        endpoint: `http://127.0.0.1:${port}/`,
+      }).catch((error: unknown) => error)
+
+      expect(failure).toBeInstanceOf(Error)
+      expect((failure as Error).message).toBe('SSM did not answer in time')
+    } finally {
+      silent.close()
+    }
   })
 })
