@@ -33,7 +33,8 @@ const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTime
 `
 
 // The floors: nothing at all; the bare document client doing one GetItem (every table route's
-// floor); a bare viem client doing one eth_blockNumber over fetch (a chain route's floor).
+// floor); a bare viem client doing one eth_blockNumber over fetch (a chain route's floor); both
+// at once (the floor of a route that reads the table and a node).
 const FLOORS: Record<string, string> = {
   '(empty handler)': 'export const handler = async () => ({ statusCode: 200 })\n',
   '(bare SDK: one GetItem)': [
@@ -55,15 +56,33 @@ const FLOORS: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  '(bare SDK and viem: both at once)': [
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'",
+    "import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb'",
+    "import { createPublicClient, http } from 'viem'",
+    'const db = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT }))',
+    'const client = createPublicClient({ cacheTime: 0, transport: http(process.env.ETHEREUM_RPC_URL) })',
+    'export const handler = async () => {',
+    "  await Promise.all([db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: 'NETWORK', sk: 'x' } })), client.getBlockNumber()])",
+    '  return { statusCode: 200 }',
+    '}',
+    '',
+  ].join('\n'),
 }
+
+const FLOOR_OF = {
+  sdk: '(bare SDK: one GetItem)',
+  viem: '(bare viem: one call)',
+  both: '(bare SDK and viem: both at once)',
+} as const
 
 export interface ColdTarget {
   /** The function, as serverless.yml names it. */
   name: string
   /** The row's name, where a function is measured once more under another environment. */
   label?: string
-  /** Which floor this function is held to: table routes the SDK's, chain-only routes viem's. */
-  floor: 'sdk' | 'viem'
+  /** Its floor: table routes the SDK's, chain-only routes viem's, routes reading both both's. */
+  floor: keyof typeof FLOOR_OF
   /** The request, made anew for each request sent (a swap's fresh Idempotency-Key). */
   event: () => HttpEvent
   /** Changes to the environment of this row's processes: a value replaces, undefined removes. */
@@ -196,9 +215,11 @@ export async function measureColdPath(
       runs: taken.length,
     }
   }
-  const sdkFloor = figure('(bare SDK: one GetItem)', '—')
-  const viemFloor = figure('(bare viem: one call)', '—')
-  const floors = [figure('(empty handler)', '—'), sdkFloor, viemFloor]
+  const sdkFloor = figure(FLOOR_OF.sdk, '—')
+  const floors = [
+    figure('(empty handler)', '—'),
+    ...Object.values(FLOOR_OF).map((name) => figure(name, '—')),
+  ]
   return [
     ...floors.map((floor) => ({
       ...floor,
@@ -206,7 +227,7 @@ export async function measureColdPath(
       cpuRatio: floor.cpu / sdkFloor.cpu,
     })),
     ...targets.map((target) => {
-      const floor = target.floor === 'sdk' ? sdkFloor : viemFloor
+      const floor = figure(FLOOR_OF[target.floor], '—')
       const measured = figure(target.label ?? target.name, floor.name)
       return {
         ...measured,

@@ -21,15 +21,17 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 9)
 // The functions whose cold path is measured: a table read, authenticated table reads, a quote
 // (chain only) and a swap (USDC to LINK, the router approved, a fresh Idempotency-Key per request).
 // `npm run bench -- --cold-only` measures just these and prints them.
-const COLD_FUNCTIONS = [
-  'listNetworks',
-  'getProjectDetails',
-  'listTrades',
-  'getTradeById',
-  'getWalletBalances',
-  'quoteEthereum',
-  'swapTokensEthereum',
-]
+// Each with its floor: the trade lookup (of a pending trade: its receipt is asked for) and the
+// balances read a node as well as the table.
+const COLD_FUNCTIONS: Record<string, ColdTarget['floor']> = {
+  listNetworks: 'sdk',
+  getProjectDetails: 'sdk',
+  listTrades: 'sdk',
+  getTradeById: 'both',
+  getWalletBalances: 'both',
+  quoteEthereum: 'viem',
+  swapTokensEthereum: 'sdk',
+}
 
 // A deployed stage reads the RPC URLs from SSM at the first chain call (issue 13): the quote is
 // measured once more that way, against the SSM stand-in of the tests (on loopback, so the round
@@ -44,14 +46,14 @@ async function coldTargets(
 ): Promise<ColdTarget[]> {
   const { routeRequests } = await import('../support/routeRequests')
   const routes = await routeRequests(deployments)
-  const targets = COLD_FUNCTIONS.map((name): ColdTarget => {
+  const targets = Object.entries(COLD_FUNCTIONS).map(([name, floor]): ColdTarget => {
     const fn = functions.find((candidate) => candidate.name === name)
     const routeKey = fn?.route && `${fn.route.method} ${fn.route.path}`
     const route = routes.find((candidate) => candidate.routeKey === routeKey)
     const { event: same, freshEvent } = route ?? {}
     const event = freshEvent ?? (same && (() => same))
     if (!event) throw new Error(`no repeatable request for ${name}`)
-    return { name, floor: name.startsWith('quote') ? 'viem' : 'sdk', event }
+    return { name, floor, event }
   })
   const quote = targets.find((target) => target.name === 'quoteEthereum')
   if (!quote) return targets
