@@ -85,9 +85,10 @@ export function requestsSection(figures: RequestFigure[]): string[] {
     'Every /api/v1 route, warm (the first request of each is not counted), one request at a ' +
       'time. Calls are per request: DynamoDB commands (SDK retries not counted), JSON-RPC calls ' +
       'and the HTTP round trips carrying them (viem batches calls made together). Authenticated ' +
-      "routes include the session read (a `GetItem` by the guard, or within the route's own " +
-      '`BatchGetItem` for project details and the watchlist). Swaps and transfers send an ' +
-      'Idempotency-Key (a `PutItem` and an `UpdateItem`) with the router already approved. ' +
+      "routes include the session check (a `GetItem` by the guard, a key in the route's own " +
+      '`BatchGetItem`, or a `ConditionCheck` in its transaction). Swaps, transfers and submits ' +
+      "send an Idempotency-Key (its claim a `PutItem`, its completion in the trade's " +
+      'transaction) with the router already approved. ' +
       'The exact counts are asserted in tests/functions/requestCosts.test.ts.',
     '',
     '| route | p50 | p99 | runs | DynamoDB calls | RPC calls | RPC round trips |',

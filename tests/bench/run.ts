@@ -1,6 +1,6 @@
 // `npm run bench`: bundle sizes, cold-start load times, warm request timings and the local stack's
 // start-up, written to BENCHMARKS.md. Figures, not assertions: tests assert only counts and sizes.
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { startLocalStack } from '../../lib/local/localStack'
 import { logger } from '../../lib/logger'
@@ -178,6 +178,8 @@ async function main(): Promise<void> {
     ),
     '',
   ]
+  // The one-off measurements behind choices, kept by hand: a regeneration must not drop them.
+  lines.push(readFileSync('tests/bench/measuredOnce.md', 'utf8'))
   writeFileSync('BENCHMARKS.md', lines.join('\n'))
   console.log(lines.join('\n'))
 }
