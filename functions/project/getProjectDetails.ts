@@ -33,8 +33,5 @@ export const handler = defineHandler({
   sessionRead: 'route',
   params: projectIdParamsSchema,
   result: projectResultSchema,
-  run: ({ params, session }) => {
-    if (!session) throw new Error('sessionRead: route gives the core a session gate')
-    return getProjectDetails(params, session)
-  },
+  run: ({ params, session }) => getProjectDetails(params, session),
 })

@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { getAddress } from 'viem'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
@@ -20,6 +21,7 @@ interface CatalogFields {
 /** A project of the catalog: a token the service knows, with its catalog fields. */
 export interface Project extends CatalogFields {
   id: string
+  /** Checksummed (EIP-55) when written, so readers answer it as is. */
   address: `0x${string}`
   social: Record<string, string>
   tags: Array<{ id: string; tag: string }>
@@ -92,7 +94,9 @@ export async function upsertProject(entry: ProjectEntry, now = new Date()): Prom
     type: 'Project',
     id,
     network: entry.network,
-    address: entry.address,
+    // Checksummed here, once, so that the project route need not hash it on every read (and
+    // its bundle carries no keccak: about 3 ms of a cold start).
+    address: getAddress(entry.address),
     name: entry.name,
     symbol: entry.symbol,
     decimals: entry.decimals,

@@ -1,4 +1,4 @@
-import { formatUnits, getAddress } from 'viem'
+import { formatUnits } from 'viem'
 import type { ProjectMarket } from '../db/marketStats'
 import { SOCIAL_LINKS } from '../constants'
 import { formatTimestamp } from '../formatTimestamp'
@@ -20,7 +20,7 @@ export function describeProject({ project, market }: ProjectMarket, now = new Da
   return {
     id: project.id,
     name: project.name,
-    address: getAddress(project.address),
+    address: project.address,
     symbol: project.symbol,
     industry: project.industry,
     decimals: project.decimals,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type Address, getAddress } from 'viem'
+import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { loginAccount } from '../../functions/account/loginAccount'
 import { registerAccount } from '../../functions/account/registerAccount'
@@ -44,7 +44,7 @@ export function catalogEntry(overrides: Partial<CatalogEntry> = {}): CatalogEntr
 /** Imports one project, as the catalog command does, and returns it. */
 export async function createProject(overrides: Partial<CatalogEntry> = {}): Promise<Project> {
   const entry = catalogEntry(overrides)
-  const [id] = await importCatalogEntries([{ ...entry, address: getAddress(entry.address) }])
+  const [id] = await importCatalogEntries([entry])
   const project = id === undefined ? undefined : await getProject(id)
   if (!project) throw new Error('the project was not stored')
   return project

@@ -8,7 +8,7 @@ import { formatTimestamp } from '../../../lib/formatTimestamp'
 import { projectSchema } from '../../../schemas/project'
 import * as z from '../../../schemas/zod'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { accountSession, bearer, createProject } from '../../support/marketFixtures'
+import { accountSession, bearer, catalogEntry, createProject } from '../../support/marketFixtures'
 import { spyOnDbSend } from '../../support/dbSendSpy'
 
 function details(token: string, projectId: string) {
@@ -26,6 +26,18 @@ describe('project details', () => {
   let token: string
   beforeAll(async () => {
     token = (await accountSession()).access
+  })
+
+  it('answers the address checksummed though the catalog wrote it in lower case', async () => {
+    const checksummed = catalogEntry().address
+    const project = await createProject({ address: checksummed.toLowerCase() })
+
+    const response = await details(token, project.id)
+
+    expect(response.status).toBe(200)
+    expect((response.body.result as { project: { address: string } }).project.address).toBe(
+      checksummed,
+    )
   })
 
   it('answers every field of the interface, metrics not known yet being 0', async () => {
