@@ -229,13 +229,18 @@ async function counted<Result>(call: () => Promise<Result>) {
 }
 
 /**
- * One JSON-RPC request (a batch or a single call) sent to the node exactly as many times as the
- * transport allows, the same calls each time: the try and its retries, then the service gave up.
- * With each attempt ended by a refusal or by the per-attempt timeout, that bounds the answer.
+ * The calls of one JSON-RPC request (a batch or a single call) each sent to the node exactly as
+ * many times as the transport allows, and nothing else: the try and its retries, then the service
+ * gave up. With each attempt ended by a refusal or by the per-attempt timeout, that bounds the
+ * answer. viem retries call by call, each after its own pause, and the transport batches what is
+ * asked in one tick: on a busy machine the pauses of one batch's calls can end in different ticks,
+ * so a retry may leave as more than one request. The calls and their counts are what is checked.
  */
 function expectConfiguredAttempts(posts: string[][]) {
-  expect(posts[0]).not.toEqual([])
-  expect(posts).toEqual(Array.from({ length: transportSettings().attempts }, () => posts[0]))
+  const [first = []] = posts
+  expect(first).not.toEqual([])
+  const eachAttempt = Array.from({ length: transportSettings().attempts }, () => first)
+  expect(posts.flat().sort()).toEqual(eachAttempt.flat().sort())
 }
 
 function expectChainUnavailable(response: EnvelopeResponse, posts: string[][]) {
@@ -292,7 +297,8 @@ describe('an ethereum node that stops mid-run and comes back', () => {
   })
 
   it('answers every ethereum route with the 502 envelope once it is stopped, after the configured attempts', async () => {
-    const login = await walletLogin()
+    // Kept for the next test before anything here can fail, so that it fails on its own account.
+    pendingLogin = await walletLogin()
     chainClient = publicClient('ethereum')
     await anvil.stop()
 
@@ -308,7 +314,6 @@ describe('an ethereum node that stops mid-run and comes back', () => {
       log.record({ fault: 'ethereum node stopped', what: name, status: result.status, ms })
       expectChainUnavailable(result, posts)
     }
-    pendingLogin = login
   })
 
   it('keeps answering what needs no ethereum call', async () => {
