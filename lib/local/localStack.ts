@@ -68,7 +68,11 @@ export interface LocalStack {
 }
 
 async function choosePorts(ports: StartLocalStackOptions['ports']): Promise<LocalStackPorts> {
-  if (ports !== 'free') return ports ?? DEFAULT_PORTS
+  return ports === 'free' ? freeStackPorts() : (ports ?? DEFAULT_PORTS)
+}
+
+/** A free port for each engine and server of the stack. */
+export async function freeStackPorts(): Promise<LocalStackPorts> {
   const [dynamo, ethereum, altchain, http, lambda] = await Promise.all([
     findFreePort(),
     findFreePort(),

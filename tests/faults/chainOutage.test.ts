@@ -1,16 +1,7 @@
 import '../support/env'
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { ScheduledEvent } from 'aws-lambda'
-import {
-  createTestClient,
-  type Hash,
-  type Hex,
-  http,
-  parseEther,
-  publicActions,
-  toHex,
-  walletActions,
-} from 'viem'
+import { type Hash, type Hex, parseEther, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as loginWallet } from '../../functions/auth/loginWallet'
@@ -38,6 +29,7 @@ import {
   expectOutage,
   FAULT_BOUND_MS,
   faultLog,
+  ownDevnetClient,
   type RestartableAnvil,
   type RpcAttempts,
   startRestartableAnvil,
@@ -63,18 +55,11 @@ const log = faultLog('chainOutage')
 
 let anvil: RestartableAnvil
 let dex: DexDeployment
-let client: ReturnType<typeof ownDevnetClient>
+let client: ReturnType<typeof ownClient>
 let rpc: RpcAttempts
 
-function ownDevnetClient() {
-  return createTestClient({
-    mode: 'anvil',
-    chain: chainOf(loadChainConfig('ethereum')),
-    transport: http(anvil.rpcUrl, { retryCount: 0 }),
-    pollingInterval: 50,
-  })
-    .extend(publicActions)
-    .extend(walletActions)
+function ownClient() {
+  return ownDevnetClient(anvil.rpcUrl, chainOf(loadChainConfig('ethereum')))
 }
 
 beforeAll(async () => {
@@ -88,7 +73,7 @@ beforeAll(async () => {
     ETHEREUM_WRAPPED_NATIVE: dex.wrappedNative,
     ETHEREUM_USD_STABLECOIN: dex.usdStablecoin,
   })
-  client = ownDevnetClient()
+  client = ownClient()
   rpc = countRpcAttempts(anvil.rpcUrl)
 }, 120_000)
 

@@ -1,6 +1,6 @@
 import '../support/env'
 import { randomUUID } from 'node:crypto'
-import { createTestClient, type Hex, http, parseEther, publicActions, walletActions } from 'viem'
+import { type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chainOf } from '../../lib/chain/clients'
@@ -11,7 +11,11 @@ import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { reconcileTrades } from '../../lib/trades/reconcileTrades'
 import { createTable } from '../../lib/local/localStack'
-import { type RestartableAnvil, startRestartableAnvil } from '../support/faultEngines'
+import {
+  ownDevnetClient,
+  type RestartableAnvil,
+  startRestartableAnvil,
+} from '../support/faultEngines'
 import { createMockTrade } from '../support/tradeFixtures'
 
 // DECISIONS §7.2 on both networks, each on a devnet of this file's own (the shared devnets serve
@@ -25,14 +29,7 @@ const CONFIRMATIONS = 2
 const anvils: Partial<Record<NetworkName, RestartableAnvil>> = {}
 
 function devnetClient(network: NetworkName, rpcUrl: string) {
-  return createTestClient({
-    mode: 'anvil',
-    chain: chainOf(loadChainConfig(network)),
-    transport: http(rpcUrl, { retryCount: 0 }),
-    pollingInterval: 50,
-  })
-    .extend(publicActions)
-    .extend(walletActions)
+  return ownDevnetClient(rpcUrl, chainOf(loadChainConfig(network)))
 }
 
 type DevnetClient = ReturnType<typeof devnetClient>

@@ -6,7 +6,15 @@ import { type ClientRequest, createServer, type IncomingMessage } from 'node:htt
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Hex, createTestClient, http } from 'viem'
+import {
+  type Account,
+  type Chain,
+  type Hex,
+  createTestClient,
+  http,
+  publicActions,
+  walletActions,
+} from 'viem'
 import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
@@ -144,6 +152,26 @@ async function warmUp(endpoint: string): Promise<void> {
   } finally {
     client.destroy()
   }
+}
+
+/**
+ * A test client of a devnet a file started on its own: anvil's test actions with the public and
+ * wallet ones, no retries (a fault test counts what reaches the node), receipts polled every 50 ms.
+ */
+export function ownDevnetClient<OwnAccount extends Account | undefined = undefined>(
+  rpcUrl: string,
+  chain: Chain,
+  account?: OwnAccount,
+) {
+  return createTestClient({
+    mode: 'anvil',
+    chain,
+    account,
+    transport: http(rpcUrl, { retryCount: 0 }),
+    pollingInterval: 50,
+  })
+    .extend(publicActions)
+    .extend(walletActions)
 }
 
 /**

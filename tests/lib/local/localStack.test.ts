@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PortsInUseError } from '../../../lib/local/checkPorts'
-import { findFreePort } from '../../../lib/local/findFreePort'
-import { type LocalStackPorts, startLocalStack } from '../../../lib/local/localStack'
+import { freeStackPorts, startLocalStack } from '../../../lib/local/localStack'
 import { NotReadyError } from '../../../lib/local/processes'
 import { isRunning, recordSpawns } from '../../support/processTree'
 
@@ -13,17 +12,6 @@ async function holdSilently(port: number): Promise<void> {
   const server = createServer(() => {})
   servers.push(server)
   await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port }, resolve))
-}
-
-async function freePorts(): Promise<LocalStackPorts> {
-  const [dynamo, ethereum, altchain, http, lambda] = await Promise.all([
-    findFreePort(),
-    findFreePort(),
-    findFreePort(),
-    findFreePort(),
-    findFreePort(),
-  ])
-  return { dynamo, ethereum, altchain, http, lambda }
 }
 
 afterEach(async () => {
@@ -56,7 +44,7 @@ describe('the local stack', () => {
   })
 
   it('names a taken port and what wants it before starting any process', async () => {
-    const ports = await freePorts()
+    const ports = await freeStackPorts()
     await holdSilently(ports.http)
     const spawns = recordSpawns()
     const progress: string[] = []
@@ -77,7 +65,7 @@ describe('the local stack', () => {
   })
 
   it("detects a silent socket on DynamoDB Local's port, which it binds on every interface", async () => {
-    const ports = await freePorts()
+    const ports = await freeStackPorts()
     await holdSilently(ports.dynamo)
     const spawns = recordSpawns()
 

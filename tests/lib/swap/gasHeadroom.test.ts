@@ -1,13 +1,4 @@
-import {
-  createTestClient,
-  erc20Abi,
-  http,
-  maxUint256,
-  parseAbi,
-  parseEther,
-  publicActions,
-  walletActions,
-} from 'viem'
+import { erc20Abi, maxUint256, parseAbi, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
@@ -20,7 +11,11 @@ import {
 } from '../../../lib/local/deployDex'
 import { uniswapV2Router02Abi } from '../../../lib/local/uniswapV2Artifacts'
 import { withHeadroom } from '../../../lib/swap/gasLimit'
-import { type RestartableAnvil, startRestartableAnvil } from '../../support/faultEngines'
+import {
+  ownDevnetClient,
+  type RestartableAnvil,
+  startRestartableAnvil,
+} from '../../support/faultEngines'
 
 // Why every gas limit the service signs (and every test wallet, tests/support/devnetTransport.ts)
 // is the estimate with headroom: a V2 swap estimated in the same second as its pool's last update
@@ -36,15 +31,11 @@ let dex: DexDeployment
 let client: ReturnType<typeof clientOf>
 
 function clientOf(rpcUrl: string) {
-  return createTestClient({
-    mode: 'anvil',
-    account: privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
-    chain: defineDevnetChain({ network: 'ethereum', chainId: DEVNET_CHAIN_IDS.ethereum, rpcUrl }),
-    transport: http(rpcUrl),
-    pollingInterval: 50,
-  })
-    .extend(publicActions)
-    .extend(walletActions)
+  return ownDevnetClient(
+    rpcUrl,
+    defineDevnetChain({ network: 'ethereum', chainId: DEVNET_CHAIN_IDS.ethereum, rpcUrl }),
+    privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
+  )
 }
 
 beforeAll(async () => {
