@@ -103,9 +103,11 @@ export async function waitUntil(
     options.signal?.throwIfAborted()
     const early = exited()
     if (early) throw early
-    const remaining = Math.max(1, deadline - performance.now())
+    // AbortSignal.timeout takes whole milliseconds only: a fractional value near the deadline
+    // throws a RangeError that would hide the 'did not answer within' message.
+    const remaining = Math.max(1, Math.ceil(deadline - performance.now()))
     const probeSignal = AbortSignal.any([
-      AbortSignal.timeout(Math.min(options.probeTimeoutMs ?? 2000, remaining)),
+      AbortSignal.timeout(Math.ceil(Math.min(options.probeTimeoutMs ?? 2000, remaining))),
       ...(options.signal ? [options.signal] : []),
     ])
     if (await probe(probeSignal).catch(() => false)) return
