@@ -19,6 +19,9 @@ const coreSchema = z.object({
 
 const logSchema = z.object({
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
+  // Set by Lambda (and serverless offline); absent in the tests and scripts.
+  AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
+  AWS_LAMBDA_FUNCTION_VERSION: z.optional(z.string()),
 })
 
 const authSchema = z
@@ -168,7 +171,22 @@ export const loadCoreConfig = memoize(() => {
   }
 })
 
-export const loadLogConfig = memoize(() => ({ logLevel: parseEnv(logSchema).LOG_LEVEL }))
+export const loadLogConfig = memoize(() => {
+  const env = parseEnv(logSchema)
+  return {
+    logLevel: env.LOG_LEVEL,
+    functionName: env.AWS_LAMBDA_FUNCTION_NAME,
+    functionVersion: env.AWS_LAMBDA_FUNCTION_VERSION,
+  }
+})
+
+/**
+ * The X-Ray trace header of the invocation running now (`Root=1-…;Parent=…;Sampled=…`): Lambda
+ * sets it anew for each invocation, so it is read each time rather than parsed once.
+ */
+export function currentTraceHeader(): string | undefined {
+  return process.env._X_AMZN_TRACE_ID
+}
 
 export const loadAuthConfig = memoize(() => {
   const env = parseEnv(authSchema)

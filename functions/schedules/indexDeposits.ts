@@ -17,4 +17,7 @@ export async function runDepositIndexer() {
   return networks
 }
 
-export const handler = (_event: ScheduledEvent) => runDepositIndexer()
+export const handler = (_event: ScheduledEvent) => {
+  logger.startInvocation()
+  return runDepositIndexer()
+}

@@ -10,4 +10,7 @@ export async function runTradeReconciler() {
   return networks
 }
 
-export const handler = (_event: ScheduledEvent) => runTradeReconciler()
+export const handler = (_event: ScheduledEvent) => {
+  logger.startInvocation()
+  return runTradeReconciler()
+}

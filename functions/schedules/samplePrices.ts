@@ -15,4 +15,7 @@ export async function runPriceSampler(clock?: () => Date) {
   return { sampled: run.sampled.length, failed: run.failed.length }
 }
 
-export const handler = (_event: ScheduledEvent) => runPriceSampler()
+export const handler = (_event: ScheduledEvent) => {
+  logger.startInvocation()
+  return runPriceSampler()
+}

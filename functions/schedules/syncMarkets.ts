@@ -15,4 +15,7 @@ export async function runMarketSync(clock?: () => Date) {
   return { synced: run.synced, failed: run.failed.length }
 }
 
-export const handler = (_event: ScheduledEvent) => runMarketSync()
+export const handler = (_event: ScheduledEvent) => {
+  logger.startInvocation()
+  return runMarketSync()
+}

@@ -16,6 +16,8 @@ export function accessLog(): MiddlewareObj<HttpEvent, HttpResponse> {
   }
   return {
     before: (request) => {
+      // First in the chain, so every line of the invocation knows whether it is a cold start.
+      logger.startInvocation()
       startedAt.set(request.event, Date.now())
     },
     after: write,
