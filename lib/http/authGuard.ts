@@ -8,11 +8,26 @@ import type { Audience, Guard, Principal, TokenUse } from './types'
 // (`alg: none`) token reaches the verifier and is refused there as invalid (401002).
 const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i
 
+/** What a refresh guard does with a session its token already rotated: retry or replay. */
+type RefuseRotated = (session: Session) => Promise<never>
+
 /**
  * A guard for one kind of token: 401001 without a well-formed bearer header, 401002 when the token
- * does not verify or is of another kind, 401003 when its session has ended.
+ * does not verify or is of another kind, 401003 when its session has ended. A refresh guard is
+ * handed what to do with a rotated session (revoke its family on a replay); an access guard only
+ * refuses it, so a route on an access token carries no revocation and its role no delete.
  */
-export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
+export function requireToken(audience: Audience, tokenUse: 'access'): Guard
+export function requireToken(
+  audience: Audience,
+  tokenUse: 'refresh',
+  refuseRotated: RefuseRotated,
+): Guard
+export function requireToken(
+  audience: Audience,
+  tokenUse: TokenUse,
+  refuseRotated?: RefuseRotated,
+): Guard {
   async function verify(header: string | undefined): Promise<Principal> {
     const token = header === undefined ? undefined : BEARER.exec(header.trim())?.[1]
     if (!token) {
@@ -40,7 +55,7 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
     }
     if (session.status === 'rotated') {
       // A refresh token presented again after its rotation: a retry, or a replay of its family.
-      if (tokenUse === 'refresh') await refuseRotatedRefresh(session)
+      if (refuseRotated) await refuseRotated(session)
       throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session was replaced by a refresh')
     }
   }
@@ -62,7 +77,17 @@ export function requireToken(audience: Audience, tokenUse: TokenUse): Guard {
   }
 }
 
-export const walletGuard = requireToken('wallet', 'access')
-export const accountGuard = requireToken('account', 'access')
-export const walletRefreshGuard = requireToken('wallet', 'refresh')
-export const accountRefreshGuard = requireToken('account', 'refresh')
+// Pure: a bundle keeps only the guards its route uses, so the refresh guards' revocation (an
+// UpdateItem and a DeleteItem) stays out of every other function (IAM per path, issue 22).
+export const walletGuard = /* @__PURE__ */ requireToken('wallet', 'access')
+export const accountGuard = /* @__PURE__ */ requireToken('account', 'access')
+export const walletRefreshGuard = /* @__PURE__ */ requireToken(
+  'wallet',
+  'refresh',
+  refuseRotatedRefresh,
+)
+export const accountRefreshGuard = /* @__PURE__ */ requireToken(
+  'account',
+  'refresh',
+  refuseRotatedRefresh,
+)

@@ -2,6 +2,10 @@
 // esbuild.config.ts. It keeps a stage from being packaged or deployed wrong, and gives every
 // function a role of its own with only the grants that function declares (`access:`).
 
+import { type CorsSettings, parseAllowedOrigins } from './allowedOrigins'
+import { checkDeploymentConfig, compileGradualRollout } from './gradualRollout'
+import { collectSourceMaps, leaveSourceMapsOutOfZips } from './sourceMaps'
+
 /** What a function declares it touches; the plugin turns it into that function's role. */
 interface FunctionAccess {
   /** DynamoDB actions on the table and its indexes, without the `dynamodb:` prefix. */
@@ -12,6 +16,8 @@ interface FunctionAccess {
 
 interface FunctionObject {
   name: string
+  handler?: string
+  package?: { patterns?: string[] }
   role?: unknown
   access?: FunctionAccess
   events?: Array<Record<string, unknown>>
@@ -26,12 +32,23 @@ interface Serverless {
     custom?: {
       requiredSettings?: Record<string, unknown>
       parameters?: Record<string, string>
-      operations?: { alarmTopicArn?: string }
+      operations?: {
+        alarmTopicArn?: string
+        /** ALLOWED_ORIGINS: the browser origins of a deployed stage (lib/serverless/allowedOrigins.ts). */
+        allowedOrigins?: string
+        /** LAMBDA_ROLLOUT: the CodeDeploy configuration of every alias (gradualRollout.ts). */
+        rollout?: string
+        /** p99 duration alarms, one per group of functions (e.g. money-moving, sign-in). */
+        durationAlarms?: Record<string, { functions: string[]; p99Milliseconds: number }>
+        /** The API's p99 latency alarm threshold. */
+        apiLatencyP99Milliseconds?: number
+      }
     }
     provider: {
       stage: string
       region: string
       tracing?: { lambda?: boolean | string }
+      httpApi?: { cors?: CorsSettings | boolean }
       compiledCloudFormationTemplate: { Resources: Record<string, CloudFormationResource> }
     }
     getAllFunctions(): string[]
@@ -48,6 +65,7 @@ interface Serverless {
     defineFunctionProperties(provider: 'aws', schema: Record<string, unknown>): void
   }
   classes: { Error: new (message: string) => Error }
+  pluginManager: { plugins: object[] }
 }
 
 /** The SQS queue (serverless.yml resources) every schedule sends a failed run to. */
@@ -95,6 +113,14 @@ class DeployRules {
       'before:package:setupProviderConfiguration': () => this.assignRoles(),
       'before:package:compileFunctions': () => this.compileRoles(),
       'after:package:compileEvents': () => this.compileOperations(),
+      // Lean zips: no source map inside, the maps a separate artifact (lib/serverless/sourceMaps.ts).
+      'after:package:initialize': () => leaveSourceMapsOutOfZips(this.serverless),
+      'after:deploy:function:initialize': () => leaveSourceMapsOutOfZips(this.serverless),
+      // After the required settings are known to be there (before:package:initialize).
+      'package:initialize': () => this.checkOperationsSettings(),
+      'after:package:createDeploymentArtifacts': () => {
+        collectSourceMaps(this.serverless)
+      },
     }
   }
 
@@ -367,7 +393,72 @@ class DeployRules {
       [metric('failed', 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', queue, 'Maximum')],
       1,
     )
+
+    // Latency: the p99 duration of each group of functions (the slowest function of the group),
+    // and the API's p99 latency once enough requests came in.
+    const durationGroups = Object.entries(service.custom?.operations?.durationAlarms ?? {})
+    for (const [group, { functions, p99Milliseconds }] of durationGroups) {
+      const ids = functions.map((_, index) => `f${index}`)
+      resources[`${group[0]?.toUpperCase()}${group.slice(1)}DurationAlarm`] = alarm(
+        `${group} p99 duration`,
+        `The p99 duration of one of ${functions.join(', ')} reached ${p99Milliseconds} ms in 5 minutes.`,
+        `MAX([${ids.join(', ')}])`,
+        functions.map((name, index) =>
+          metric(
+            `f${index}`,
+            'AWS/Lambda',
+            'Duration',
+            { FunctionName: { Ref: naming.getLambdaLogicalId(name) } },
+            'p99',
+          ),
+        ),
+        p99Milliseconds,
+      )
+    }
+    const apiLatency = service.custom?.operations?.apiLatencyP99Milliseconds
+    if (apiLatency) {
+      resources.ApiLatencyAlarm = alarm(
+        'API p99 latency',
+        `The API's p99 latency reached ${apiLatency} ms in 5 minutes (at least ${RATE_ALARM_MIN_REQUESTS} requests).`,
+        `IF(requests >= ${RATE_ALARM_MIN_REQUESTS}, latency, 0)`,
+        [
+          metric('latency', 'AWS/ApiGateway', 'Latency', api, 'p99'),
+          metric('requests', 'AWS/ApiGateway', 'Count', api),
+        ],
+        apiLatency,
+      )
+    }
     resources.Dashboard = this.dashboard(namespace)
+    compileGradualRollout(
+      resources,
+      service.getAllFunctions().map((name) => ({
+        normalizedName: naming.getNormalizedFunctionName(name),
+        functionLogicalId: naming.getLambdaLogicalId(name),
+        alarmLogicalId: `${naming.getNormalizedFunctionName(name)}FailureAlarm`,
+      })),
+      String(service.custom?.operations?.rollout),
+    )
+  }
+
+  /**
+   * The deploy settings of operations, checked like the required ones before anything is built:
+   * the browser origins (ALLOWED_ORIGINS, made the stage's CORS origins) and the rollout.
+   */
+  private checkOperationsSettings(): void {
+    const { provider, custom } = this.serverless.service
+    const fail = (problem: string) =>
+      new this.serverless.classes.Error(
+        `Stage "${this.stage}": ${problem} (see README, Deploying).`,
+      )
+    const rolloutProblem = checkDeploymentConfig(custom?.operations?.rollout)
+    if (rolloutProblem) throw fail(rolloutProblem)
+    const cors = typeof provider.httpApi?.cors === 'object' ? provider.httpApi.cors : {}
+    const parsed = parseAllowedOrigins(custom?.operations?.allowedOrigins, cors)
+    if ('problem' in parsed) throw fail(parsed.problem)
+    provider.httpApi = {
+      ...provider.httpApi,
+      cors: parsed.origins.length > 0 ? { ...cors, allowedOrigins: parsed.origins } : false,
+    }
   }
 
   private dashboard(namespace: string): CloudFormationResource {
@@ -424,6 +515,20 @@ class DeployRules {
         12,
         12,
         'Maximum',
+      ),
+      widget(
+        'Lambda p99 duration of the alarmed functions (ms)',
+        Object.values(service.custom?.operations?.durationAlarms ?? {})
+          .flatMap((group) => group.functions)
+          .map((name) => [
+            'AWS/Lambda',
+            'Duration',
+            'FunctionName',
+            service.getFunction(name).name,
+          ]),
+        18,
+        0,
+        'p99',
       ),
     ]
     return {

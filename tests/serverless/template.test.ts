@@ -5,6 +5,7 @@ import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
+import { type SourceMapPayload, tableActionsOfBundle } from '../support/tableActionsOfBundle'
 import { zipEntries } from '../support/zipEntries'
 
 interface Resource {
@@ -29,6 +30,7 @@ const REQUIRED_SETTINGS = {
   SIWE_DOMAIN: 'app.example.com',
   SIWE_URI: 'https://app.example.com',
   ALARM_TOPIC_ARN: ALARM_TOPIC,
+  ALLOWED_ORIGINS: 'https://app.example.com, https://admin.example.com:8443',
 }
 const cliEnv = () => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_'))),
@@ -184,10 +186,16 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect(dependsOn).toEqual(expect.arrayContaining(['HttpApiRoutePostApiV1AuthLogin']))
   })
 
-  it('allows no browser origin on a deployed stage until it names its app (CORS)', () => {
+  it('allows exactly the browser origins the ALLOWED_ORIGINS setting names (CORS)', () => {
     const [api] = ofType('AWS::ApiGatewayV2::Api')
 
-    expect(api?.Properties).not.toHaveProperty('CorsConfiguration')
+    expect(api?.Properties.CorsConfiguration).toEqual({
+      AllowOrigins: ['https://app.example.com', 'https://admin.example.com:8443'],
+      AllowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+      AllowMethods: ['GET', 'POST', 'DELETE'],
+      ExposeHeaders: ['Retry-After'],
+      MaxAge: 600,
+    })
   })
 
   it('reserves concurrency where a function must not starve the others, and nowhere else', () => {
@@ -272,45 +280,15 @@ describe('serverless package (stage prod, no credentials)', () => {
   })
 })
 
-// What a function's bundle can do to the table, derived from the bundle itself: the DynamoDB
-// commands tree-shaking kept (each command class carries its operation's name), and for
-// transactions the item kinds (Put, Update, Delete, ConditionCheck) written in the project's
-// lib/db files that went into the bundle (its source map's sources). `Query` is kept by the
-// client in every bundle, so it counts when one of those files sends a QueryCommand.
-function tableActionsOfBundle(functionName: string): string[] {
-  const entries = zipEntries(join(packageDir, `${functionName}.zip`))
-  const [jsPath, code] = [...entries].find(([name]) => name.endsWith('.js')) ?? []
-  if (!jsPath || !code) throw new Error(`no bundle in ${functionName}.zip`)
-  const map = JSON.parse(String(entries.get(`${jsPath}.map`))) as { sources: string[] }
-  const dbSources = map.sources
-    .filter((source) => !source.includes('node_modules') && source.includes('lib/db/'))
-    .map((source) => readFileSync(source.slice(source.indexOf('lib/db/')), 'utf8'))
-    .join('\n')
-  const operations = new Set(
-    [...String(code).matchAll(/class extends [\w$]+\([\w$]+,[\w$]+,"([A-Za-z]+)",/g)].map(
-      (match) => match[1],
-    ),
-  )
-  const actions = new Set(
-    [...operations].filter((operation) =>
-      ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchGetItem', 'BatchWriteItem'].includes(
-        String(operation),
-      ),
-    ),
-  )
-  if (operations.has('Query') && /new QueryCommand\b/.test(dbSources)) actions.add('Query')
-  if (operations.has('TransactWriteItems')) {
-    for (const match of dbSources.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) {
-      actions.add(`${match[1]}Item`)
-    }
-  }
-  return [...actions].map((action) => `dynamodb:${String(action)}`).sort()
+// The source maps are a build artifact of their own, beside the zips (lean zips, issue 25).
+function sourceMapOf(functionName: string): SourceMapPayload {
+  return JSON.parse(
+    readFileSync(join(packageDir, 'sourcemaps', `${functionName}.js.map`), 'utf8'),
+  ) as SourceMapPayload
 }
 
 function bundleSources(functionName: string): string[] {
-  const entries = zipEntries(join(packageDir, `${functionName}.zip`))
-  const mapPath = [...entries.keys()].find((name) => name.endsWith('.js.map')) ?? ''
-  return (JSON.parse(String(entries.get(mapPath))) as { sources: string[] }).sources
+  return sourceMapOf(functionName).sources
 }
 
 function statementsOf(functionName: string): Statement[] {
@@ -336,16 +314,20 @@ describe('least privilege: one role per function', () => {
     )
 
     expect(new Set(roleIds).size).toBe(Object.keys(functions).length)
-    expect(ofType('AWS::IAM::Role')).toHaveLength(Object.keys(functions).length)
+    // Besides them, only CodeDeploy's role for moving the aliases (gradual rollout).
+    expect(ofType('AWS::IAM::Role')).toHaveLength(Object.keys(functions).length + 1)
+    expect(resources.CodeDeployServiceRole?.Properties.AssumeRolePolicyDocument).toMatchObject({
+      Statement: [{ Principal: { Service: ['codedeploy.amazonaws.com'] } }],
+    })
     expect(resources).not.toHaveProperty('IamRoleLambdaExecution')
   })
 
-  it('grants each function exactly the table actions its bundle can call', () => {
+  it('grants each function exactly the table actions its own code path can call', () => {
     const granted: Record<string, string[]> = {}
     const derived: Record<string, string[]> = {}
     for (const name of Object.keys(functions)) {
       granted[name] = grantedActions(statementsOf(name), 'dynamodb:')
-      derived[name] = tableActionsOfBundle(name)
+      derived[name] = tableActionsOfBundle(sourceMapOf(name))
     }
 
     expect(granted).toEqual(derived)
@@ -359,6 +341,40 @@ describe('least privilege: one role per function', () => {
     expect(
       Object.keys(granted).filter((name) => granted[name]?.includes('dynamodb:ConditionCheckItem')),
     ).toEqual(['attachWalletNetworks', 'addToWatchlist', 'removeFromWatchlist'])
+  })
+
+  it('lets no read route write or delete, beyond the writes that are its purpose', () => {
+    const READS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']
+    const writesOf = (actions: string[]) => actions.filter((action) => !READS.includes(action))
+    const readRoutes = Object.entries(functions)
+      .filter(([, fn]) => fn.events.some((event) => event.httpApi?.method === 'GET'))
+      .map(([name]) => name)
+    const derived = Object.fromEntries(
+      readRoutes.map((name) => [name, writesOf(tableActionsOfBundle(sourceMapOf(name)))]),
+    )
+    const granted = Object.fromEntries(
+      readRoutes.map((name) => [name, writesOf(grantedActions(statementsOf(name), 'dynamodb:'))]),
+    )
+    // GET routes that write by design: a nonce is issued (and the caller's budget counted), a
+    // pending trade is settled from its receipt when looked up, a refresh (GET in the interface)
+    // rotates its session and revokes the family on a replay, so only the refreshes delete.
+    const rotation = ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
+    const expected = Object.fromEntries(
+      readRoutes.map((name) => [
+        name,
+        {
+          getNonce: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          refreshWalletSession: rotation,
+          refreshAccountSession: rotation,
+          getTradeByHash: ['dynamodb:UpdateItem'],
+          getTradeById: ['dynamodb:UpdateItem'],
+        }[name] ?? [],
+      ]),
+    )
+
+    expect(readRoutes).toHaveLength(20)
+    expect(derived).toEqual(expected)
+    expect(granted).toEqual(expected)
   })
 
   it('scopes table grants to the table and its indexes', () => {
@@ -425,6 +441,7 @@ describe('stages that cannot be deployed wrong', () => {
     SIWE_DOMAIN: undefined,
     SIWE_URI: undefined,
     ALARM_TOPIC_ARN: undefined,
+    ALLOWED_ORIGINS: undefined,
   }
 
   it('refuses to package without --stage, since the default stage is local', () => {
@@ -455,11 +472,38 @@ describe('stages that cannot be deployed wrong', () => {
       SIWE_DOMAIN: '  ',
     })
 
-    expect(none.output).toContain('Stage "prod" is missing SIWE_DOMAIN, SIWE_URI, ALARM_TOPIC_ARN:')
+    expect(none.output).toContain(
+      'Stage "prod" is missing SIWE_DOMAIN, SIWE_URI, ALARM_TOPIC_ARN, ALLOWED_ORIGINS:',
+    )
     expect(noUri.output).toContain('Stage "prod" is missing SIWE_URI:')
     expect(blankDomain.output).toContain('Stage "prod" is missing SIWE_DOMAIN:')
     for (const result of [none, noUri, blankDomain]) expect(result.exitCode).not.toBe(0)
   })
+
+  it('refuses a wildcard or anything but an origin in ALLOWED_ORIGINS, and an unknown rollout', () => {
+    const packageWith = (settings: Record<string, string>) =>
+      run(['package', '--stage', 'prod', '--package', mkdtempSync(join(tmpdir(), 'sls-'))], {
+        ...REQUIRED_SETTINGS,
+        ...settings,
+      })
+    const wildcard = packageWith({ ALLOWED_ORIGINS: 'https://app.example.com,*' })
+    const subdomains = packageWith({ ALLOWED_ORIGINS: 'https://*.example.com' })
+    const withPath = packageWith({ ALLOWED_ORIGINS: 'https://app.example.com/' })
+    const rollout = packageWith({ LAMBDA_ROLLOUT: 'CodeDeployDefault.AllAtOnce' })
+
+    expect(wildcard.output).toContain('Stage "prod": ALLOWED_ORIGINS holds the wildcard "*"')
+    expect(subdomains.output).toContain(
+      'ALLOWED_ORIGINS holds the wildcard "https://*.example.com"',
+    )
+    expect(withPath.output).toContain(
+      'ALLOWED_ORIGINS holds "https://app.example.com/", not an origin',
+    )
+    expect(rollout.output).toContain('LAMBDA_ROLLOUT is "CodeDeployDefault.AllAtOnce"')
+    for (const result of [wildcard, subdomains, withPath, rollout]) {
+      expect(result.exitCode).not.toBe(0)
+    }
+    // Four CLI starts: a bound, not a measure (about 15 s each under load).
+  }, 600_000)
 })
 
 interface Alarm {
@@ -623,11 +667,178 @@ describe('operations', () => {
       'Lambda throttles per function',
       'DynamoDB capacity and throttles',
       'Failed schedule runs waiting',
+      'Lambda p99 duration of the alarmed functions (ms)',
     ])
     for (const name of Object.keys(functions))
       expect(body).toContain(`"wallet-backend-prod-${name}"`)
     expect(body).toContain('${HttpApi}')
     expect(body).toContain('${Table}')
+  })
+})
+
+describe('latency and gradual rollout', () => {
+  const alarmProperties = (id: string) => resources[id]?.Properties as unknown as Alarm
+  const functionsOf = (alarm: Alarm) =>
+    alarm.Metrics.flatMap((metric) =>
+      metric.MetricStat
+        ? [String((metric.MetricStat.Metric.Dimensions[0]?.Value as { Ref: string }).Ref)]
+        : [],
+    )
+
+  it('alarms on the p99 duration of the money-moving and sign-in functions', () => {
+    const money = alarmProperties('MoneyMovingDurationAlarm')
+    const signIn = alarmProperties('SignInDurationAlarm')
+
+    expect(functionsOf(money).sort()).toEqual(
+      [
+        'SwapNativeAltchain',
+        'SwapTokensAltchain',
+        'SwapTokensEthereum',
+        'TransferAltchain',
+        'TransferEthereum',
+        'SubmitEthereum',
+        'SubmitAltchain',
+      ]
+        .map((name) => `${name}LambdaFunction`)
+        .sort(),
+    )
+    expect(functionsOf(signIn).sort()).toEqual([
+      'LoginAccountLambdaFunction',
+      'LoginWalletLambdaFunction',
+      'RefreshAccountSessionLambdaFunction',
+      'RefreshWalletSessionLambdaFunction',
+    ])
+    for (const alarm of [money, signIn]) {
+      const stats = alarm.Metrics.flatMap((metric) =>
+        metric.MetricStat ? [metric.MetricStat as unknown as { Stat: string }] : [],
+      )
+      expect(new Set(stats.map((stat) => stat.Stat))).toEqual(new Set(['p99']))
+      expect(alarm.Metrics.at(-1)?.Expression).toMatch(/^MAX\(\[f0, f1, f2, f3/)
+      expect(alarm.AlarmActions).toEqual([ALARM_TOPIC])
+    }
+    // An executing route may wait for a block or two (timeout 28 s); a sign-in may not.
+    expect(money.Threshold).toBe(20_000)
+    expect(signIn.Threshold).toBe(3_000)
+  })
+
+  it("alarms on the API's p99 latency once enough requests came in", () => {
+    const latency = alarmProperties('ApiLatencyAlarm')
+
+    expect(latency.Metrics[0]?.MetricStat?.Metric).toEqual({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      Dimensions: [
+        { Name: 'ApiId', Value: { Ref: 'HttpApi' } },
+        { Name: 'Stage', Value: '$default' },
+      ],
+    })
+    expect(latency.Metrics.at(-1)?.Expression).toBe('IF(requests >= 20, latency, 0)')
+    expect(latency.Threshold).toBe(10_000)
+  })
+
+  it('gives every function a live alias that a canary deployment moves, rolled back on its alarm', () => {
+    for (const name of Object.keys(functions)) {
+      const id = `${name[0]?.toUpperCase()}${name.slice(1)}`
+      const alias = resources[`${id}LiveAlias`] as Resource & { UpdatePolicy: unknown }
+      const group = resources[`${id}DeploymentGroup`]
+      const version = Object.entries(resources).find(
+        ([, resource]) =>
+          resource.Type === 'AWS::Lambda::Version' &&
+          JSON.stringify(resource.Properties.FunctionName) ===
+            JSON.stringify({ Ref: `${id}LambdaFunction` }),
+      )?.[0]
+
+      expect(alias?.Properties, name).toEqual({
+        FunctionName: { Ref: `${id}LambdaFunction` },
+        FunctionVersion: { 'Fn::GetAtt': [version, 'Version'] },
+        Name: 'live',
+      })
+      expect(alias.UpdatePolicy).toEqual({
+        CodeDeployLambdaAliasUpdate: {
+          ApplicationName: { Ref: 'CodeDeployApplication' },
+          DeploymentGroupName: { Ref: `${id}DeploymentGroup` },
+        },
+      })
+      expect(group?.Properties).toMatchObject({
+        DeploymentConfigName: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+        AlarmConfiguration: { Enabled: true, Alarms: [{ Name: { Ref: `${id}FailureAlarm` } }] },
+        AutoRollbackConfiguration: {
+          Enabled: true,
+          Events: ['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM'],
+        },
+      })
+      expect(resources[`${id}FailureAlarm`]?.Type).toBe('AWS::CloudWatch::Alarm')
+    }
+    expect(ofType('AWS::CodeDeploy::Application')).toEqual([
+      { Type: 'AWS::CodeDeploy::Application', Properties: { ComputePlatform: 'Lambda' } },
+    ])
+  })
+
+  it('invokes every function through its alias: routes, schedules, permissions, destinations', () => {
+    const aliasRef = (value: unknown) =>
+      /^\{"Ref":"\w+LiveAlias"\}$/.test(JSON.stringify(value)) ? 'alias' : JSON.stringify(value)
+
+    expect(
+      ofType('AWS::ApiGatewayV2::Integration').map((i) => aliasRef(i.Properties.IntegrationUri)),
+    ).toEqual(Array(43).fill('alias'))
+    expect(
+      ofType('AWS::Lambda::Permission').map((p) => aliasRef(p.Properties.FunctionName)),
+    ).toEqual(Array(Object.keys(functions).length).fill('alias'))
+    expect(
+      ofType('AWS::Events::Rule').flatMap((rule) =>
+        (rule.Properties.Targets as Array<{ Arn: unknown }>).map((target) => aliasRef(target.Arn)),
+      ),
+    ).toEqual(Array(4).fill('alias'))
+    expect(
+      ofType('AWS::Lambda::EventInvokeConfig').map((config) => config.Properties.Qualifier),
+    ).toEqual(Array(4).fill('live'))
+  })
+
+  it("stays within CloudFormation's 500 resources a stack", () => {
+    // Each function costs 10 (function, version, alias, deployment group, role, log group,
+    // permission, alarm, and a route and an integration): room for one more function or so.
+    expect(Object.keys(resources).length).toBeLessThanOrEqual(490)
+  })
+})
+
+describe('function zips as deployed (lean zips)', () => {
+  const zips = () =>
+    Object.keys(functions).map((name) => {
+      const path = join(packageDir, `${name}.zip`)
+      return { name, bytes: statSync(path).size, entries: [...zipEntries(path).keys()] }
+    })
+
+  it('carry their bundle and no source map; the maps are an artifact of their own', () => {
+    for (const { name, entries } of zips()) {
+      const handler = functions[name]?.handler.replace(/\.handler$/, '.js')
+      const extra = name === 'getDocsAsset' ? 2 : 0
+      expect({ name, entries: entries.filter((entry) => entry.endsWith('.map')) }).toEqual({
+        name,
+        entries: [],
+      })
+      expect(entries).toContain(handler)
+      expect(entries).toHaveLength(1 + extra)
+      // The artifact's map belongs to the zip's bundle: same file, and it maps the function's code.
+      const map = sourceMapOf(name) as SourceMapPayload & { file?: string }
+      expect(map.file).toBe(handler?.split('/').pop())
+      expect(map.sources).toContain(functions[name]?.handler.replace(/\.handler$/, '.ts'))
+    }
+  })
+
+  it('stay within their size budgets, zipped as uploaded', () => {
+    const KB = 1024
+    const sizes = zips()
+    const total = sizes.reduce((sum, zip) => sum + zip.bytes, 0)
+    const largest = Math.max(
+      ...sizes.filter((zip) => zip.name !== 'getDocsAsset').map((zip) => zip.bytes),
+    )
+
+    // 13.5 MB with the maps inside; 5.9 MB without (README, Deploying).
+    expect(total).toBeLessThanOrEqual(6_300_000)
+    // A swap or transfer: 182 KB (434 KB with its map).
+    expect(largest).toBeLessThanOrEqual(200 * KB)
+    // The Swagger UI assets ship beside the docs function's bundle.
+    expect(sizes.find((zip) => zip.name === 'getDocsAsset')?.bytes).toBeLessThanOrEqual(600 * KB)
   })
 })
 
@@ -658,7 +869,12 @@ describe('a stage with active tracing', () => {
     for (const fn of tracedOfType('AWS::Lambda::Function')) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
-    for (const role of tracedOfType('AWS::IAM::Role')) {
+    // The functions' roles; CodeDeploy's own role traces nothing.
+    const functionRoles = tracedOfType('AWS::IAM::Role').filter((role) =>
+      JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
+    )
+    expect(functionRoles).toHaveLength(tracedOfType('AWS::Lambda::Function').length)
+    for (const role of functionRoles) {
       expect(JSON.stringify(role.Properties.Policies)).toContain(
         '"Action":["xray:PutTraceSegments","xray:PutTelemetryRecords"]',
       )
