@@ -1,9 +1,9 @@
 // Gradual rollout (issue 25): every function is invoked through an alias, `live`, and a deploy
 // moves the alias to the new version through CodeDeploy (a canary by default), which rolls back
 // when the function's errors-or-throttles alarm goes off. Built here rather than by
-// serverless-plugin-canary-deployments: its last release (0.8.0) leaves HTTP API integrations on
-// the function (issue #92 there: 500s after the permission moves to the alias) and it is no longer
-// maintained. Used by deployRules.ts after the alarms exist.
+// serverless-plugin-canary-deployments: its last release (0.8.0, 2022, unmaintained) leaves each
+// schedule's EventInvokeConfig (failure queue, no retry) on $LATEST, which nothing invokes once the
+// rule targets the alias. Used by deployRules.ts after the alarms exist.
 
 type Resource = { Type: string; Properties: Record<string, unknown>; [key: string]: unknown }
 
