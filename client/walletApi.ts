@@ -139,6 +139,10 @@ export function createWalletApi(options: WalletApiOptions) {
       }
       return answer
     },
+    onError({ id }) {
+      // The network failed: nothing to send again; the error reaches the caller as it is.
+      originals.delete(id)
+    },
   }
   api.use(middleware)
 
