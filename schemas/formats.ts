@@ -44,6 +44,16 @@ export const hexDataString = patterned(
   2 + MAX_SIGNED_HEX_DIGITS,
 )
 
+/**
+ * The exact twin of a JSON number that carries a token amount or a supply: the same value in whole
+ * units as a decimal string, every digit kept (a JSON number keeps about 16). Written by viem's
+ * formatUnits from bigint base units: no exponent, no trailing zeros, no sign.
+ */
+export const exactAmountString = documented(z.string().check(z.regex(/^\d{1,78}(\.\d{1,36})?$/)), {
+  maxLength: 78 + 1 + 36,
+  description: 'Exact decimal string in whole units, e.g. "62293681.038691758060043412713395".',
+})
+
 /** An id the service issues: an RFC 9562 UUID, 36 characters. */
 export const uuidString = documented(z.uuid(), { maxLength: 36 })
 

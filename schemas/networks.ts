@@ -1,4 +1,4 @@
-import { documented, uuidString } from './formats'
+import { documented, exactAmountString, uuidString } from './formats'
 import * as z from './zod'
 
 export const networkNameSchema = z.enum(['ethereum', 'altchain'])
@@ -40,9 +40,14 @@ export const attachNetworksBodySchema = z.strictObject({
 })
 export type AttachNetworksBody = z.infer<typeof attachNetworksBodySchema>
 
+/** The native balance in whole coins, and its exact twin. */
+export const networkBalanceSchema = z.object({
+  network: networkNameSchema,
+  balance: z.number(),
+  balanceExact: exactAmountString,
+})
+
 export const walletBalancesResultSchema = z.object({
-  networksBalance: z
-    .array(z.object({ network: networkNameSchema, balance: z.number() }))
-    .check(z.maxLength(MAX_NETWORKS)),
+  networksBalance: z.array(networkBalanceSchema).check(z.maxLength(MAX_NETWORKS)),
 })
 export type WalletBalancesResult = z.infer<typeof walletBalancesResultSchema>

@@ -1,4 +1,10 @@
-import { addressString, linkString, timestampString, uuidString } from './formats'
+import {
+  addressString,
+  exactAmountString,
+  linkString,
+  timestampString,
+  uuidString,
+} from './formats'
 import { MAX_LABELS } from './limits'
 import { catalogFields, socialLinksShape } from './catalog'
 import { networkNameSchema } from './networks'
@@ -32,7 +38,9 @@ export const projectSchema = z.object({
   market_cap: z.number(),
   fully_diluted_market_cap: z.number(),
   total_supply: z.number(),
+  total_supply_exact: exactAmountString,
   circulating_supply: z.number(),
+  circulating_supply_exact: exactAmountString,
   volume_24h: z.number(),
   market_pairs: z.number(),
   price_change_24h: z.number(),

@@ -1,4 +1,11 @@
-import { addressString, documented, timestampString, txHashString, uuidString } from './formats'
+import {
+  addressString,
+  documented,
+  exactAmountString,
+  timestampString,
+  txHashString,
+  uuidString,
+} from './formats'
 import { MAX_PAGE_SIZE } from './limits'
 import { networkNameSchema } from './networks'
 import { directionSchema, integerString } from './query'
@@ -20,6 +27,7 @@ export const tradeListItemSchema = z.object({
   type: tradeTypeSchema,
   status: tradeStatusSchema,
   amount: z.number(),
+  amountExact: exactAmountString,
 })
 
 export const listTradesResultSchema = z.object({
@@ -53,6 +61,7 @@ export const tradeRecordSchema = z.object({
   network: networkNameSchema,
   status: tradeStatusSchema,
   amount: z.number(),
+  amountExact: exactAmountString,
   gasUsed: z.int().check(z.nonnegative()),
   blockNumber: z.int().check(z.nonnegative()),
   isNativeTransfer: z.boolean(),

@@ -12,6 +12,7 @@ export async function getWalletBalances(principal: Principal): Promise<WalletBal
     networksBalance: balances.map(({ network, balance }) => ({
       network,
       balance: Number(formatEther(balance)),
+      balanceExact: formatEther(balance),
     })),
   }
 }

@@ -15,7 +15,9 @@ const DAY_MS = 86_400_000
 export function describeProject({ project, market }: ProjectMarket, now = new Date()) {
   const price = market.priceE18 ?? 0n
   const caps = marketCaps(project, market)
-  const wholeTokens = (amount: bigint) => Number(formatUnits(amount, project.decimals))
+  const exactTokens = (amount: bigint) => formatUnits(amount, project.decimals)
+  const totalSupply = exactTokens(market.totalSupply ?? 0n)
+  const circulatingSupply = exactTokens(caps.circulatingSupply)
   const inception = market.contractInception
   return {
     id: project.id,
@@ -34,8 +36,10 @@ export function describeProject({ project, market }: ProjectMarket, now = new Da
     price: usdToNumber(price),
     market_cap: usdToNumber(caps.marketCapE18),
     fully_diluted_market_cap: usdToNumber(caps.fullyDilutedE18),
-    total_supply: wholeTokens(market.totalSupply ?? 0n),
-    circulating_supply: wholeTokens(caps.circulatingSupply),
+    total_supply: Number(totalSupply),
+    total_supply_exact: totalSupply,
+    circulating_supply: Number(circulatingSupply),
+    circulating_supply_exact: circulatingSupply,
     volume_24h: usdToNumber(valueInUsd(market.volume24h, project.decimals, price)),
     market_pairs: market.marketPairs,
     price_change_24h: market.priceChanges['24h'],

@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util'
 import * as z from 'zod/mini'
 import type { Guard } from '../http/types'
 import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
+import { COMPONENT_NAMES } from './componentSchemas'
 import { ROUTE_DESCRIPTIONS, TAG_DESCRIPTIONS } from './routeDescriptions'
 import { ERROR_RESPONSES, type ErrorStatus, ROUTE_ERRORS } from './routeErrors'
 import type { RouteExample } from './routeExamples'
@@ -50,25 +52,67 @@ const JSON_TYPE = 'application/json'
 // The success envelope of DECISIONS §1, around each route's own result schema.
 const successEnvelope = (result: z.core.$ZodType) => z.object({ ok: z.literal(true), result })
 
-// Every `code` the service answers: the statuses of routeErrors.ts, a 401's sub-codes instead.
-const ERROR_CODES = [
-  ...Object.keys(ERROR_RESPONSES).map(Number),
-  ...Object.keys(UNAUTHORIZED_DESCRIPTIONS).map(Number),
-].sort((a, b) => a - b)
+const SCHEMA_REF = '#/components/schemas/'
+const schemaRef = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` })
 
-const errorCodeSchema = z.int().check(z.minimum(400), z.maximum(Math.max(...ERROR_CODES)))
-z.globalRegistry.add(errorCodeSchema, { enum: ERROR_CODES })
+type UnauthorizedCode = keyof typeof UNAUTHORIZED_DESCRIPTIONS
 
-const errorEnvelopeSchema = z.object({
-  ok: z.literal(false),
-  error: z.object({
-    code: errorCodeSchema,
-    message: z.string(),
-    details: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
-    // Only on a 500: the id under which the failure was logged.
-    requestId: z.optional(z.string()),
-  }),
-})
+/**
+ * The error envelope of DECISIONS §1 with `code` one of `codes`, so a client's switch on it is
+ * exhaustive. Only a 400 carries `details` (lib/http/validateInput.ts), only a 500 `requestId`
+ * (lib/http/errorHandler.ts).
+ */
+function errorEnvelopeSchema(codes: number[]) {
+  const code = z.int().check(z.minimum(Math.min(...codes)), z.maximum(Math.max(...codes)))
+  z.globalRegistry.add(code, { enum: codes })
+  const status = codes[0]
+  return z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code,
+      message: z.string(),
+      ...(status === 400 && {
+        details: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+      }),
+      // The id under which the failure was logged.
+      ...(status === 500 && { requestId: z.string() }),
+    }),
+  })
+}
+
+// The 401s a route can answer, by the sub-codes it can give (a token route, a sign-in, a `{key}`).
+const UNAUTHORIZED_SCHEMAS: Record<
+  string,
+  { response: string; codes: UnauthorizedCode[]; description: string }
+> = {
+  Error401Token: {
+    response: 'TokenRejected',
+    codes: [401001, 401002, 401003],
+    description: 'The token is missing, invalid or of an ended session.',
+  },
+  Error401Credentials: {
+    response: 'CredentialsRejected',
+    codes: [401004],
+    description: 'The credentials were rejected.',
+  },
+  Error401TokenOrKey: {
+    response: 'TokenOrKeyRejected',
+    codes: [401001, 401002, 401003, 401004],
+    description:
+      'The token is missing, invalid or of an ended session, or `{key}` is not its wallet.',
+  },
+}
+
+// Named once per process: zod refuses a second schema under a name its registry already holds.
+const ERROR_SCHEMAS = new Map<string, z.core.$ZodType>([
+  ...Object.keys(ERROR_RESPONSES).map(
+    (status) => [`Error${status}`, errorEnvelopeSchema([Number(status)])] as const,
+  ),
+  ...Object.entries(UNAUTHORIZED_SCHEMAS).map(
+    ([name, { codes }]) => [name, errorEnvelopeSchema(codes)] as const,
+  ),
+])
+for (const [id, schema] of ERROR_SCHEMAS) z.globalRegistry.add(schema, { id })
 
 const SECURITY_SCHEMES = {
   walletAccess: 'Access token of a wallet session (`aud: wallet`, `typ: access`), 15 minutes.',
@@ -93,13 +137,14 @@ const RETRY_AFTER = {
   schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 86400 },
 }
 
-// What API Gateway itself answers (throttled, body over its limit, no such route): its own body,
-// outside the envelope, since an HTTP API cannot rewrite gateway responses.
+// What API Gateway itself answers (throttled, body over its limit, a function that crashed): its
+// own body, outside the envelope, since an HTTP API cannot rewrite gateway responses.
 const GATEWAY_ERROR = {
   type: 'object',
-  description: 'Answered by API Gateway itself, not the service.',
+  description: 'Answered by API Gateway itself, not the service: no `ok`, no `code`.',
   properties: { message: { type: 'string', maxLength: 100 } },
   required: ['message'],
+  examples: [{ message: 'Too Many Requests' }],
 }
 
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 }
@@ -133,14 +178,59 @@ function refineSchema({ jsonSchema }: { jsonSchema: JsonSchema }): void {
   }
 }
 
-function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
+/** `node` with zod's `#/$defs/Name` references pointing at the document's component schemas. */
+function toComponentRefs<Node>(node: Node): Node {
+  return JSON.parse(JSON.stringify(node).replaceAll('"#/$defs/', `"${SCHEMA_REF}`)) as Node
+}
+
+/** The component schemas the conversions meet, by name, each checked the same wherever met. */
+type Components = Record<string, JsonSchema>
+
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output', components: Components) {
   // Inputs are documented as clients send them (before transforms, defaults optional).
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
-    io,
-    target: 'draft-2020-12',
-    override: refineSchema,
-  })
-  return rest
+  const {
+    $schema: _dialect,
+    $defs = {},
+    ...rest
+  } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: refineSchema })
+  for (const [name, definition] of Object.entries($defs)) {
+    const moved = toComponentRefs(definition)
+    const known = components[name]
+    if (known && !isDeepStrictEqual(known, moved)) {
+      throw new Error(`the component schema ${name} differs where it is used (${io})`)
+    }
+    components[name] = moved
+  }
+  return toComponentRefs(rest as JsonSchema)
+}
+
+/**
+ * Each component's example: the value found at its place in a route's example, first found first.
+ * `node` is the schema at that place, `value` the example's value there.
+ */
+function findExamples(
+  node: JsonSchema | undefined,
+  value: unknown,
+  components: Components,
+  found: Map<string, unknown>,
+): void {
+  if (!node || value === undefined || value === null) return
+  if (typeof node.$ref === 'string' && node.$ref.startsWith(SCHEMA_REF)) {
+    const name = node.$ref.slice(SCHEMA_REF.length)
+    if (!found.has(name)) found.set(name, value)
+    findExamples(components[name], value, components, found)
+  } else if (Array.isArray(value)) {
+    findExamples(node.items as JsonSchema | undefined, value[0], components, found)
+  } else if (typeof value === 'object' && node.properties) {
+    for (const [key, property] of Object.entries(node.properties)) {
+      findExamples(
+        property as JsonSchema,
+        (value as Record<string, unknown>)[key],
+        components,
+        found,
+      )
+    }
+  }
 }
 
 const jsonContent = (schema: JsonSchema, example?: unknown) => ({
@@ -155,10 +245,11 @@ function summaryOf(name: string): string {
 function parametersOf(
   schema: z.core.$ZodType | undefined,
   location: 'path' | 'query',
+  components: Components,
   examples: Record<string, unknown> = {},
 ) {
   if (!schema) return []
-  const { properties = {}, required = [] } = jsonSchema(schema, 'input')
+  const { properties = {}, required = [] } = jsonSchema(schema, 'input', components)
   return Object.entries(properties).map(([name, property]) => ({
     name,
     in: location,
@@ -174,21 +265,32 @@ function securityOf(auth: RouteDefinition['auth']) {
   return [{ [`${auth.audience}${use}`]: [] }]
 }
 
-/** The 401 of one route, its `code` narrowed to the sub-codes that route can answer. */
-function unauthorizedResponse(codes: Array<keyof typeof UNAUTHORIZED_CODES>) {
-  const narrowed = {
-    type: 'object' as const,
-    properties: { error: { type: 'object' as const, properties: { code: { enum: codes } } } },
-  }
+/** The 401 response of the routes answering `codes`, as a component (`responses`). */
+function unauthorizedResponse(name: string) {
+  const { codes, description } = UNAUTHORIZED_SCHEMAS[name] ?? { codes: [], description: '' }
   return {
-    description: codes.map((code) => `${code}: ${UNAUTHORIZED_CODES[code]}`).join('; '),
-    content: jsonContent({ allOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, narrowed] }),
+    description: `${description} ${codes.map((code) => `${code}: ${UNAUTHORIZED_CODES[code]}`).join('; ')}`,
+    content: jsonContent(schemaRef(name), {
+      ok: false,
+      error: { code: codes[0], message: UNAUTHORIZED_CODES[codes[0] ?? 401001] },
+    }),
   }
+}
+
+/** The name of the 401 response (and its schema) for the sub-codes a route can answer. */
+function unauthorizedName(codes: UnauthorizedCode[]): string | undefined {
+  if (codes.length === 0) return undefined
+  const named = Object.entries(UNAUTHORIZED_SCHEMAS).find(([, entry]) =>
+    isDeepStrictEqual(entry.codes, codes),
+  )
+  if (!named) throw new Error(`no 401 schema answers exactly ${codes.join(', ')}`)
+  return named[0]
 }
 
 function operationOf(
   { name, area, definition, access }: DocumentedRoute,
   example: RouteExample | undefined,
+  components: Components,
 ): Operation {
   const { auth, params, query, body, result } = definition
   const notes = ROUTE_ERRORS[name]
@@ -204,22 +306,29 @@ function operationOf(
   if (readsChain && !notes.chainOptional) statuses.add(502)
   // Every route: the gateway throttles per stage (serverless.yml); some also have a client budget.
   statuses.add(429)
-  const unauthorized: Array<keyof typeof UNAUTHORIZED_CODES> = []
+  const unauthorized: UnauthorizedCode[] = []
   if (auth !== 'none') unauthorized.push(401001, 401002, 401003)
   if (notes.credentials) unauthorized.push(401004)
+  // The service's own 429 (a per-client budget, a sign-in lockout) or only the gateway's throttle.
+  const limited = statuses.has(429) && (notes.errors.includes(429) || definition.clientLimit)
 
   const responses: Record<string, unknown> = {
     200: {
       description: 'OK',
-      content: jsonContent(jsonSchema(successEnvelope(result), 'output'), {
+      content: jsonContent(jsonSchema(successEnvelope(result), 'output', components), {
         ok: true,
         result: example.result,
       }),
     },
   }
-  if (unauthorized.length > 0) responses[401] = unauthorizedResponse(unauthorized)
+  const unauthorizedResponseName = unauthorizedName(unauthorized)
+  if (unauthorizedResponseName) {
+    responses[401] = responseRef(UNAUTHORIZED_SCHEMAS[unauthorizedResponseName]?.response ?? '')
+  }
   for (const status of [...statuses].sort()) {
-    responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` }
+    responses[status] = responseRef(
+      status === 429 && !limited ? GATEWAY_ONLY[429] : ERROR_RESPONSES[status].name,
+    )
   }
   const idempotencyKey = {
     name: 'Idempotency-Key',
@@ -238,14 +347,14 @@ function operationOf(
     tags: [area],
     security: securityOf(auth),
     parameters: [
-      ...parametersOf(params, 'path', example.params),
-      ...parametersOf(query, 'query', example.query),
+      ...parametersOf(params, 'path', components, example.params),
+      ...parametersOf(query, 'query', components, example.query),
       ...(notes.idempotencyKey ? [idempotencyKey] : []),
     ],
     ...(body && {
       requestBody: {
         required: true,
-        content: jsonContent(jsonSchema(body, 'input'), example.body),
+        content: jsonContent(jsonSchema(body, 'input', components), example.body),
       },
     }),
     responses,
@@ -258,10 +367,14 @@ function descriptionOf(name: string): string {
   return description
 }
 
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
+
+// Responses only API Gateway gives: its stage throttle on a route without a budget of the
+// service's own, and a function that crashed or timed out where the service answers no 500.
+const GATEWAY_ONLY = { 429: 'Throttled', 500: 'GatewayInternalError' } as const
+
 function staticOperationOf(route: StaticRoute): Operation {
-  const ref = (status: ErrorStatus) => ({
-    $ref: `#/components/responses/${ERROR_RESPONSES[status].name}`,
-  })
+  const ref = (status: ErrorStatus) => responseRef(ERROR_RESPONSES[status].name)
   return {
     operationId: route.name,
     summary: route.summary,
@@ -282,8 +395,8 @@ function staticOperationOf(route: StaticRoute): Operation {
       },
       ...(route.params && { 404: ref(404) }),
       // The stage throttle applies here too, and a crashed function is the gateway's 500.
-      429: ref(429),
-      500: ref(500),
+      429: responseRef(GATEWAY_ONLY[429]),
+      500: responseRef(GATEWAY_ONLY[500]),
     },
   }
 }
@@ -297,30 +410,92 @@ export function buildOpenApiDocument(options: {
   examples: Record<string, RouteExample>
 }) {
   const paths: Record<string, Record<string, Operation>> = {}
+  const components: Components = {}
   for (const route of options.routes) {
     const operation =
       'definition' in route
-        ? operationOf(route, options.examples[route.name])
+        ? operationOf(route, options.examples[route.name], components)
         : staticOperationOf(route)
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
-  const responses = Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([status, { name, description, gateway, example }]) => [
-      name,
-      {
-        description,
-        ...(name === 'TooManyRequests' && { headers: { 'Retry-After': RETRY_AFTER } }),
-        content: {
-          [JSON_TYPE]: {
-            schema: gateway
-              ? { oneOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, GATEWAY_ERROR] }
-              : { $ref: '#/components/schemas/ErrorEnvelope' },
-            example: { ok: false, error: { code: Number(status), ...example } },
+  const examples = new Map<string, unknown>()
+  for (const route of options.routes) {
+    if (!('definition' in route)) continue
+    const { requestBody, responses } = paths[route.path]?.[route.method.toLowerCase()] as {
+      requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> }
+      responses: Record<
+        string,
+        { content?: Record<string, { schema: JsonSchema; example?: unknown }> }
+      >
+    }
+    const body = requestBody?.content[JSON_TYPE]
+    const answer = responses[200]?.content?.[JSON_TYPE]
+    findExamples(body?.schema, body?.example, components, examples)
+    findExamples(answer?.schema, answer?.example, components, examples)
+  }
+  const errorSchemas: Components = {}
+  for (const schema of ERROR_SCHEMAS.values()) jsonSchema(schema, 'output', errorSchemas)
+  const serviceErrors = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, { name, description, gateway, example }]) => {
+      const envelope = { ok: false, error: { code: Number(status), ...example } }
+      const errorSchema = errorSchemas[`Error${status}`]
+      if (errorSchema) errorSchema.examples = [envelope]
+      return [
+        name,
+        {
+          description,
+          ...(name === 'TooManyRequests' && { headers: { 'Retry-After': RETRY_AFTER } }),
+          content: {
+            [JSON_TYPE]: {
+              schema: gateway
+                ? { oneOf: [schemaRef(`Error${status}`), schemaRef('GatewayError')] }
+                : schemaRef(`Error${status}`),
+              example: envelope,
+            },
           },
         },
-      },
+      ]
+    }),
+  )
+  const gatewayOnly = {
+    [GATEWAY_ONLY[429]]: {
+      description:
+        'Over the stage throttle (API Gateway). `Retry-After` may be absent: wait and try again.',
+      headers: { 'Retry-After': RETRY_AFTER },
+      content: jsonContent(schemaRef('GatewayError'), { message: 'Too Many Requests' }),
+    },
+    [GATEWAY_ONLY[500]]: {
+      description: 'The function crashed or timed out (API Gateway).',
+      content: jsonContent(schemaRef('GatewayError'), { message: 'Internal Server Error' }),
+    },
+  }
+  const unauthorizedResponses = Object.fromEntries(
+    Object.entries(UNAUTHORIZED_SCHEMAS).map(([name, { response }]) => [
+      response,
+      unauthorizedResponse(name),
     ]),
   )
+  const responses = { ...unauthorizedResponses, ...serviceErrors, ...gatewayOnly }
+  for (const name of Object.keys(UNAUTHORIZED_SCHEMAS)) {
+    const codes = UNAUTHORIZED_SCHEMAS[name]?.codes ?? []
+    const errorSchema = errorSchemas[name]
+    if (errorSchema) {
+      errorSchema.examples = [
+        { ok: false, error: { code: codes[0], message: UNAUTHORIZED_CODES[codes[0] ?? 401001] } },
+      ]
+    }
+  }
+  const named: Components = {}
+  for (const name of COMPONENT_NAMES) {
+    const schema = components[name]
+    if (!schema)
+      throw new Error(`lib/openapi/componentSchemas.ts names ${name}, which no route uses`)
+    if (!examples.has(name)) throw new Error(`no route example shows the component ${name}`)
+    named[name] = { ...schema, examples: [examples.get(name)] }
+  }
+  const unnamed = Object.keys(components).filter((name) => !(name in named))
+  if (unnamed.length > 0)
+    throw new Error(`component schemas outside componentSchemas.ts: ${unnamed.join(', ')}`)
   const securitySchemes = Object.fromEntries(
     Object.entries(SECURITY_SCHEMES).map(([name, description]) => [
       name,
@@ -376,7 +551,7 @@ export function buildOpenApiDocument(options: {
     }),
     paths,
     components: {
-      schemas: { ErrorEnvelope: jsonSchema(errorEnvelopeSchema, 'output') },
+      schemas: { ...named, ...errorSchemas, GatewayError: GATEWAY_ERROR } as Components,
       responses,
       securitySchemes,
     },

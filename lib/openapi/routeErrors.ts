@@ -32,8 +32,8 @@ export const ERROR_RESPONSES: Record<
   },
   404: {
     name: 'NotFound',
-    description: 'Unknown project, trade or network id; or (from the gateway) no such route.',
-    gateway: true,
+    // The gateway's own 404 (no such route) never answers a route the document lists.
+    description: 'Unknown project, trade or network id.',
     example: { message: 'no project with this id' },
   },
   409: {

@@ -329,7 +329,9 @@ const project = {
   market_cap: 8_794_000_000,
   fully_diluted_market_cap: 14_020_000_000,
   total_supply: 1_000_000_000,
-  circulating_supply: 627_250_000,
+  total_supply_exact: '1000000000',
+  circulating_supply: 627_250_000.5,
+  circulating_supply_exact: '627250000.500000000000000001',
   volume_24h: 412_000_000,
   market_pairs: 3,
   price_change_24h: -1.8,
@@ -375,6 +377,7 @@ const tradeRecord = {
   network: 'ethereum',
   status: 'successful',
   amount: 40,
+  amountExact: '40',
   gasUsed: 152_331,
   blockNumber: 21_004_512,
   isNativeTransfer: false,
@@ -513,8 +516,8 @@ export async function routeExamples(): Promise<Record<string, RouteExample>> {
     getWalletBalances: {
       result: {
         networksBalance: [
-          { network: 'ethereum', balance: 1.25 },
-          { network: 'altchain', balance: 0.4 },
+          { network: 'ethereum', balance: 1.25, balanceExact: '1.25' },
+          { network: 'altchain', balance: 0.4, balanceExact: '0.400000000000000001' },
         ],
       },
     },
@@ -558,12 +561,19 @@ export async function routeExamples(): Promise<Record<string, RouteExample>> {
       result: {
         count: 2,
         trades: [
-          { id: tradeRecord.id, type: 'swap', status: 'successful', amount: 40 },
+          {
+            id: tradeRecord.id,
+            type: 'swap',
+            status: 'successful',
+            amount: 40,
+            amountExact: '40',
+          },
           {
             id: '019a8f2d-9e0b-7c4a-8d1e-2f3a4b5c6d7e',
             type: 'approval',
             status: 'successful',
             amount: 40,
+            amountExact: '40',
           },
         ],
       },

@@ -63,8 +63,9 @@ function countByRule(results: SpectralResult[]): Record<string, number> {
 // change in any count fails here, so a new finding is either fixed or added with its reason.
 const OWASP_STAYS: Record<string, number> = {
   // No RateLimit headers: the per-IP budgets and the gateway's stage throttle answer 429 with
-  // Retry-After instead of announcing quotas on every 2xx and 4xx (77 responses).
-  'owasp:api4:2023-rate-limit (error)': 77,
+  // Retry-After instead of announcing quotas on every 2xx and 4xx (54 responses: each route's 200
+  // and 401, and the shared error responses once each).
+  'owasp:api4:2023-rate-limit (error)': 54,
   // Public routes by design (sign-in, registration, wallet derivation, reads of public data).
   'owasp:api2:2023-write-restricted (error)': 6,
   'owasp:api2:2023-read-restricted (warning)': 12,
@@ -73,18 +74,21 @@ const OWASP_STAYS: Record<string, number> = {
   // Routes that take no input cannot answer 400.
   'owasp:api8:2023-define-error-validation (warning)': 11,
   // Free text: passwords (any character), catalog names, symbols, industries, descriptions, tags
-  // and categories, prepared transactions' descriptions, error messages and paths, the request
-  // id, and the gateway's own messages. Each is bounded where the service enforces a bound.
-  'owasp:api4:2023-string-restricted (warning)': 25,
-  // The error envelope's message, details and request id are written by the service, not
-  // parsed with a bound; details has one entry per problem in a body of at most 64 KB.
-  'owasp:api4:2023-string-limit (error)': 4,
+  // and categories, prepared transactions' descriptions, the message of each of the 13 error
+  // schemas, a 400's detail paths and messages, a 500's request id, and the gateway's own
+  // message. Each is bounded where the service enforces a bound.
+  'owasp:api4:2023-string-restricted (warning)': 30,
+  // The error bodies' messages (13 schemas), a 400's details and a 500's request id are written
+  // by the service, not parsed with a bound; details has one entry per problem in a body of at
+  // most 64 KB.
+  'owasp:api4:2023-string-limit (error)': 16,
   // The error details, the watchlist (one entry per catalog project a wallet watches) and the
   // three price histories (read by time, not by count).
   'owasp:api4:2023-array-limit (error)': 5,
   // CORS is a stage's setting (serverless.yml `httpApiCors`, off on deployed stages until set),
-  // answered by the gateway, not a header of each documented response.
-  'owasp:api8:2023-define-cors-origin (error)': 1,
+  // answered by the gateway, not a header of each documented response (the two responses with a
+  // header: the service's 429 and the gateway's throttle).
+  'owasp:api8:2023-define-cors-origin (error)': 2,
 }
 
 describe('the OpenAPI document under third-party linters', () => {

@@ -84,8 +84,8 @@ describe('journeys over HTTP (serverless offline)', () => {
       walletBalancesResultSchema,
     )
     expect(funded.networksBalance).toEqual([
-      { network: 'altchain', balance: 0 },
-      { network: 'ethereum', balance: 5 },
+      { network: 'altchain', balance: 0, balanceExact: '0' },
+      { network: 'ethereum', balance: 5, balanceExact: '5' },
     ])
 
     // Watchlist: listed in the order added, with prices; removing one leaves the other.
@@ -158,8 +158,14 @@ describe('journeys over HTTP (serverless offline)', () => {
     const settledOrNot = expect.stringMatching(/^(pending|successful)$/)
     expect(listed.count).toBe(listed.trades.length)
     expect(own).toEqual([
-      { id: expect.any(String), type: 'swap', status: settledOrNot, amount: 40 },
-      { id: expect.any(String), type: 'approval', status: settledOrNot, amount: 40 },
+      { id: expect.any(String), type: 'swap', status: settledOrNot, amount: 40, amountExact: '40' },
+      {
+        id: expect.any(String),
+        type: 'approval',
+        status: settledOrNot,
+        amount: 40,
+        amountExact: '40',
+      },
     ])
     for (const deposit of deposits) {
       expect(deposit.status).toBe('successful')
@@ -187,6 +193,7 @@ describe('journeys over HTTP (serverless offline)', () => {
       network: 'ethereum',
       status: 'successful',
       amount: 40,
+      amountExact: '40',
       gasUsed: Number(swapReceipt.gasUsed),
       blockNumber: Number(swapReceipt.blockNumber),
       isNativeTransfer: false,
@@ -217,6 +224,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     expect(afterSwap.networksBalance).toContainEqual({
       network: 'ethereum',
       balance: Number(formatEther(parseEther('5') - gasPaid)),
+      balanceExact: formatEther(parseEther('5') - gasPaid),
     })
 
     // Refresh rotates the session; logout ends the new one; every token of the journey is dead.
@@ -261,7 +269,9 @@ describe('journeys over HTTP (serverless offline)', () => {
       decimals: 18,
       network: 'ethereum',
       total_supply: 600_000_000,
+      total_supply_exact: '600000000',
       circulating_supply: 600_000_000,
+      circulating_supply_exact: '600000000',
       createdAt: expect.stringMatching(TIMESTAMP),
     })
     expect(project.price).toBeCloseTo(15.5, 0)

@@ -65,8 +65,8 @@ describe('markets over HTTP (serverless offline)', () => {
         ok: true,
         result: {
           networksBalance: [
-            { network: 'altchain', balance: 0 },
-            { network: 'ethereum', balance: 1.25 },
+            { network: 'altchain', balance: 0, balanceExact: '0' },
+            { network: 'ethereum', balance: 1.25, balanceExact: '1.25' },
           ],
         },
       },

@@ -40,13 +40,14 @@ describe('a wallet user’s trades over HTTP (serverless offline)', () => {
     expect(listed.status).toBe(200)
     expect(listTradesResultSchema.parse(listed.body.result)).toEqual({
       count: 1,
-      trades: [{ id, type: 'transfer', status: 'successful', amount: 2.75 }],
+      trades: [{ id, type: 'transfer', status: 'successful', amount: 2.75, amountExact: '2.75' }],
     })
     expect(byId.status).toBe(200)
     expect(tradeRecordSchema.parse(byId.body.result)).toMatchObject({
       id,
       hash,
       amount: 2.75,
+      amountExact: '2.75',
       gasUsed: 21_000,
       blockNumber: 3,
     })

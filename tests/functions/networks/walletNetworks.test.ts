@@ -54,8 +54,8 @@ describe('networks of a wallet', () => {
         ok: true,
         result: {
           networksBalance: [
-            { network: 'altchain', balance: 2.25 },
-            { network: 'ethereum', balance: 1.5 },
+            { network: 'altchain', balance: 2.25, balanceExact: '2.25' },
+            { network: 'ethereum', balance: 1.5, balanceExact: '1.5' },
           ],
         },
       },
@@ -70,7 +70,9 @@ describe('networks of a wallet', () => {
     const response = await balances(wallet.access)
 
     expect([first, second]).toEqual([OK_EMPTY, OK_EMPTY])
-    expect(response.body.result).toEqual({ networksBalance: [{ network: 'ethereum', balance: 0 }] })
+    expect(response.body.result).toEqual({
+      networksBalance: [{ network: 'ethereum', balance: 0, balanceExact: '0' }],
+    })
   })
 
   it('answers 404 naming an unknown network id, and attaches none of the request', async () => {

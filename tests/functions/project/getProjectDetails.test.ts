@@ -54,7 +54,7 @@ describe('project details', () => {
 
     expect(response.status).toBe(200)
     const body = response.body.result as { project: unknown }
-    expect(Object.keys(z.strictObject(projectSchema.shape).parse(body.project)).length).toBe(28)
+    expect(Object.keys(z.strictObject(projectSchema.shape).parse(body.project)).length).toBe(30)
     expect(body.project).toEqual({
       id: project.id,
       name: project.name,
@@ -71,7 +71,9 @@ describe('project details', () => {
       market_cap: 0,
       fully_diluted_market_cap: 0,
       total_supply: 0,
+      total_supply_exact: '0',
       circulating_supply: 1234.5,
+      circulating_supply_exact: '1234.5',
       volume_24h: 0,
       market_pairs: 0,
       price_change_24h: 0,

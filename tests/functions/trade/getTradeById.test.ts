@@ -1,6 +1,6 @@
 import '../../support/env'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { parseEther, toHex } from 'viem'
+import { formatUnits, parseEther, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { handler } from '../../../functions/trade/getTradeById'
@@ -34,6 +34,23 @@ describe('GET /v1/trade/id/{tradeId}', () => {
     vi.restoreAllMocks()
   })
 
+  it('answers every digit of an amount in amountExact, beside the number that loses some', async () => {
+    // 62293681038691758060043412713395 base units of a 24-decimal token (issue 25).
+    const amount = formatUnits(62293681038691758060043412713395n, 24)
+    const trade = createMockTrade({
+      hash: toHex(randomBytes(32)),
+      wallet: owner.address,
+      from: owner.address,
+      amount,
+    })
+    const { id } = await recordTrade(trade)
+
+    const response = await getById(id)
+
+    expect(amount).toBe('62293681.038691758060043412713395')
+    expect(response.body.result).toMatchObject({ amount: 62293681.03869176, amountExact: amount })
+  })
+
   it('answers the full record of a trade of the wallet, pending with 0 gas and block', async () => {
     const trade = createMockTrade({
       hash: toHex(randomBytes(32)),
@@ -57,6 +74,7 @@ describe('GET /v1/trade/id/{tradeId}', () => {
           network: 'ethereum',
           status: 'pending',
           amount: 0.25,
+          amountExact: '0.25',
           gasUsed: 0,
           blockNumber: 0,
           isNativeTransfer: true,

@@ -71,6 +71,7 @@ describe('GET /v1/trades', () => {
             type: amount % 2 ? 'swap' : 'transfer',
             status: 'pending',
             amount,
+            amountExact: String(amount),
           })),
         },
       },

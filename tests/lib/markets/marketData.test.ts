@@ -93,6 +93,7 @@ describe('market data from the devnet', () => {
     expect(details.market_pairs).toBe(await pairsOnChain(token))
     expect(details.market_pairs).toBe(2)
     expect(details.total_supply).toBe(Number(formatUnits(totalSupply, token.decimals)))
+    expect(details.total_supply_exact).toBe(formatUnits(totalSupply, token.decimals))
     expect(details.contract_inception).toBe(formatTimestamp(token.deployedAt))
     expect(details.contract_age).toBe(0)
   })

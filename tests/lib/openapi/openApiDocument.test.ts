@@ -1,3 +1,5 @@
+import Ajv2020 from 'ajv/dist/2020'
+import addFormats from 'ajv-formats'
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as getDocsAsset } from '../../../functions/docs/getDocsAsset'
@@ -27,12 +29,46 @@ function operation(method: string, path: string): Operation {
   return found
 }
 
-/** The sub-codes a route's 401 names, in its narrowed `code` enum. */
+type Json = Record<string, unknown>
+
+/** What a local `$ref` ('#/components/schemas/Trade') points at. */
+function pointee(ref: string): Json {
+  const [, , kind, name] = ref.split('/')
+  const found = (document.components as unknown as Record<string, Record<string, Json>>)[kind ?? '']
+  const node = found?.[name ?? '']
+  if (!node) throw new Error(`nothing at ${ref}`)
+  return node
+}
+
+const resolved = (node: Json): Json =>
+  typeof node.$ref === 'string' ? resolved(pointee(node.$ref)) : node
+
+/** The body schemas a route's response with `status` can carry (each branch of a oneOf). */
+function bodiesOf(op: Operation, status: string): Json[] {
+  const response = op.responses[status]
+  if (!response) return []
+  const schema = resolved(resolved(response).content as Json)
+  const json = (schema['application/json'] as { schema: Json }).schema
+  const branches = (json.oneOf as Json[] | undefined) ?? [json]
+  return branches.map(resolved)
+}
+
+/** Every `error.code` a route can answer, from the enums of its error bodies. */
+function errorCodes(op: Operation): number[] {
+  return Object.keys(op.responses)
+    .filter((status) => status !== '200')
+    .flatMap((status) => bodiesOf(op, status))
+    .flatMap((body) => {
+      const error = (body.properties as Json | undefined)?.error as Json | undefined
+      const code = (error?.properties as Json | undefined)?.code as { enum: number[] } | undefined
+      return code?.enum ?? []
+    })
+    .sort((a, b) => a - b)
+}
+
+/** The sub-codes a route's 401 names, in its `code` enum. */
 function unauthorizedCodes(op: Operation): unknown {
-  const schema = op.responses[401]?.content?.['application/json']?.schema as {
-    allOf: [unknown, { properties: { error: { properties: { code: { enum: number[] } } } } }]
-  }
-  return schema.allOf[1].properties.error.properties.code.enum
+  return errorCodes({ ...op, responses: { 401: op.responses[401] ?? {} } })
 }
 
 beforeAll(async () => {
@@ -67,10 +103,10 @@ describe('the OpenAPI document', () => {
     expect(schema).toMatchObject({
       type: 'object',
       required: ['ok', 'result'],
-      properties: {
-        ok: { const: true },
-        result: { properties: { nonce: { type: 'integer' }, message: { type: 'string' } } },
-      },
+      properties: { ok: { const: true }, result: { $ref: '#/components/schemas/SignInNonce' } },
+    })
+    expect(pointee('#/components/schemas/SignInNonce')).toMatchObject({
+      properties: { nonce: { type: 'integer' }, message: { type: 'string' } },
     })
   })
 
@@ -91,8 +127,9 @@ describe('the OpenAPI document', () => {
       expect.objectContaining({ name: 'key', in: 'path', required: true }),
       expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
     ])
-    expect(swap.requestBody?.content['application/json']).toMatchObject({
-      schema: { required: ['amount', 'address0', 'decimals0', 'address1', 'decimals1'] },
+    const body = swap.requestBody?.content['application/json'] as { schema: Json }
+    expect(resolved(body.schema)).toMatchObject({
+      required: ['amount', 'address0', 'decimals0', 'address1', 'decimals1'],
     })
   })
 
@@ -119,9 +156,15 @@ describe('the OpenAPI document', () => {
     expect(unauthorizedCodes(operation('post', '/api/v1/transfer/tokens/altchain/{key}'))).toEqual([
       401001, 401002, 401003, 401004,
     ])
-    expect(document.components.schemas.ErrorEnvelope).toMatchObject({
+    expect(document.components.schemas.Error401Token).toMatchObject({
       required: ['ok', 'error'],
-      properties: { ok: { const: false }, error: { required: ['code', 'message'] } },
+      properties: {
+        ok: { const: false },
+        error: {
+          required: ['code', 'message'],
+          properties: { code: { type: 'integer', enum: [401001, 401002, 401003] } },
+        },
+      },
     })
   })
 
@@ -203,6 +246,8 @@ describe('the OpenAPI document', () => {
     const visit = (node: unknown, at: string): void => {
       if (!node || typeof node !== 'object') return
       const schema = node as Record<string, unknown>
+      // A named body is visited where a route uses it.
+      if (typeof schema.$ref === 'string') return visit(pointee(schema.$ref), `${at}/$ref`)
       if (schema.type === 'string' || schema.type === 'array') strings.push({ at, schema })
       for (const [key, child] of Object.entries(schema)) visit(child, `${at}/${key}`)
     }
@@ -268,8 +313,120 @@ describe('the OpenAPI document', () => {
       }
     >
     expect(TooManyRequests?.headers).toHaveProperty('Retry-After')
-    for (const response of [TooManyRequests, NotFound, PayloadTooLarge]) {
-      expect(response?.content['application/json']?.schema.oneOf).toHaveLength(2)
+    for (const response of [TooManyRequests, PayloadTooLarge]) {
+      expect(response?.content['application/json']?.schema.oneOf).toEqual([
+        { $ref: expect.stringMatching(/^#\/components\/schemas\/Error4\d\d$/) },
+        { $ref: '#/components/schemas/GatewayError' },
+      ])
+    }
+    // A listed route is never the gateway's "no such route".
+    expect(NotFound?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/Error404',
+    })
+  })
+
+  it('answers the gateway body alone where the service never gives that status', () => {
+    const gatewayOnly = (method: string, path: string, status: string) =>
+      bodiesOf(operation(method, path), status).map((body) => Object.keys(body.properties as Json))
+
+    // Only the stage throttle limits the trade list; sign-in has budgets of its own.
+    expect(gatewayOnly('get', '/api/v1/trades', '429')).toEqual([['message']])
+    expect(gatewayOnly('post', '/api/v1/auth/login', '429')).toEqual([['ok', 'error'], ['message']])
+    expect(gatewayOnly('get', '/api/docs/openapi.json', '500')).toEqual([['message']])
+    expect(gatewayOnly('get', '/api/v1/trades', '500')).toEqual([['ok', 'error'], ['message']])
+  })
+
+  it('enumerates the error codes of each route', () => {
+    expect(errorCodes(operation('get', '/api/v1/wallet/mnemonic'))).toEqual([500])
+    expect(errorCodes(operation('get', '/api/v1/trade/id/{tradeId}'))).toEqual([
+      400, 404, 500, 503, 401001, 401002, 401003,
+    ])
+    expect(errorCodes(operation('post', '/api/v1/auth/login'))).toEqual([
+      400, 413, 415, 429, 500, 502, 503, 401004,
+    ])
+    // Each error body is its own named schema, its code a single value (a 401 its sub-codes).
+    const { Error404, Error500 } = document.components.schemas as Record<string, Json>
+    expect(Error404).toMatchObject({
+      properties: { error: { properties: { code: { enum: [404] } } } },
+    })
+    expect(Error500).toMatchObject({
+      properties: { error: { required: ['code', 'message', 'requestId'] } },
+    })
+  })
+
+  it('names every body and result a component schema, each with an example it accepts', () => {
+    const schemas = document.components.schemas as Record<string, Json & { examples?: unknown[] }>
+    const refOf = (schema: unknown) => (schema as { $ref?: string }).$ref
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    addFormats(ajv)
+    ajv.addSchema({ $id: 'doc', components: document.components }, 'doc')
+
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods)) {
+        const op = operation(method, path)
+        const answer = op.responses[200]?.content?.['application/json']?.schema as
+          { properties?: { result?: unknown } } | undefined
+        if (!path.startsWith('/api/v1/')) continue
+        expect({ path, result: refOf(answer?.properties?.result) }).toEqual({
+          path,
+          result: expect.stringMatching(/^#\/components\/schemas\/[A-Z]\w+$/),
+        })
+        const body = op.requestBody?.content['application/json'] as { schema: unknown } | undefined
+        if (body)
+          expect({ path, body: refOf(body.schema) }).toEqual({ path, body: expect.any(String) })
+      }
+    }
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect({ name, examples: schema.examples?.length }).toEqual({ name, examples: 1 })
+      const validate = ajv.compile({ $ref: `doc#/components/schemas/${name}` })
+      expect({
+        name,
+        valid: validate(schema.examples?.[0]),
+        errors: validate.errors ?? null,
+      }).toEqual({
+        name,
+        valid: true,
+        errors: null,
+      })
+    }
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'Quote',
+        'Trade',
+        'TradeListItem',
+        'Token',
+        'Project',
+        'DailyPriceHistory',
+        'Session',
+        'GatewayError',
+      ]),
+    )
+  })
+
+  it('puts an exact decimal string beside every number that carries a token amount or supply', () => {
+    const schemas = document.components.schemas as Record<
+      string,
+      { properties: Record<string, Json> }
+    >
+    const twins: Array<[string, string, string]> = [
+      ['TradeListItem', 'amount', 'amountExact'],
+      ['Trade', 'amount', 'amountExact'],
+      ['NetworkBalance', 'balance', 'balanceExact'],
+      ['Project', 'total_supply', 'total_supply_exact'],
+      ['Project', 'circulating_supply', 'circulating_supply_exact'],
+    ]
+
+    for (const [name, number, exact] of twins) {
+      const { properties, required } = schemas[name] as unknown as {
+        properties: Record<string, Json>
+        required: string[]
+      }
+      expect({ name, number: properties[number]?.type }).toEqual({ name, number: 'number' })
+      expect(properties[exact]).toMatchObject({
+        type: 'string',
+        pattern: '^\\d{1,78}(\\.\\d{1,36})?$',
+      })
+      expect(required).toEqual(expect.arrayContaining([number, exact]))
     }
   })
 
