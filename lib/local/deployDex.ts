@@ -60,6 +60,29 @@ export type DeployedZooToken = SampleZooToken & { address: Address }
 /** Pair addresses are derived with CREATE2, as Router02's `pairFor` does. */
 export type DeployedPair = { address: Address; token0: Address; token1: Address }
 
+/** A V3 pool; its address is CREATE2 from the pool deployer (the factory on Uniswap). */
+export type DeployedV3Pool = {
+  address: Address
+  token0: Address
+  token1: Address
+  /** In hundredths of a bip (500 = 0.05 %). */
+  fee: number
+  tickSpacing: number
+}
+
+export type V3Deployment = {
+  /** Uniswap V3 on `ethereum`, PancakeSwap V3 on `altchain`. */
+  protocol: 'uniswap' | 'pancakeswap'
+  factory: Address
+  poolDeployer: Address
+  poolInitCodeHash: Hex
+  feeTiers: number[]
+  /** QuoterV2 (an on-chain reference for tests and tools). */
+  quoter: Address
+  positionManager: Address
+  pools: DeployedV3Pool[]
+}
+
 export type DexDeployment = {
   network: LocalNetworkId
   chainId: number
@@ -73,6 +96,10 @@ export type DexDeployment = {
   /** The token zoo (DECISIONS §7.2), each pooled with one base token only. */
   zoo: DeployedZooToken[]
   pairs: DeployedPair[]
+  /** The concentrated-liquidity DEX beside V2 (DECISIONS §8.1). */
+  v3?: V3Deployment
+  /** SwapRouter02-compatible: V2 and V3 hops in one `multicall(deadline, bytes[])`. */
+  swapRouter?: Address
 }
 
 /** Chain ids the local stack gives each devnet. */
