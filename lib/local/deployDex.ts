@@ -38,6 +38,7 @@ import {
   type SampleToken,
   type SampleZooToken,
 } from './sampleCatalog'
+import { planV3Market } from './deployV3'
 import {
   loadUniswapV2Artifacts,
   UNISWAP_V2_PAIR_INIT_CODE_HASH,
@@ -79,7 +80,8 @@ export type V3Deployment = {
   feeTiers: number[]
   /** QuoterV2 (an on-chain reference for tests and tools). */
   quoter: Address
-  positionManager: Address
+  /** NonfungiblePositionManager on Uniswap; none on the PancakeSwap devnet (the seeder mints). */
+  positionManager?: Address
   pools: DeployedV3Pool[]
 }
 
@@ -95,11 +97,13 @@ export type DexDeployment = {
   tokens: DeployedToken[]
   /** The token zoo (DECISIONS §7.2), each pooled with one base token only. */
   zoo: DeployedZooToken[]
+  /** Catalog tokens pooled in V3 only. */
+  v3OnlyTokens: DeployedToken[]
   pairs: DeployedPair[]
-  /** The concentrated-liquidity DEX beside V2 (DECISIONS §8.1). */
-  v3?: V3Deployment
+  /** The concentrated-liquidity DEX beside V2 (DECISIONS §8.1): every pool it seeded. */
+  v3: V3Deployment
   /** SwapRouter02-compatible: V2 and V3 hops in one `multicall(deadline, bytes[])`. */
-  swapRouter?: Address
+  swapRouter: Address
 }
 
 /** Chain ids the local stack gives each devnet. */
@@ -124,7 +128,7 @@ const PRIORITY_FEE = parseGwei('1')
 const NATIVE_GAS_ALLOWANCE = parseEther('100')
 const RECEIPT_POLL_MS = 20
 
-type PlannedTransaction = { label: string; to?: Address; data: Hex; value?: bigint }
+export type PlannedTransaction = { label: string; to?: Address; data: Hex; value?: bigint }
 
 export function defineDevnetChain({
   network,
@@ -144,7 +148,8 @@ export function defineDevnetChain({
 /**
  * Deploys WETH9, UniswapV2Factory and Router02 plus the sample catalog tokens on an anvil devnet,
  * then seeds token/USDC, token/wrapped-native and wrapped-native/USDC pools at the catalog prices;
- * and the token zoo, each pooled with its one base token.
+ * and the token zoo, each pooled with its one base token. Beside V2, the network's V3 DEX with
+ * its router and quoter, and the catalog's V3 layout (see `planV3Market`).
  * Every transaction is signed up front with an explicit nonce and sent without waiting for the
  * previous receipt; contract and pair addresses are derived, not read back.
  */
@@ -227,6 +232,7 @@ export async function deployDex({
   const stablecoin = deployToken(catalog.usdStablecoin)
   const tokens = catalog.tokens.map(deployToken)
   const zoo = catalog.zoo.map(deployToken)
+  const v3OnlyTokens = catalog.v3OnlyTokens.map(deployToken)
   for (const token of [stablecoin, ...tokens, ...zoo]) {
     plan({
       label: `approve ${token.symbol}`,
@@ -254,8 +260,23 @@ export async function deployDex({
   })
   transactions.forEach(plan)
 
-  if (balance < nativeAmount + NATIVE_GAS_ALLOWANCE) {
-    await setBalance(client, { address: deployer, value: nativeAmount + NATIVE_GAS_ALLOWANCE })
+  const market = await planV3Market({
+    network,
+    plan,
+    wrappedNative: {
+      symbol: `W${catalog.nativeCurrency.symbol}`,
+      address: wrappedNative,
+      decimals: 18,
+      usdPrice: catalog.nativeCurrency.usdPrice,
+    },
+    v2Factory: factory,
+    tokens: new Map([stablecoin, ...tokens, ...v3OnlyTokens].map((token) => [token.symbol, token])),
+    pools: catalog.v3Pools,
+  })
+
+  const nativeNeeded = nativeAmount + market.nativeValue + NATIVE_GAS_ALLOWANCE
+  if (balance < nativeNeeded) {
+    await setBalance(client, { address: deployer, value: nativeNeeded })
   }
   await sendInNonceOrder(client, {
     account,
@@ -276,6 +297,9 @@ export async function deployDex({
     usdStablecoin: stablecoin.address,
     tokens,
     zoo,
+    v3OnlyTokens,
+    v3: market.v3,
+    swapRouter: market.swapRouter,
     pairs: pools.map(({ token, quote }) =>
       pairOf(factory, token.address, quote === 'native' ? wrappedNative : quote.address),
     ),
