@@ -364,7 +364,7 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
       },
     ],
     v3Pools: [
-      { tokens: ['native', 'USDC'], fee: 100, positions: [near(0.5, 3 * M)] },
+      { tokens: ['native', 'USDC'], fee: 100, positions: [near(0.5, 3 * M), near(2, 2 * M)] },
       {
         tokens: ['native', 'USDC'],
         fee: 500,
