@@ -263,8 +263,16 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
         fee: 500,
         positions: [near(1, 8 * M), near(5, 12 * M), full(4 * M)],
       },
-      { tokens: ['native', 'USDC'], fee: 3000, positions: [near(2, 8 * M), near(10, 8 * M)] },
-      { tokens: ['WBTC', 'native'], fee: 500, positions: [near(2, 6 * M), near(10, 6 * M)] },
+      {
+        tokens: ['native', 'USDC'],
+        fee: 3000,
+        positions: [near(2, 8 * M), near(10, 8 * M), full(2 * M)],
+      },
+      {
+        tokens: ['WBTC', 'native'],
+        fee: 500,
+        positions: [near(2, 6 * M), near(10, 6 * M), full(1 * M)],
+      },
       { tokens: ['WBTC', 'native'], fee: 3000, positions: [near(5, 4 * M), full(2 * M)] },
       { tokens: ['WBTC', 'USDC'], fee: 3000, positions: [near(5, 6 * M), full(2 * M)] },
       { tokens: ['LINK', 'native'], fee: 3000, positions: [near(10, 6 * M), full(2 * M)] },
@@ -364,14 +372,26 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
       },
     ],
     v3Pools: [
-      { tokens: ['native', 'USDC'], fee: 100, positions: [near(0.5, 3 * M), near(2, 2 * M)] },
+      {
+        tokens: ['native', 'USDC'],
+        fee: 100,
+        positions: [near(0.5, 3 * M), near(2, 2 * M), full(M / 2)],
+      },
       {
         tokens: ['native', 'USDC'],
         fee: 500,
         positions: [near(1, 8 * M), near(5, 12 * M), full(4 * M)],
       },
-      { tokens: ['native', 'USDC'], fee: 2500, positions: [near(2, 8 * M), near(10, 8 * M)] },
-      { tokens: ['BTCB', 'native'], fee: 500, positions: [near(2, 6 * M), near(10, 6 * M)] },
+      {
+        tokens: ['native', 'USDC'],
+        fee: 2500,
+        positions: [near(2, 8 * M), near(10, 8 * M), full(2 * M)],
+      },
+      {
+        tokens: ['BTCB', 'native'],
+        fee: 500,
+        positions: [near(2, 6 * M), near(10, 6 * M), full(1 * M)],
+      },
       { tokens: ['BTCB', 'USDC'], fee: 2500, positions: [near(5, 6 * M), full(2 * M)] },
       { tokens: ['CAKE', 'native'], fee: 2500, positions: [near(10, 6 * M), full(2 * M)] },
       // As deep as CAKE's V2 pool: large CAKE/USDC orders split between them.
