@@ -82,6 +82,8 @@ export type V3Deployment = {
   quoter: Address
   /** NonfungiblePositionManager on Uniswap; none on the PancakeSwap devnet (the seeder mints). */
   positionManager?: Address
+  /** V3LiquiditySeeder, which created and filled the pools (the deployer approved it). */
+  liquiditySeeder: Address
   pools: DeployedV3Pool[]
 }
 

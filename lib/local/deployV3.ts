@@ -168,6 +168,7 @@ export async function planV3Market({
       feeTiers: Object.keys(core.tickSpacings).map(Number),
       quoter: core.quoter,
       positionManager: core.positionManager,
+      liquiditySeeder: seeder,
       pools: deployedPools,
     },
     swapRouter: core.swapRouter,

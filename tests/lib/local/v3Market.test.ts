@@ -6,6 +6,7 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
+  encodeAbiParameters,
   encodeFunctionData,
   encodePacked,
   erc20Abi,
@@ -13,6 +14,7 @@ import {
   http,
   keccak256,
   maxUint256,
+  parseAbi,
   parseAbiItem,
   parseEther,
   parseUnits,
@@ -51,6 +53,16 @@ const MSG_SENDER = '0x0000000000000000000000000000000000000001'
 const ADDRESS_THIS = '0x0000000000000000000000000000000000000002'
 const CONTRACT_BALANCE = 0n
 const require = createRequire(import.meta.url)
+
+// What a stranger would call to make the router, the seeder or the pool deployer act for a pool.
+const forgedCallsAbi = parseAbi([
+  'function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes data)',
+  'function pancakeV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes data)',
+  'function uniswapV3MintCallback(uint256 amount0Owed, uint256 amount1Owed, bytes data)',
+  'function pancakeV3MintCallback(uint256 amount0Owed, uint256 amount1Owed, bytes data)',
+  'function deploy(address factory, address token0, address token1, uint24 fee, int24 tickSpacing) returns (address pool)',
+  'function setFactoryAddress(address factory)',
+])
 
 const mintEvent = parseAbiItem(
   'event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)',
@@ -499,5 +511,92 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
     ])
     expect(received).toBeGreaterThan(0n)
     expect((await balanceOf('native')) - nativeBefore + gasPaid).toBe(received)
+  })
+
+  it('refuses forged swap, mint and deploy calls, so the approvals it holds cannot be drained', async () => {
+    // Prepare: the deployer has approved the router (swaps above) and the seeder (deployment).
+    const stranger = '0x000000000000000000000000000000000000bEEF'
+    const [usdc, weth] = [deployment.usdStablecoin, deployment.wrappedNative]
+    const fee = 500
+    const allowances = await Promise.all(
+      [deployment.swapRouter, deployment.v3.liquiditySeeder].map((spender) =>
+        client.readContract({
+          address: usdc,
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [account.address, spender],
+        }),
+      ),
+    )
+    expect(allowances.every((allowance) => allowance > 0n)).toBe(true)
+    const balanceBefore = await balanceOf(usdc)
+    const callbackData = encodeAbiParameters(
+      [{ type: 'tuple', components: [{ type: 'bytes' }, { type: 'address' }] }],
+      [[encodePacked(['address', 'uint24', 'address'], [usdc, fee, weth]), account.address]],
+    )
+    const million = parseUnits('1000000', 6)
+    const swapCallback = network === 'ethereum' ? 'uniswapV3SwapCallback' : 'pancakeV3SwapCallback'
+    const usdcIsToken0 = BigInt(usdc) < BigInt(weth)
+
+    // Act: a stranger asks each contract to pay as if a pool were calling back.
+    const attempts = [
+      client.simulateContract({
+        account: stranger,
+        address: deployment.swapRouter,
+        abi: forgedCallsAbi,
+        functionName: swapCallback,
+        args: [usdcIsToken0 ? million : -1n, usdcIsToken0 ? -1n : million, callbackData],
+      }),
+      ...(['uniswapV3MintCallback', 'pancakeV3MintCallback'] as const).map((functionName) =>
+        client.simulateContract({
+          account: stranger,
+          address: deployment.v3.liquiditySeeder,
+          abi: forgedCallsAbi,
+          functionName,
+          args: [million, million, '0x'],
+        }),
+      ),
+      ...(network === 'altchain'
+        ? [
+            client.simulateContract({
+              account: stranger,
+              address: deployment.v3.poolDeployer,
+              abi: forgedCallsAbi,
+              functionName: 'deploy',
+              args: [stranger, usdc, weth, 3000, 60],
+            }),
+            client.simulateContract({
+              account: account.address,
+              address: deployment.v3.poolDeployer,
+              abi: forgedCallsAbi,
+              functionName: 'setFactoryAddress',
+              args: [stranger],
+            }),
+          ]
+        : []),
+    ]
+    const outcomes = await Promise.allSettled(attempts)
+
+    // Assess
+    expect(outcomes.map(({ status }) => status)).toEqual(attempts.map(() => 'rejected'))
+    const reasons = outcomes.map((outcome) =>
+      outcome.status === 'rejected' ? String(outcome.reason) : '',
+    )
+    expect(reasons[1]).toContain('not the pool being seeded')
+    expect(reasons[2]).toContain('not the pool being seeded')
+    if (network === 'altchain') {
+      expect(reasons[3]).toContain('only factory')
+      expect(reasons[4]).toContain('not allowed')
+    }
+    expect(await balanceOf(usdc)).toBe(balanceBefore)
+    // The same callback from the pool itself goes through: the refusal is the caller check.
+    const fromPool = await client.simulateContract({
+      account: poolOf('native', 'USDC', fee).address,
+      address: deployment.swapRouter,
+      abi: forgedCallsAbi,
+      functionName: swapCallback,
+      args: [usdcIsToken0 ? million : -1n, usdcIsToken0 ? -1n : million, callbackData],
+    })
+    expect(fromPool.result).toBeUndefined()
   })
 })
