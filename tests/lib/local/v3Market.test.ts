@@ -22,7 +22,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
+import { uniswapV2PairAbi, uniswapV2RouterAbi } from '../../../lib/chain/abis'
 import { type AnvilNode, startAnvil } from '../../../lib/local/anvil'
 import {
   ANVIL_DEPLOYER_PRIVATE_KEY,
@@ -52,6 +52,8 @@ const NETWORKS: LocalNetworkId[] = ['ethereum', 'altchain']
 const MSG_SENDER = '0x0000000000000000000000000000000000000001'
 const ADDRESS_THIS = '0x0000000000000000000000000000000000000002'
 const CONTRACT_BALANCE = 0n
+// ZooTokens.sol's FeeOnTransferToken burns this share of every transfer.
+const FEE_ON_TRANSFER_BPS = 300n
 const require = createRequire(import.meta.url)
 
 // What a stranger would call to make the router, the seeder or the pool deployer act for a pool.
@@ -511,6 +513,68 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
     ])
     expect(received).toBeGreaterThan(0n)
     expect((await balanceOf('native')) - nativeBefore + gasPaid).toBe(received)
+  })
+
+  /** Uniswap V2's getAmountOut on a pair's reserves, from `tokenIn`'s side. */
+  async function v2AmountOut(tokenIn: Address, tokenOut: Address, amountIn: bigint) {
+    const pair = deployment.pairs.find(
+      ({ token0, token1 }) =>
+        new Set([token0, token1]).has(tokenIn) && new Set([token0, token1]).has(tokenOut),
+    )
+    if (!pair) throw new Error('no such pair')
+    const [reserve0, reserve1] = await client.readContract({
+      address: pair.address,
+      abi: uniswapV2PairAbi,
+      functionName: 'getReserves',
+    })
+    const [reserveIn, reserveOut] =
+      pair.token0 === tokenIn ? [reserve0, reserve1] : [reserve1, reserve0]
+    return (amountIn * 997n * reserveOut) / (reserveIn * 1000n + amountIn * 997n)
+  }
+
+  it('swaps the zoo on V2 hops: fee-on-transfer both ways and a USDT-style input, exactly', async () => {
+    const zoo = (symbol: string) => {
+      const token = deployment.zoo.find((candidate) => candidate.symbol === symbol)
+      if (!token) throw new Error(`no ${symbol}`)
+      return token.address
+    }
+    const [fot, usdt, usdc, weth] = [
+      zoo('FOT'),
+      zoo('USDT'),
+      deployment.usdStablecoin,
+      deployment.wrappedNative,
+    ]
+    const burnt = (amount: bigint) => amount - (amount * FEE_ON_TRANSFER_BPS) / 10_000n
+    const v2Hop = (tokenIn: Address, tokenOut: Address, amountIn: bigint) =>
+      encodeFunctionData({
+        abi: swapRouter02Abi,
+        functionName: 'swapExactTokensForTokens',
+        args: [amountIn, 1n, [tokenIn, tokenOut], MSG_SENDER],
+      })
+    await approveRouter(fot)
+    await approveRouter(usdt)
+
+    // FOT in: the pair gets what survives the burn.
+    const fotIn = parseUnits('20000', 18)
+    const usdcExpected = await v2AmountOut(fot, usdc, burnt(fotIn))
+    const usdcBefore = await balanceOf(usdc)
+    await multicall([v2Hop(fot, usdc, fotIn)])
+    expect((await balanceOf(usdc)) - usdcBefore).toBe(usdcExpected)
+
+    // FOT out: the wallet gets what survives the burn of the pair's payment.
+    const usdcIn = parseUnits('5000', 6)
+    const fotExpected = burnt(await v2AmountOut(usdc, fot, usdcIn))
+    const fotBefore = await balanceOf(fot)
+    await multicall([v2Hop(usdc, fot, usdcIn)])
+    expect((await balanceOf(fot)) - fotBefore).toBe(fotExpected)
+
+    // USDT-style in: transferFrom returns nothing.
+    const usdtIn = parseUnits('30000', 6)
+    const wethExpected = await v2AmountOut(usdt, weth, usdtIn)
+    const [usdtBefore, wethBefore] = await Promise.all([balanceOf(usdt), balanceOf(weth)])
+    await multicall([v2Hop(usdt, weth, usdtIn)])
+    expect((await balanceOf(weth)) - wethBefore).toBe(wethExpected)
+    expect(usdtBefore - (await balanceOf(usdt))).toBe(usdtIn)
   })
 
   it('refuses forged swap, mint and deploy calls, so the approvals it holds cannot be drained', async () => {
