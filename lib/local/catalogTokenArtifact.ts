@@ -41,10 +41,13 @@ const solcOutputSchema = z.object({
         z.string(),
         z.object({
           abi: z.array(z.record(z.string(), z.unknown())),
-          evm: z.object({
-            bytecode: z.object({ object: z.string() }),
-            deployedBytecode: z.object({ object: z.string() }),
-          }),
+          // Absent when solc failed (an error below says why) or the contract is abstract.
+          evm: z.optional(
+            z.object({
+              bytecode: z.object({ object: z.string() }),
+              deployedBytecode: z.object({ object: z.string() }),
+            }),
+          ),
         }),
       ),
     ),
@@ -198,7 +201,7 @@ function compile(
     throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join('\n')}`)
   }
   const contract = output.contracts?.[sourceName]?.[contractName]
-  if (!contract) throw new Error(`solc produced no ${contractName}`)
+  if (!contract?.evm) throw new Error(`solc produced no ${contractName}`)
   return toArtifact(
     contract.abi,
     `0x${contract.evm.bytecode.object}`,
