@@ -38,6 +38,21 @@ describe('the local stack', () => {
     ])
     expect(progress[3]).toMatch(/^DEX and token zoo deployed \(ethereum, altchain\)/)
     expect(progress[4]).toMatch(/^table seeded \(2 networks, \d+ projects, demo data; /)
+    // The functions get each network's V3 DEX and router (issue 26) from its deployment.
+    for (const [prefix, { v3, swapRouter }] of [
+      ['ETHEREUM', stack.deployments.ethereum],
+      ['ALTCHAIN', stack.deployments.altchain],
+    ] as const) {
+      expect(stack.env).toMatchObject({
+        [`${prefix}_V3_FACTORY`]: v3.factory,
+        [`${prefix}_V3_POOL_DEPLOYER`]: v3.poolDeployer,
+        [`${prefix}_V3_POOL_INIT_CODE_HASH`]: v3.poolInitCodeHash,
+        [`${prefix}_V3_FEE_TIERS`]: v3.feeTiers.join(','),
+        [`${prefix}_SWAP_ROUTER`]: swapRouter,
+      })
+    }
+    expect(stack.deployments.ethereum.v3.feeTiers).toEqual([500, 3000, 10000])
+    expect(stack.deployments.altchain.v3.feeTiers).toEqual([100, 500, 2500, 10000])
     await stack.stop()
 
     expect(stack.pids.filter(isRunning)).toEqual([])
