@@ -32,6 +32,8 @@ const authSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
     SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
     SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
+    // DECISIONS §8.2: sign-in nonces one address may be issued per 5-minute window (429 beyond).
+    NONCES_PER_ADDRESS: z._default(positiveInt, 20),
   })
   .check(
     z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
@@ -181,6 +183,7 @@ export const loadAuthConfig = memoize(() => {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
+    noncesPerAddress: env.NONCES_PER_ADDRESS,
   }
 })
 
