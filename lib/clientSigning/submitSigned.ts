@@ -85,7 +85,7 @@ async function planSubmit(decoded: DecodedSubmission): Promise<SubmitPlan> {
 /**
  * Broadcasts transactions the wallet signed, once each has passed checkSubmitted and the first
  * nonce is the wallet's next: in order, each recorded as a `pending` trade as the `{key}` routes
- * record theirs, an approval recorded and mined before the next is sent. Once per
+ * record theirs (N transactions, N trades), an approval mined before the next is sent. Once per
  * Idempotency-Key (sendOnce): the session check, the claim and the reads leave together, the
  * last trade is recorded with the key's completion. A failure before a broadcast frees the key
  * like the `{key}` routes do, and resubmitting the same bytes cannot send twice: the nonces are
@@ -117,12 +117,13 @@ export async function submitSigned(parameters: SubmitSignedParameters): Promise<
             token: transaction.token,
             isNativeTransfer: transaction.isNativeTransfer,
           }
+          if (index === checked.length - 1) break
+          // Each one out is a trade, recorded before the next is sent (in order, and none lost
+          // if a later one fails); the last is recorded by sendOnce, with the key's completion.
+          await recordSent(trade)
           // The next transaction (the swap, or the approval after a reset) fails until it is
-          // mined; the approval is recorded before that wait, the last one by sendOnce.
-          if (transaction.kind === 'approval' && index < checked.length - 1) {
-            await recordSent(trade)
-            await waitForSuccess(network, 'approval', hash)
-          }
+          // mined.
+          if (transaction.kind === 'approval') await waitForSuccess(network, 'approval', hash)
         }
         if (!trade) throw new Error('a submit broadcasts at least one transaction')
         return { txId: txIds[txIds.length - 1] as Hash, txIds, trade }
