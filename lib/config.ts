@@ -55,6 +55,12 @@ const clientLimitSchema = z.object({
   CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: z._default(positiveInt, 5),
 })
 
+// DECISIONS §8.2: calls into contracts a caller chose (quote tokens, prepare, submit).
+const untrustedCallSchema = z.object({
+  UNTRUSTED_CALL_GAS: z._default(positiveInt, 3_000_000),
+  UNTRUSTED_CALLS_PER_REQUEST: z._default(positiveInt, 48),
+})
+
 const address = z
   .string()
   .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'))
@@ -200,6 +206,16 @@ export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number>
     nonce: env.CLIENT_LIMIT_NONCES_PER_MINUTE,
     login: env.CLIENT_LIMIT_LOGINS_PER_MINUTE,
     register: env.CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE,
+  }
+})
+
+export const loadUntrustedCallConfig = memoize(() => {
+  const env = parseEnv(untrustedCallSchema)
+  return {
+    /** The `gas` of each call whose target a caller chose. */
+    gasPerCall: BigInt(env.UNTRUSTED_CALL_GAS),
+    /** Such calls one request may make. */
+    callsPerRequest: env.UNTRUSTED_CALLS_PER_REQUEST,
   }
 })
 
