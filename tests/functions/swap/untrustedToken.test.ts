@@ -1,5 +1,6 @@
 import '../../support/env'
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseAbi, parseEther } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
@@ -234,6 +235,21 @@ describe('a token whose every call burns all its gas', () => {
           }),
           value: 0n,
           refusal: /neither the router nor a catalog token/,
+          signer: undefined,
+        }),
+      ],
+      [
+        'its transfer signed by another wallet',
+        () => ({
+          to: burner,
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: 'transfer',
+            args: [randomAddress(), 1n],
+          }),
+          value: 0n,
+          refusal: /is not signed by the signed-in wallet/,
+          signer: privateKeyToAccount(generatePrivateKey()),
         }),
       ],
       [
@@ -249,20 +265,21 @@ describe('a token whose every call burns all its gas', () => {
             }),
             value: parseEther('1'),
             refusal: /swaps .* not a catalog token/,
+            signer: undefined,
           }
         },
       ],
     ])(
       'submit refuses %s with 422 before any chain call, and nothing is sent',
       async (_label, transaction) => {
-        const { to, data, value, refusal } = transaction()
+        const { to, data, value, refusal, signer } = transaction()
         const client = devnet('ethereum')
         const nonce = await client.getTransactionCount({
           address: wallet.address,
           blockTag: 'pending',
         })
         const block = await client.getBlock()
-        const signed = await wallet.account.signTransaction({
+        const signed = await (signer ?? wallet.account).signTransaction({
           type: 'eip1559',
           chainId: client.chain.id,
           nonce,
