@@ -35,6 +35,8 @@ const authSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
     SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
     SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
+    // DECISIONS §8.2: sign-in nonces one address may be issued per 5-minute window (429 beyond).
+    NONCES_PER_ADDRESS: z._default(positiveInt, 20),
   })
   .check(
     z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
@@ -54,6 +56,12 @@ const clientLimitSchema = z.object({
   CLIENT_LIMIT_NONCES_PER_MINUTE: z._default(positiveInt, 30),
   CLIENT_LIMIT_LOGINS_PER_MINUTE: z._default(positiveInt, 20),
   CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: z._default(positiveInt, 5),
+})
+
+// DECISIONS §8.2: calls into contracts a caller chose (quote tokens, prepare, submit).
+const untrustedCallSchema = z.object({
+  UNTRUSTED_CALL_GAS: z._default(positiveInt, 3_000_000),
+  UNTRUSTED_CALLS_PER_REQUEST: z._default(positiveInt, 48),
 })
 
 const address = z
@@ -247,6 +255,7 @@ export const loadAuthConfig = memoize(() => {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
+    noncesPerAddress: env.NONCES_PER_ADDRESS,
   }
 })
 
@@ -263,6 +272,16 @@ export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number>
     nonce: env.CLIENT_LIMIT_NONCES_PER_MINUTE,
     login: env.CLIENT_LIMIT_LOGINS_PER_MINUTE,
     register: env.CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE,
+  }
+})
+
+export const loadUntrustedCallConfig = memoize(() => {
+  const env = parseEnv(untrustedCallSchema)
+  return {
+    /** The `gas` of each call whose target a caller chose. */
+    gasPerCall: BigInt(env.UNTRUSTED_CALL_GAS),
+    /** Such calls one request may make. */
+    callsPerRequest: env.UNTRUSTED_CALLS_PER_REQUEST,
   }
 })
 

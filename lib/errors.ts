@@ -71,6 +71,17 @@ export class UnsupportedMediaType extends statusError(415, 'UnsupportedMediaType
 /** A valid request the chain cannot serve: no liquidity, short balance or allowance. */
 export class Unprocessable extends statusError(422, 'Unprocessable') {}
 
+/**
+ * A request that would make more calls into caller-chosen contracts than its budget (DECISIONS
+ * §8.2): 422, and not an Unprocessable, which the quote reads as "no route" and skips.
+ */
+export class CallBudgetSpent extends AppError {
+  override name = 'CallBudgetSpent'
+  constructor(limit: number) {
+    super(422, 422, `the request needs more than ${limit} calls into the contracts it names`)
+  }
+}
+
 export class TooManyRequests extends AppError {
   override name = 'TooManyRequests'
   /** Sent as the `Retry-After` header, in seconds. */

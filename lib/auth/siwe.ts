@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { call, getCode } from 'viem/actions'
 import { createSiweMessage } from 'viem/siwe'
-import { onChain } from '../chain/chainError'
+import { isNodeFailure, onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadAuthConfig, loadChainConfig } from '../config'
 import { SIWE_NONCE_RANGE } from '../constants'
@@ -116,15 +116,7 @@ export async function verifyContractSignature(
   })
 }
 
+/** A revert or the capped gas running out (an answer), not a failure of the node (a 502). */
 function isExecutionFailure(error: unknown): boolean {
   return error instanceof Error && error.name === 'CallExecutionError' && !isNodeFailure(error)
-}
-
-function isNodeFailure(error: Error): boolean {
-  let cause: unknown = error
-  while (cause instanceof Error) {
-    if (cause.name === 'HttpRequestError' || cause.name === 'TimeoutError') return true
-    cause = (cause as { cause?: unknown }).cause
-  }
-  return false
 }

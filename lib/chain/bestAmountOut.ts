@@ -1,4 +1,3 @@
-import { readContract } from 'viem/actions'
 import {
   type Address,
   BaseError,
@@ -15,6 +14,7 @@ import {
 import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { uniswapV2RouterAbi } from './abis'
+import { readUntrusted } from './callBudget'
 import { onChain } from './chainError'
 import { publicClient } from './clients'
 import { SWAP_PROBE_ADDRESS, SWAP_PROBE_RUNTIME, swapProbeAbi } from './swapProbe'
@@ -73,7 +73,7 @@ export async function bestAmountOut({
     candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
       unlessNoRoute(
         onChain(network, () =>
-          readContract(client, {
+          readUntrusted(client, {
             address: router,
             abi: uniswapV2RouterAbi,
             functionName: 'getAmountsOut',
@@ -178,7 +178,7 @@ async function findBalanceSlot(network: NetworkName, token: Address): Promise<He
   const candidates = balanceSlotCandidates(SWAP_PROBE_ADDRESS)
   const marker = await unlessNoRoute(
     onChain(network, () =>
-      readContract(publicClient(network), {
+      readUntrusted(publicClient(network), {
         address: token,
         abi: erc20Abi,
         functionName: 'balanceOf',
@@ -253,7 +253,7 @@ export async function exactAmountOut(
     candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
       unlessNoRoute(
         onChain(network, () =>
-          readContract(client, {
+          readUntrusted(client, {
             address: SWAP_PROBE_ADDRESS,
             abi: swapProbeAbi,
             functionName: 'simulate',

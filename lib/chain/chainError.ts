@@ -25,17 +25,37 @@ function isRevert(error: BaseError): boolean {
   )
 }
 
+// How nodes word a call that ran out of the gas it was given: geth "out of gas" or "gas required
+// exceeds allowance", anvil -32603 "EVM error OutOfGas". The contract's doing, not the node's.
+const OUT_OF_GAS = /out ?of ?gas|gas required exceeds allowance/i
+
+/** Whether a call ran out of its gas (a contract that burns what it gets): an answer. */
+export function isOutOfGas(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    Boolean(
+      error.walk(
+        (cause) =>
+          cause instanceof RpcRequestError &&
+          (OUT_OF_GAS.test(cause.details) || OUT_OF_GAS.test(cause.shortMessage)),
+      ),
+    )
+  )
+}
+
 // JSON-RPC codes a provider answers when it, not the request, is at fault: rate or size limit,
 // resource unavailable, internal error, method not offered, and HTTP 429 passed through.
 const PROVIDER_FAULT_CODES = new Set([-32005, -32002, -32603, -32601, 429])
 
 /**
  * Whether the node itself failed (unreachable, silent, rate-limited, broken), so another node may
- * answer; a revert or a refused transaction (nonce, funds) is an answer, not a failure.
+ * answer; a revert, a call out of gas or a refused transaction (nonce, funds) is an answer, not a
+ * failure.
  */
 export function isNodeFailure(error: unknown): boolean {
   return (
     error instanceof BaseError &&
+    !isOutOfGas(error) &&
     Boolean(
       error.walk(
         (cause) =>
@@ -56,6 +76,9 @@ export function isNodeFailure(error: unknown): boolean {
 export function translateChainError(error: unknown, network: string): unknown {
   if (!(error instanceof BaseError)) return error
   if (error.walk((cause) => cause instanceof ContractFunctionZeroDataError)) return error
+  if (isOutOfGas(error)) {
+    return new Unprocessable(`a contract call on ${network} ran out of the gas it may use`)
+  }
   if (isRevert(error)) {
     const revert = error.walk((cause) => cause instanceof ContractFunctionRevertedError)
     const reason = revert instanceof ContractFunctionRevertedError ? revert.reason : undefined

@@ -67,14 +67,24 @@ function parse(raw: Hex, index: number): Parsed {
   return parsed
 }
 
-/** What a call to the router may be: one of its swaps, paying out to the wallet. */
-function routerSwap(parsed: Parsed, wallet: Address, refuse: (why: string) => never): Classified {
+/**
+ * What a call to the router may be: one of its swaps of known tokens (none outside the catalog
+ * runs code for a submit), paying out to the wallet.
+ */
+function routerSwap(
+  parsed: Parsed,
+  wallet: Address,
+  tokens: KnownTokens,
+  refuse: (why: string) => never,
+): Classified {
   const call = decodeOrUndefined(() =>
     decodeFunctionData({ abi: uniswapV2SwapAbi, data: parsed.data ?? '0x' }),
   )
   if (!call) refuse('calls a router function the service does not prepare')
   const value = parsed.value ?? 0n
   const router = parsed.to as Address
+  const unknown = swapPath(parsed).find((token) => !tokens.isKnown(token))
+  if (unknown) refuse(`swaps ${getAddress(unknown)}, not a catalog token`)
   if (
     call.functionName === 'swapExactETHForTokens' ||
     call.functionName === 'swapExactETHForTokensSupportingFeeOnTransferTokens'
@@ -133,10 +143,23 @@ export interface DecodedSubmission {
   transactions: readonly Hex[]
   parsed: Parsed[]
   signers: (Address | undefined)[]
-  /** Contracts other than the router they call: the catalog tells which are known tokens. */
+  /**
+   * Contracts other than the router they call, and the tokens of the router swaps' paths: the
+   * catalog tells which are known tokens.
+   */
   contracts: Address[]
   /** The tokens whose amounts the trades record (their decimals are read), without the coin. */
   tokensMoved: Address[]
+}
+
+/** The tokens of a router swap's path (before any check); none when it is not one. */
+function swapPath(parsed: Parsed): Address[] {
+  const call = decodeOrUndefined(() =>
+    decodeFunctionData({ abi: uniswapV2SwapAbi, data: parsed.data ?? '0x' }),
+  )
+  if (!call) return []
+  const path = call.args[call.functionName.startsWith('swapExactETHFor') ? 1 : 2]
+  return Array.isArray(path) ? [...(path as Address[])] : []
 }
 
 /** The token a transaction moves, as its trade would record it (before any check). */
@@ -174,7 +197,9 @@ export async function decodeSubmitted({
     ),
   )
   const contracts = parsed.flatMap((transaction) =>
-    transaction.to && !isAddressEqual(transaction.to, router) ? [transaction.to] : [],
+    transaction.to && !isAddressEqual(transaction.to, router)
+      ? [transaction.to]
+      : swapPath(transaction),
   )
   const moved = parsed.map((transaction) => tokenMovedBy(transaction, router))
   const tokensMoved = [
@@ -185,6 +210,41 @@ export async function decodeSubmitted({
     ),
   ]
   return { network, wallet, transactions, parsed, signers, contracts, tokensMoved }
+}
+
+const refuser =
+  (index: number) =>
+  (why: string): never => {
+    throw new Unprocessable(`transaction ${index + 1} ${why}; nothing was sent`)
+  }
+
+/** The checks of one transaction that need nothing read: type, signer, chain id, nonce, target. */
+function checkSignedOne(decoded: DecodedSubmission, index: number): { nonce: number; to: Address } {
+  const { network, wallet, parsed, signers } = decoded
+  const { chainId } = loadChainConfig(network)
+  const refuse = refuser(index)
+  const transaction = parsed[index] as Parsed
+  if (transaction.type !== 'eip1559') refuse(`is of type ${transaction.type}, not eip1559`)
+  const signer = signers[index]
+  if (!signer || !isAddressEqual(signer, wallet)) refuse('is not signed by the signed-in wallet')
+  if (transaction.chainId !== chainId) {
+    refuse(`is for chain id ${transaction.chainId}, not ${network}'s ${chainId}`)
+  }
+  const nonce = transaction.nonce ?? 0
+  const first = parsed[0]?.nonce ?? 0
+  if (nonce !== first + index) refuse(`has nonce ${nonce}; the nonces must be consecutive`)
+  const to = transaction.to
+  if (!to) return refuse('creates a contract')
+  return { nonce, to }
+}
+
+/**
+ * The checks that need nothing read (type, signer, chain id, consecutive nonces, no contract
+ * creation), for every transaction: run before any read, so a transaction of another wallet or
+ * chain costs no call (DECISIONS §8.2). 422 as checkSubmitted.
+ */
+export function checkSigned(decoded: DecodedSubmission): void {
+  decoded.parsed.forEach((_transaction, index) => checkSignedOne(decoded, index))
 }
 
 /**
@@ -200,28 +260,16 @@ export function checkSubmitted(
   decoded: DecodedSubmission,
   tokens: KnownTokens,
 ): CheckedTransaction[] {
-  const { network, wallet, transactions, parsed, signers } = decoded
-  const { chainId, router } = loadChainConfig(network)
-  const first = parsed[0]?.nonce ?? 0
+  const { network, wallet, transactions, parsed } = decoded
+  const { router } = loadChainConfig(network)
   return parsed.map((transaction, index) => {
-    const refuse = (why: string): never => {
-      throw new Unprocessable(`transaction ${index + 1} ${why}; nothing was sent`)
-    }
-    if (transaction.type !== 'eip1559') refuse(`is of type ${transaction.type}, not eip1559`)
-    const signer = signers[index]
-    if (!signer || !isAddressEqual(signer, wallet)) refuse('is not signed by the signed-in wallet')
-    if (transaction.chainId !== chainId) {
-      refuse(`is for chain id ${transaction.chainId}, not ${network}'s ${chainId}`)
-    }
-    const nonce = transaction.nonce ?? 0
-    if (nonce !== first + index) refuse(`has nonce ${nonce}; the nonces must be consecutive`)
-    const to = transaction.to
-    if (!to) return refuse('creates a contract')
+    const refuse = refuser(index)
+    const { nonce, to } = checkSignedOne(decoded, index)
     const data = transaction.data ?? '0x'
     const raw = transactions[index] as Hex
     const checked = { raw, hash: keccak256(raw), nonce }
     if (isAddressEqual(to, router))
-      return { ...checked, ...routerSwap(transaction, wallet, refuse) }
+      return { ...checked, ...routerSwap(transaction, wallet, tokens, refuse) }
     if (data !== '0x') {
       if (!tokens.isKnown(to)) {
         refuse(`calls ${getAddress(to)}, neither the router nor a catalog token of ${network}`)

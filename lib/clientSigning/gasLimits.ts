@@ -7,6 +7,7 @@ import {
   RpcRequestError,
 } from 'viem'
 import { simulateBlocks } from 'viem/actions'
+import { untrustedCallGas } from '../chain/callBudget'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { ChainUnavailable, Unprocessable } from '../errors'
@@ -56,7 +57,13 @@ export async function gasLimits(
     simulateBlocks(publicClient(network), {
       blocks: [
         {
-          calls: calls.map(({ to, data, value }) => ({ account: from, to, data, value })),
+          calls: calls.map(({ to, data, value }) => ({
+            account: from,
+            to,
+            data,
+            value,
+            gas: untrustedCallGas(),
+          })),
         },
       ],
       validation: false,

@@ -7,12 +7,12 @@ import {
   type Hex,
   toHex,
 } from 'viem'
+import { withCallBudget } from '../chain/callBudget'
 import { isNative } from '../constants'
-import { Unprocessable } from '../errors'
 import type { SwapSides } from '../swap/quoteSwap'
 import { minimumOut } from '../swap/routerCall'
 import { gasFor, planSwap, swapCallOf } from '../swap/swapPlan'
-import { readKnownTokens } from './knownTokens'
+import { type KnownTokens, requireKnownTokens } from './knownTokens'
 import {
   type PlannedTransaction,
   readNativeBalance,
@@ -43,23 +43,27 @@ export interface PreparedSwap {
 /**
  * The transactions the wallet signs for a swap, in order: when the router's allowance is short an
  * approval (the allowance reset to 0 first where it is not zero), then the swap, as the `{key}`
- * route would send them. The same batch of reads as that route (with the native balance and the
- * catalog lookup beside it; the swap's gas in it when no approval comes first, else simulated
- * after): nothing is signed, sent or recorded.
+ * route would send them. Both tokens must be known (catalog, base tokens or the coin), checked
+ * before any chain call (one BatchGetItem); then the `{key}` route's batch of reads (with the
+ * native balance beside it; the swap's gas in it when no approval comes first, else simulated
+ * after), within a request's budget of capped calls: nothing is signed, sent or recorded.
  */
 export async function prepareSwap(parameters: PrepareSwapParameters): Promise<PreparedSwap> {
+  const { network, address0, address1 } = parameters
+  const tokens = await requireKnownTokens(network, [address0, address1])
+  return withCallBudget(() => prepareKnownSwap(parameters, tokens))
+}
+
+async function prepareKnownSwap(
+  parameters: PrepareSwapParameters,
+  tokens: KnownTokens,
+): Promise<PreparedSwap> {
   const { network, owner, address0, address1, decimals0, decimals1, slippageBps } = parameters
-  const [plan, nativeBalance, tokens] = await Promise.all([
+  const [plan, nativeBalance] = await Promise.all([
     planSwap(parameters),
     isNative(address0) ? undefined : readNativeBalance(network, owner),
-    readKnownTokens(network, [address0, address1]),
   ])
   const { router, amountIn, approvals } = plan
-  if (approvals.length > 0 && !tokens.isKnown(address0)) {
-    throw new Unprocessable(
-      `${getAddress(address0)} is not a catalog token on ${network}: the router's approval of it cannot be submitted (the {key} route swaps any token)`,
-    )
-  }
   const [label0, label1] = [tokens.label(address0), tokens.label(address1)]
   const approve = (amount: bigint): PlannedTransaction => ({
     kind: 'approval',

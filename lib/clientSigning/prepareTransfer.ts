@@ -1,8 +1,8 @@
 import { formatUnits, getAddress } from 'viem'
+import { withCallBudget } from '../chain/callBudget'
 import { isNative, NATIVE_COIN } from '../constants'
-import { Unprocessable } from '../errors'
 import { type PlanTransferParameters, planTransfer } from '../transfer/transferPlan'
-import { readKnownTokens } from './knownTokens'
+import { type KnownTokens, requireKnownTokens } from './knownTokens'
 import {
   readNativeBalance,
   unsignedSequence,
@@ -14,25 +14,28 @@ export type PrepareTransferParameters = PlanTransferParameters
 
 /**
  * The transaction the wallet signs for a transfer: the token's `transfer`, or a plain value
- * transfer of the native coin. The `{key}` route's reads (with the native balance and the catalog
- * lookup beside them, and the estimate when the decimals are known): nothing is signed, sent or
- * recorded.
+ * transfer of the native coin. A token outside the catalog is refused before any chain call (one
+ * BatchGetItem); then the `{key}` route's reads (with the native balance beside them, and the
+ * estimate when the decimals are known), within a request's budget of capped calls: nothing is
+ * signed, sent or recorded.
  */
 export async function prepareTransfer(
   parameters: PrepareTransferParameters,
 ): Promise<{ transactions: UnsignedTransaction[] }> {
+  const tokens = await requireKnownTokens(parameters.network, [parameters.token ?? NATIVE_COIN])
+  return withCallBudget(() => prepareKnownTransfer(parameters, tokens))
+}
+
+async function prepareKnownTransfer(
+  parameters: PrepareTransferParameters,
+  tokens: KnownTokens,
+): Promise<{ transactions: UnsignedTransaction[] }> {
   const { network, owner, to } = parameters
   const token = parameters.token ?? NATIVE_COIN
-  const [plan, nativeBalance, tokens] = await Promise.all([
+  const [plan, nativeBalance] = await Promise.all([
     planTransfer(parameters),
     isNative(token) ? undefined : readNativeBalance(network, owner),
-    readKnownTokens(network, [token]),
   ])
-  if (!tokens.isKnown(token)) {
-    throw new Unprocessable(
-      `${getAddress(token)} is not a catalog token on ${network}: its transfer cannot be submitted (the {key} route transfers any token)`,
-    )
-  }
   const amount = `${formatUnits(plan.amount, plan.holding.decimals)} ${tokens.label(token)}`
   const transactions = await unsignedSequence({
     network,

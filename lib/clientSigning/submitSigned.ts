@@ -12,6 +12,7 @@ import { recordSent, type SentTrade } from '../swap/recordSent'
 import { broadcastSigned, waitForSuccess } from '../swap/sendSigned'
 import {
   type CheckedTransaction,
+  checkSigned,
   checkSubmitted,
   type DecodedSubmission,
   decodeSubmitted,
@@ -46,46 +47,40 @@ interface SubmitPlan {
 }
 
 /**
- * The checks that need reads, all at once: the catalog (one BatchGetItem, unless every
- * transaction goes to the router) beside one RPC batch of the wallet's pending nonce and the
- * decimals of each token that moves.
+ * The checks, in the order DECISIONS §8.2 asks: signer, chain id and nonces locally
+ * (checkSigned); then the catalog (one BatchGetItem, unless every transaction is a plain native
+ * transfer) and the targets and swapped tokens against it (checkSubmitted), so nothing reaches the
+ * chain before every transaction passed; then one RPC batch of the wallet's pending nonce and the
+ * decimals of a moving base token outside the catalog (the wrapped coin, say), capped. Catalog
+ * tokens' decimals come from the catalog.
  */
 async function planSubmit(decoded: DecodedSubmission): Promise<SubmitPlan> {
   const { network, wallet } = decoded
-  const client = publicClient(network)
-  const [tokens, nonce, ...decimals] = await Promise.all([
-    readKnownTokens(network, decoded.contracts),
-    onChain(network, () => getTransactionCount(client, { address: wallet, blockTag: 'pending' })),
-    // Settled either way: a contract that is no token is refused by the checks below, not here.
-    ...decoded.tokensMoved.map((token) =>
-      readDecimals(network, token).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
-    ),
-  ])
+  checkSigned(decoded)
+  const tokens = await readKnownTokens(network, [...decoded.contracts, ...decoded.tokensMoved])
   const checked = checkSubmitted(decoded, tokens)
+  const unlisted = decoded.tokensMoved.filter((token) => tokens.decimals(token) === undefined)
+  const client = publicClient(network)
+  const [nonce, ...decimals] = await Promise.all([
+    onChain(network, () => getTransactionCount(client, { address: wallet, blockTag: 'pending' })),
+    ...unlisted.map((token) => readDecimals(network, token)),
+  ])
   const first = checked[0]?.nonce
   if (first !== nonce) {
     throw new Unprocessable(
       `transaction 1 has nonce ${first}, but the wallet's next nonce on ${network} is ${nonce}: prepare again; nothing was sent`,
     )
   }
-  const byToken = new Map(decoded.tokensMoved.map((token, index) => [token, decimals[index]]))
-  const decimalsOf = (token: Address): number => {
-    const read = byToken.get(token.toLowerCase() as Address)
-    if (read && 'error' in read) throw read.error
-    return read?.value ?? 18
-  }
-  // Every token that moves has its decimals, or its read's failure is the answer, before sending.
-  for (const transaction of checked) decimalsOf(transaction.token)
+  const read = new Map(unlisted.map((token, index) => [token, decimals[index]]))
+  const decimalsOf = (token: Address): number =>
+    tokens.decimals(token) ?? read.get(token.toLowerCase() as Address) ?? 18
   return { checked, decimalsOf }
 }
 
 /**
  * Broadcasts transactions the wallet signed, once each has passed checkSubmitted and the first
  * nonce is the wallet's next: in order, each recorded as a `pending` trade as the `{key}` routes
- * record theirs, an approval recorded and mined before the next is sent. Once per
+ * record theirs (N transactions, N trades), an approval mined before the next is sent. Once per
  * Idempotency-Key (sendOnce): the session check, the claim and the reads leave together, the
  * last trade is recorded with the key's completion. A failure before a broadcast frees the key
  * like the `{key}` routes do, and resubmitting the same bytes cannot send twice: the nonces are
@@ -117,12 +112,13 @@ export async function submitSigned(parameters: SubmitSignedParameters): Promise<
             token: transaction.token,
             isNativeTransfer: transaction.isNativeTransfer,
           }
+          if (index === checked.length - 1) break
+          // Each one out is a trade, recorded before the next is sent (in order, and none lost
+          // if a later one fails); the last is recorded by sendOnce, with the key's completion.
+          await recordSent(trade)
           // The next transaction (the swap, or the approval after a reset) fails until it is
-          // mined; the approval is recorded before that wait, the last one by sendOnce.
-          if (transaction.kind === 'approval' && index < checked.length - 1) {
-            await recordSent(trade)
-            await waitForSuccess(network, 'approval', hash)
-          }
+          // mined.
+          if (transaction.kind === 'approval') await waitForSuccess(network, 'approval', hash)
         }
         if (!trade) throw new Error('a submit broadcasts at least one transaction')
         return { txId: txIds[txIds.length - 1] as Hash, txIds, trade }

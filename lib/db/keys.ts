@@ -6,6 +6,7 @@
 // | find a network by id               | Query     | pk = NETWORK (two items; matched on `id`)        |
 // | know a wallet (created at 1st login)| UpdateItem| pk = WALLET#<address>, sk = WALLET (in the login transaction) |
 // | issue a sign-in nonce              | PutItem   | pk = NONCE#<address>, sk = NONCE#<issued ms>#<nonce> (TTL 5 min) |
+// | cap the nonces of an address       | TransactWrite | Update pk = NONCE#<address>, sk = WINDOW#<start> (ADD if < cap) + Put the nonce |
 // | outstanding nonces, newest first   | Query     | pk = NONCE#<address>, sk BETWEEN NONCE#<now - 5 min> AND NONCE#~ |
 // | consume a nonce once               | TransactWrite | Delete the nonce (if present) + Put the session and its family |
 // | credential checks of a window      | UpdateItem| pk = ATTEMPTS#ACCOUNT#<lower name> or ATTEMPTS#WALLET#<address>, sk = WINDOW#<start> (ADD if < limit) |
@@ -105,6 +106,14 @@ export function nonceKey(address: string, issuedAt: Date, nonce: number): TableK
 
 export function noncePartition(address: string): string {
   return `NONCE#${address.toLowerCase()}`
+}
+
+/**
+ * The count of nonces issued to an address in one fixed window: in the nonces' partition, sorting
+ * after them (`W` > `N`), so the Query of outstanding nonces never reads it.
+ */
+export function nonceWindowKey(address: string, windowStart: number): TableKey {
+  return { pk: noncePartition(address), sk: `WINDOW#${windowStart}` }
 }
 
 export function nonceSortKeyFrom(issuedAfter: Date): string {

@@ -1,42 +1,66 @@
-import {
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
-import { nonceKey, noncePartition, nonceSortKeyFrom, type TableKey, walletKey } from './keys'
+import {
+  nonceKey,
+  noncePartition,
+  nonceSortKeyFrom,
+  nonceWindowKey,
+  type TableKey,
+  walletKey,
+} from './keys'
 import { putFamilyItem, putSessionItem, type Session, type TransactItem } from './session'
-import { releaseItem } from './windowCounter'
-import { isTransactionCanceled } from './writeConflicts'
+import { countItem, releaseItem, secondsUntil, windowOf } from './windowCounter'
+import { isTransactionCanceled, transact } from './writeConflicts'
 
 export interface WalletNonce {
   nonce: number
   issuedAt: Date
 }
 
+export interface NonceCap {
+  /** Nonces an address may be issued per window. */
+  limit: number
+  windowSeconds: number
+}
+
+/** A nonce stored, or refused because the address's window is full (retry after so long). */
+export type StoredNonce = { stored: true } | { stored: false; retryAfterSeconds: number }
+
 /**
  * Stores a sign-in nonce as its own item (TTL: its lifetime), so a new nonce never replaces an
- * outstanding one and no wallet record is written. One write.
+ * outstanding one and no wallet record is written, and counts it in the address's window of
+ * `cap` (DECISIONS §8.2), in one transaction: beyond the cap nothing is written.
  */
 export async function storeNonce(
   address: string,
   nonce: WalletNonce,
-  lifetimeSeconds: number,
-): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...nonceKey(address, nonce.issuedAt, nonce.nonce),
-        type: 'Nonce',
-        nonce: nonce.nonce,
-        issuedAt: nonce.issuedAt.toISOString(),
-        expiresAt: Math.floor(nonce.issuedAt.getTime() / 1000) + lifetimeSeconds,
-      },
+  { lifetimeSeconds, cap }: { lifetimeSeconds: number; cap: NonceCap },
+): Promise<StoredNonce> {
+  const window = windowOf(cap.windowSeconds, nonce.issuedAt)
+  const refused = await transact([
+    countItem(nonceWindowKey(address, window.startsAt), {
+      limit: cap.limit,
+      endsAt: window.endsAt,
     }),
-  )
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...nonceKey(address, nonce.issuedAt, nonce.nonce),
+          type: 'Nonce',
+          nonce: nonce.nonce,
+          issuedAt: nonce.issuedAt.toISOString(),
+          expiresAt: Math.floor(nonce.issuedAt.getTime() / 1000) + lifetimeSeconds,
+        },
+      },
+    },
+  ])
+  if (!refused) return { stored: true }
+  if (refused[0] !== 'ConditionalCheckFailed') {
+    throw new Error(`nonce not stored: ${refused.join(', ')}`)
+  }
+  return { stored: false, retryAfterSeconds: secondsUntil(window.endsAt, nonce.issuedAt) }
 }
 
 /**

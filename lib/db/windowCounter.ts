@@ -20,35 +20,47 @@ export function windowOf(seconds: number, now = new Date()): { startsAt: number;
 }
 
 /**
- * Takes one unit of a fixed-window budget: a single conditional UpdateItem (ADD, TTL at the
- * window's end), so concurrent callers on any Lambda instance can never take more than `limit`
- * between them. `key` names the window (its start is part of the key), so no reset is needed.
+ * The conditional update that takes one unit of a fixed-window budget (ADD, TTL at the window's
+ * end), also for use inside a transaction: it fails its condition once `limit` units are taken.
+ */
+export function countItem(key: TableKey, { limit, endsAt }: { limit: number; endsAt: number }) {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET #type = :type, expiresAt = :endsAt ADD #count :one',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      ExpressionAttributeNames: { '#type': 'type', '#count': 'count' },
+      ExpressionAttributeValues: {
+        ':type': 'WindowCounter',
+        ':endsAt': endsAt,
+        ':one': 1,
+        ':limit': limit,
+      },
+    },
+  }
+}
+
+/** Seconds from `now` until a window ending at `endsAt` (epoch seconds) has passed; at least 1. */
+export function secondsUntil(endsAt: number, now = new Date()): number {
+  return Math.max(1, endsAt - Math.floor(now.getTime() / 1000))
+}
+
+/**
+ * Takes one unit of a fixed-window budget: a single conditional UpdateItem (countItem), so
+ * concurrent callers on any Lambda instance can never take more than `limit` between them. `key`
+ * names the window (its start is part of the key), so no reset is needed.
  */
 export async function countInWindow(
   key: TableKey,
   { limit, endsAt, now = new Date() }: { limit: number; endsAt: number; now?: Date },
 ): Promise<WindowCount> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET #type = :type, expiresAt = :endsAt ADD #count :one',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#type': 'type', '#count': 'count' },
-        ExpressionAttributeValues: {
-          ':type': 'WindowCounter',
-          ':endsAt': endsAt,
-          ':one': 1,
-          ':limit': limit,
-        },
-      }),
-    )
+    await db().send(new UpdateCommand(countItem(key, { limit, endsAt }).Update))
     return { allowed: true, endsAt }
   } catch (error) {
     if (!isConditionFailed(error)) throw error
-    const retryAfterSeconds = Math.max(1, endsAt - Math.floor(now.getTime() / 1000))
-    return { allowed: false, retryAfterSeconds, endsAt }
+    return { allowed: false, retryAfterSeconds: secondsUntil(endsAt, now), endsAt }
   }
 }
 

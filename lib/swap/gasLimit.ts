@@ -1,5 +1,6 @@
 import { estimateGas } from 'viem/actions'
 import type { Address, Hex } from 'viem'
+import { untrustedCallGas } from '../chain/callBudget'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { beforeBroadcast } from './sendError'
@@ -44,8 +45,16 @@ function estimateCall({
 }: EstimateGasLimitParameters): Promise<bigint> {
   const client = publicClient(network)
   // `prepare: false`: the node needs only these fields, and preparing would cost more calls.
+  // `gas` caps the node's search: the call runs code a caller chose (DECISIONS §8.2).
   return beforeBroadcast(network, action, () =>
-    estimateGas(client, { account: from, to, data, value, prepare: false }),
+    estimateGas(client, {
+      account: from,
+      to,
+      data,
+      value,
+      gas: untrustedCallGas(),
+      prepare: false,
+    }),
   )
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { withCallBudget } from '../chain/callBudget'
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../db/idempotency'
 import { BadRequest, Conflict, Unprocessable } from '../errors'
 import type { SessionGate } from '../http/types'
@@ -46,7 +47,15 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
  * key was used for a different request. Once a transaction is out its hash is the answer, even if
  * recording fails.
  */
-export async function sendOnce<Plan>(
+export function sendOnce<Plan>(
+  parameters: SendOnceParameters,
+  operation: SendOperation<Plan>,
+): Promise<Sent> {
+  // Its reads call tokens the caller names: capped, and a budget per request (DECISIONS §8.2).
+  return withCallBudget(() => sendOnceBudgeted(parameters, operation))
+}
+
+async function sendOnceBudgeted<Plan>(
   { wallet, key, request, session }: SendOnceParameters,
   operation: SendOperation<Plan>,
 ): Promise<Sent> {

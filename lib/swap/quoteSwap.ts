@@ -9,12 +9,14 @@ import {
   toHex,
 } from 'viem'
 import { exactAmountOut, type ExactAmountOutReturnType } from '../chain/bestAmountOut'
+import { withCallBudget } from '../chain/callBudget'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { routerToken } from './nativeCoin'
 import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
+import { readDecimals } from './readHolding'
 import { minimumOut, routerCall } from './routerCall'
 
 export interface SwapSides {
@@ -109,14 +111,29 @@ export async function quoteRoute({
  * trip, two the first time the container meets the input token (its balance slot first). The
  * calldata swaps to `recipient`, with the fee-on-transfer router function when a fee was seen.
  */
-export async function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
+export function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
+  // Anonymous, with tokens the caller names: their code runs capped (DECISIONS §8.2).
+  return withCallBudget(() => quote(parameters))
+}
+
+async function quote(parameters: QuoteSwapParameters): Promise<SwapQuote> {
   const { network, address0, address1, decimals0, decimals1, slippageBps, recipient } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
   const client = publicClient(network)
-  const [{ amountOut, path, feeOnTransfer }, gasPrice] = await Promise.all([
+  const [{ amountOut, path, feeOnTransfer, simulated }, gasPrice] = await Promise.all([
     quoteRoute({ network, address0, address1, amountIn, recipient }),
     onChain(network, () => getGasPrice(client)),
   ])
+  // No simulation ran the tokens' code (a token that refused the probe, or burned its gas): each
+  // must at least answer decimals() within the cap, else the quote is a 422, not the router's
+  // figure for a token nobody could receive.
+  if (!simulated) {
+    await Promise.all(
+      [address0, address1]
+        .filter((token) => !isNative(token))
+        .map((token) => readDecimals(network, token)),
+    )
+  }
   const amountOutMin = minimumOut(amountOut, slippageBps)
   const now = BigInt(Math.floor((parameters.now ?? new Date()).getTime() / 1000))
   const call = routerCall({

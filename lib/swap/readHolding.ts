@@ -1,5 +1,6 @@
-import { getBalance, readContract } from 'viem/actions'
+import { getBalance } from 'viem/actions'
 import { type Address, erc20Abi, maxUint256 } from 'viem'
+import { readUntrusted } from '../chain/callBudget'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { BadRequest } from '../errors'
@@ -37,10 +38,10 @@ export async function readHolding({
   }
   const contract = { address: token, abi: erc20Abi } as const
   const [balance, allowance, decimals] = await Promise.all([
-    read(() => readContract(client, { ...contract, functionName: 'balanceOf', args: [owner] })),
+    read(() => readUntrusted(client, { ...contract, functionName: 'balanceOf', args: [owner] })),
     spender
       ? read(() =>
-          readContract(client, { ...contract, functionName: 'allowance', args: [owner, spender] }),
+          readUntrusted(client, { ...contract, functionName: 'allowance', args: [owner, spender] }),
         )
       : 0n,
     readDecimals(network, token),
@@ -53,7 +54,7 @@ export async function readDecimals(network: NetworkName, token: Address): Promis
   if (isNative(token)) return 18
   const client = publicClient(network)
   return beforeBroadcast(network, `read of token ${token}`, () =>
-    readContract(client, { address: token, abi: erc20Abi, functionName: 'decimals' }),
+    readUntrusted(client, { address: token, abi: erc20Abi, functionName: 'decimals' }),
   )
 }
 

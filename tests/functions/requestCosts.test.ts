@@ -42,15 +42,18 @@ const SEND =
   'eth_getBlockByNumber ×1, eth_getTransactionCount ×1, eth_maxPriorityFeePerGas ×1, ' +
   'eth_sendRawTransaction ×1'
 
-// Prepare: the session beside the catalog's tokens (descriptions, the known-token check) and the
-// send's reads with the native balance and the estimate (one batch). Nothing sent.
+// Prepare: the session beside the catalog's tokens (the known-token check, before any chain call:
+// issue 22), then the send's reads with the native balance and the estimate (one batch). Nothing
+// sent.
 const PREPARE_READS = 'BatchGetItem ×1, GetItem ×1'
 const PREPARE =
   'eth_getBalance ×1, eth_getBlockByNumber ×1, eth_getTransactionCount ×1, ' +
   'eth_maxPriorityFeePerGas ×1'
-// Submit of a swap with the router approved: the pending nonce and the token's decimals (one
-// batch, beside the session and the claim), then the broadcast; the router needs no catalog read.
-const SUBMIT = 'eth_call ×1, eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
+// Submit of a swap with the router approved: the pending nonce beside the session, the claim and
+// the catalog (the swap's tokens must be known, their decimals come from it: no contract is
+// called before it is known, issue 22), then the broadcast.
+const SUBMIT_WRITES = `BatchGetItem ×1, ${SIGNED_WRITES}`
+const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 
 // One warm request each, in the order of serverless.yml. Swaps and transfers send an
 // Idempotency-Key (its claim is the PutItem, its completion in the trade's transaction) with the
@@ -60,7 +63,7 @@ const SUBMIT = 'eth_call ×1, eth_getTransactionCount ×1, eth_sendRawTransactio
 // prettier-ignore
 const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/networks':                          row('Query ×1', '', 0, 1, 1),
-  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×1', '', 0, 2, 2),
+  'GET /api/v1/auth/nonce/{address}':              row('TransactWriteItems ×1, UpdateItem ×1', '', 0, 2, 2),
   'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×2', '', 0, 3, 3),
   'GET /api/v1/auth/refresh':                      row('TransactWriteItems ×1', '', 0, 1, 1),
   'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1', '', 0, 1, 1),
@@ -80,13 +83,13 @@ const EXPECTED: Record<string, Cost> = {
   'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, eth_estimateGas ×2, ${SEND}`, 2, 2, 3),
   'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 2, 3),
   'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 2, 3),
-  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 1),
-  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 1),
-  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 1),
-  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 1),
-  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 1),
-  'POST /api/v1/submit/ethereum':                  row(SIGNED_WRITES, SUBMIT, 2, 2, 3),
-  'POST /api/v1/submit/altchain':                  row(SIGNED_WRITES, SUBMIT, 2, 2, 3),
+  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 2),
+  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 2),
+  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
+  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
+  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
+  'POST /api/v1/submit/ethereum':                  row(SUBMIT_WRITES, SUBMIT, 2, 2, 4),
+  'POST /api/v1/submit/altchain':                  row(SUBMIT_WRITES, SUBMIT, 2, 2, 4),
   'POST /api/v1/networks/wallet':                  row('TransactWriteItems ×1', '', 0, 1, 1),
   'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2, 1, 2),
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, Query ×1', '', 0, 2, 2),
@@ -263,19 +266,21 @@ describe('the per-request goals of issue 14', () => {
     )
   })
 
-  it('swaps, transfers and submits with the allowance given in 2 RPC round trips and 3 sequential steps', () => {
+  it('swaps, transfers and submits with the allowance given in 2 RPC round trips and 3 sequential steps (submits 4)', () => {
     const sending = [...measured.keys()].filter((route) =>
       /\/(swap|transfer)\/.*\{key\}|\/submit\//.test(route),
     )
     // The session check, the Idempotency-Key's claim and the chain reads (with the gas estimate)
-    // at once; the broadcast; one transaction recording the trade and completing the key.
+    // at once; the broadcast; one transaction recording the trade and completing the key. A
+    // submit's chain reads wait for the catalog: no chain call before its targets are known
+    // (DECISIONS §8.2, issue 22).
     expect(sending).toHaveLength(7)
     for (const route of sending) {
       expect({ route, ...stepsOf(route) }).toEqual({
         route,
         roundTrips: 2,
         dynamoSteps: 2,
-        steps: 3,
+        steps: route.includes('/submit/') ? 4 : 3,
       })
     }
   })

@@ -285,10 +285,14 @@ export async function routeRequests(
     {
       routeKey: 'GET /api/v1/auth/nonce/{address}',
       read: false, // issues a nonce
-      prepare: same(getNonce, {
-        routeKey: 'GET /api/v1/auth/nonce/{address}',
-        pathParameters: { address: reader.address },
-      }),
+      // A fresh address each time: an address is issued at most 20 nonces a window (issue 22).
+      prepare: () =>
+        Promise.resolve(
+          call(getNonce, {
+            routeKey: 'GET /api/v1/auth/nonce/{address}',
+            pathParameters: { address: randomAddress() },
+          }),
+        ),
     },
     {
       routeKey: 'POST /api/v1/auth/login',

@@ -1,5 +1,5 @@
 import '../../support/env'
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -8,7 +8,10 @@ import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
 import * as siwe from '../../../lib/auth/siwe'
 import { db, tableName } from '../../../lib/db/client'
-import { clientWindowKey, walletKey } from '../../../lib/db/keys'
+import { attemptWindowKey, clientWindowKey, noncePartition, walletKey } from '../../../lib/db/keys'
+import { windowOf } from '../../../lib/db/windowCounter'
+import { loadAuthConfig } from '../../../lib/config'
+import { NONCE_LIFETIME_MS } from '../../../lib/auth/siwe'
 import { findKnownWallets } from '../../../lib/db/wallet'
 import { httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 import { countRequests } from '../../support/requestCounters'
@@ -45,6 +48,19 @@ function login(body: unknown, sourceIp?: string) {
   return invoke(loginWallet, httpEvent({ routeKey: LOGIN_ROUTE, body, sourceIp }))
 }
 
+/** The credential checks the address's present window holds (a success gives its own back). */
+async function attemptsCounted(address: string): Promise<number> {
+  const { startsAt } = windowOf(CREDENTIAL_WINDOW_SECONDS)
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: attemptWindowKey('wallet', address, startsAt),
+      ConsistentRead: true,
+    }),
+  )
+  return Number(Item?.count ?? 0)
+}
+
 /** 65 bytes that are a well-formed signature of somebody else. */
 const strangersSignature = (seed: string) =>
   privateKeyToAccount(keccak256(toHex(seed))).signMessage({ message: seed })
@@ -58,6 +74,55 @@ describe('nonce interference (DECISIONS §7.1)', () => {
     const response = await login(victim)
 
     expect(response.status).toBe(200)
+  })
+
+  it("logs the victim in without the `nonce` field after strangers asked for 8 of the victim's nonces, and spends no attempt (§8.2)", async () => {
+    await clearOfWindowEnd(CREDENTIAL_WINDOW_SECONDS, 30)
+    const victim = await signedNonce(generatePrivateKey())
+    for (let request = 0; request < 8; request++) {
+      expect((await requestNonce(victim.address)).status).toBe(200)
+    }
+    const recover = vi.mocked(siwe.recoverSignedNonce)
+    recover.mockClear()
+
+    const response = await login({ address: victim.address, signature: victim.signature })
+
+    expect(response.status).toBe(200)
+    // The oldest of 9 outstanding nonces, found by local recovery in one credential check.
+    expect(recover).toHaveBeenCalledTimes(1)
+    expect(recover.mock.calls[0]?.[1]).toHaveLength(9)
+    expect(await attemptsCounted(victim.address)).toBe(0)
+  })
+
+  it('answers 429 with Retry-After once an address holds its 20 nonces of the window, and issues no more', async () => {
+    await clearOfWindowEnd(NONCE_LIFETIME_MS / 1000, 60)
+    const address = privateKeyToAccount(generatePrivateKey()).address
+    const cap = loadAuthConfig().noncesPerAddress
+    expect(cap).toBe(20)
+    // Each request from a random source IP of its own: the per-IP limit is not what refuses.
+    for (let request = 0; request < cap; request++) {
+      expect((await requestNonce(address)).status).toBe(200)
+    }
+
+    const refused = (await getNonce(
+      httpEvent({ routeKey: NONCE_ROUTE, pathParameters: { address } }),
+      lambdaContext(),
+    )) as { statusCode: number; headers: Record<string, string>; body: string }
+
+    expect(refused.statusCode).toBe(429)
+    expect(JSON.parse(refused.body)).toMatchObject({ ok: false, error: { code: 429 } })
+    const retryAfter = Number(refused.headers['retry-after'])
+    expect(retryAfter).toBeGreaterThanOrEqual(60)
+    expect(retryAfter).toBeLessThanOrEqual(NONCE_LIFETIME_MS / 1000)
+    const { Items = [] } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :nonce)',
+        ExpressionAttributeValues: { ':pk': noncePartition(address), ':nonce': 'NONCE#' },
+        ConsistentRead: true,
+      }),
+    )
+    expect(Items).toHaveLength(cap)
   })
 
   it('finds the signed nonce among the newest five when the login does not name it', async () => {
@@ -165,9 +230,14 @@ describe('per-client limits (DECISIONS §7.1)', () => {
   it('answers 429 with Retry-After once an IP spends its 30 nonces a minute; another IP is served', async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address
     const flooder = `198.51.100.${Math.floor(Math.random() * 250)}`
+    // A fresh address each time: an address's own cap (20 a window) must not refuse first.
     const ask = async () =>
       (await getNonce(
-        httpEvent({ routeKey: NONCE_ROUTE, pathParameters: { address }, sourceIp: flooder }),
+        httpEvent({
+          routeKey: NONCE_ROUTE,
+          pathParameters: { address: privateKeyToAccount(generatePrivateKey()).address },
+          sourceIp: flooder,
+        }),
         lambdaContext(),
       )) as { statusCode: number; headers: Record<string, string>; body: string }
 

@@ -147,9 +147,10 @@ describe('a token whose balance slot the scan does not find', () => {
     const first = await ask()
     const again = await ask()
 
-    // The scan's eth_call and eth_gasPrice, then 2 getAmountsOut; the miss is remembered.
-    expect([first.roundTrips, first.calls]).toEqual([2, 4])
-    expect([again.roundTrips, again.calls]).toEqual([1, 3])
+    // The scan's eth_call and eth_gasPrice, then 2 getAmountsOut; the miss is remembered. No
+    // simulation ran the token's code, so its decimals() is asked last, capped (issue 22).
+    expect([first.roundTrips, first.calls]).toEqual([3, 5])
+    expect([again.roundTrips, again.calls]).toEqual([2, 4])
     const exact = (tokenIn: Address) =>
       exactAmountOut({
         network: 'ethereum',
