@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { handler as getDocsAsset } from '../../../functions/docs/getDocsAsset'
-import { MAX_HOPS } from '../../../lib/chain/bestAmountOut'
-import type { OpenApiDocument } from '../../../lib/openapi/buildOpenApiDocument'
-import { declaredFunctions } from '../../../lib/openapi/declaredFunctions'
-import { loadRoutes, OPENAPI_FILE, openApiDocument } from '../../../lib/openapi/openApiDocument'
-import { routeExamples } from '../../../lib/openapi/routeExamples'
-import { MAX_PATH_TOKENS } from '../../../schemas/limits'
-import type * as z from '../../../schemas/zod'
-import { httpEvent } from '../../support/httpEvent'
+import { handler as getDocsAsset } from '../../../../functions/docs/getDocsAsset'
+import { MAX_HOPS } from '../../../../lib/chain/bestAmountOut'
+import type { OpenApiDocument } from '../../../../lib/openapi/buildOpenApiDocument'
+import { declaredFunctions } from '../../../../lib/openapi/declaredFunctions'
+import { loadRoutes, OPENAPI_FILE, openApiDocument } from '../../../../lib/openapi/openApiDocument'
+import { routeExamples } from '../../../../lib/openapi/routeExamples'
+import { MAX_PATH_TOKENS } from '../../../../schemas/limits'
+import type * as z from '../../../../schemas/zod'
+import { httpEvent } from '../../../support/httpEvent'
 
 interface Operation {
   operationId: string
