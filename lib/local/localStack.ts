@@ -276,38 +276,40 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     const deployments = { ethereum, altchain }
     const env = { ...functionEnv(dynamo.endpoint, deployments), ...options.functionEnv }
     Object.assign(process.env, env)
-    const market = await withinLimit(
-      'seeding the table',
-      limits.seed,
-      seedLocalData(deployments).then(() => warmMarketData()),
-    )
-    const projects = sampleCatalogEntries(deployments).length
-    progress(
-      `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
-        `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
-    )
-    signal?.throwIfAborted()
-
-    let apiUrl: string | undefined
-    if (options.offline) {
-      if (!bundles) progress('bundling functions for serverless offline …')
-      await bundling
-      signal?.throwIfAborted()
-      const offlineStartedAt = performance.now()
-      const offline = track(
-        await startOffline({
+    // serverless offline starts (its CLI loads and resolves serverless.yml) while the table is
+    // seeded and the bundling ends; it is asked for a route only once the bundles are written.
+    const offlineStartedAt = performance.now()
+    const offlineStart = options.offline
+      ? startOffline({
           httpPort: ports.http,
           lambdaPort: ports.lambda,
           env,
           output: options.output,
           readyTimeoutMs: limits.offline,
           prebuilt: true,
+          bundlesReady: bundling,
           signal,
-        }),
+        }).then(track)
+      : undefined
+    const seeding = withinLimit(
+      'seeding the table',
+      limits.seed,
+      seedLocalData(deployments).then(() => warmMarketData()),
+    ).then((market) => {
+      const projects = sampleCatalogEntries(deployments).length
+      progress(
+        `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
+          `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
       )
-      apiUrl = offline.apiUrl
-      progress(`listening on ${apiUrl} (${secondsSince(offlineStartedAt)})`)
-    }
+      if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+    })
+    // Settled rather than Promise.all: an offline that starts after the seeding failed is still
+    // tracked, so the stop below reaches it.
+    const [seeded, offlineStarted] = await Promise.allSettled([seeding, offlineStart])
+    if (seeded.status === 'rejected') throw seeded.reason
+    if (offlineStarted.status === 'rejected') throw offlineStarted.reason
+    const apiUrl = offlineStarted.value?.apiUrl
+    if (apiUrl) progress(`listening on ${apiUrl} (${secondsSince(offlineStartedAt)})`)
     signal?.throwIfAborted()
     return {
       env,

@@ -29,6 +29,11 @@ export interface StartOfflineOptions {
    * none and offline runs those bundles.
    */
   prebuilt?: boolean
+  /**
+   * Settles once the bundles are written: the CLI starts meanwhile, and no route is asked for
+   * before. A rejection stops offline and is rethrown.
+   */
+  bundlesReady?: Promise<unknown>
   /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
   signal?: AbortSignal
 }
@@ -98,6 +103,12 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
   const apiUrl = front.url
   const stop = async () => {
     await Promise.all([stopProcess(child, 5000), front.close()])
+  }
+  try {
+    await options.bundlesReady
+  } catch (error) {
+    await stop()
+    throw error
   }
   try {
     await waitUntil(
