@@ -12,15 +12,27 @@ interface ServerlessEsbuildOptions extends BuildOptions {
   watch?: { pattern: string[]; ignore: string[] }
 }
 
-/** The part of the serverless instance read here: which command is running. */
+/** The part of the serverless instance read here: which command is running, and its functions. */
 interface ServerlessInstance {
   processedInput?: { commands?: string[] }
+  service?: { functions?: Record<string, { skipEsbuild?: boolean }> }
 }
 
 function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptions {
   // `serverless offline` (npm start, the tests) bundles every function at start: unminified and
   // without source maps that takes about two thirds of the time, and the code reads as written.
   const offline = serverless?.processedInput?.commands?.includes('offline') ?? false
+  // npm start and the tests bundle every function beforehand, in one esbuild pass with these
+  // same options and into the folder below, while the engines start (lib/local/bundleFunctions.ts;
+  // 47 builds one by one took most of the start). serverless-esbuild then builds none itself and
+  // offline runs those bundles; it reloads them when that pass rewrites one (watch, below).
+  const prebuilt = offline && process.env.OFFLINE_PREBUILT === '1'
+  if (prebuilt) {
+    for (const fn of Object.values(serverless?.service?.functions ?? {})) fn.skipEsbuild = true
+  }
+  const outputWorkFolder = offline
+    ? (process.env.OFFLINE_BUILD_FOLDER ?? '.esbuild-offline')
+    : '.esbuild'
   return {
     bundle: true,
     minify: !offline,
@@ -49,10 +61,10 @@ function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptio
     // when anything writes a .js or .ts file under the repository (the tests and the bench do).
     // OFFLINE_BUILD_FOLDER gives a second offline (the npm start test, beside the suite's) a
     // folder of its own, so it never rewrites a bundle the first one is loading.
-    outputWorkFolder: offline
-      ? (process.env.OFFLINE_BUILD_FOLDER ?? '.esbuild-offline')
-      : '.esbuild',
-    watch: { pattern: ['functions/**/*.ts', 'lib/**/*.ts', 'schemas/**/*.ts'], ignore: [] },
+    outputWorkFolder,
+    watch: prebuilt
+      ? { pattern: [join(outputWorkFolder, '.build', 'functions', '**', '*.js')], ignore: [] }
+      : { pattern: ['functions/**/*.ts', 'lib/**/*.ts', 'schemas/**/*.ts'], ignore: [] },
   }
 }
 

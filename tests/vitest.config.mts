@@ -1,15 +1,35 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
+// Two projects. `unit`: pure modules and fakes, no engine and no global setup; seconds, alone with
+// `npm run test:unit`. `integration`: everything else, against the real engines that the global
+// setup starts once per run (DynamoDB Local, the devnets, serverless offline).
 export default defineConfig({
   test: {
-    root: '.',
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/support/globalSetup.ts'],
     reporters: ['default', './tests/support/summaryReporter.ts'],
-    pool: 'forks',
-    // The engines are shared: two workers keep the 2-core machine responsive.
-    maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          root: '.',
+          include: ['tests/unit/**/*.test.ts'],
+          pool: 'threads',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          root: '.',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'tests/unit/**'],
+          globalSetup: ['tests/support/globalSetup.ts'],
+          pool: 'forks',
+          // The engines are shared: two workers keep the 2-core machine responsive.
+          maxWorkers: 2,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 })

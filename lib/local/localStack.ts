@@ -17,9 +17,16 @@ import {
 import { assertPortsFree, type WantedPort } from './checkPorts'
 import { checkJava, type DynamoLocal, startDynamoLocal } from './dynamoLocal'
 import { findFreePort } from './findFreePort'
+import { bundleFunctions, type FunctionBundles } from './bundleFunctions'
 import { type Offline, startOffline } from './offline'
-import { secondsSince } from './processes'
-import { sampleCatalogEntries, seedLocalData, warmMarketData } from './seedLocalData'
+import { secondsSince, withinLimit } from './processes'
+import { type StackPhase, stackLimits } from './stackLimits'
+import {
+  type MarketRun,
+  sampleCatalogEntries,
+  seedLocalData,
+  warmMarketData,
+} from './seedLocalData'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
 
@@ -50,8 +57,15 @@ export interface StartLocalStackOptions {
   output?: (line: string) => void
   /** One line per phase as the stack comes up (npm start prints them; the tests stay quiet). */
   progress?: (line: string) => void
-  /** How long each engine may take to answer; the defaults suit a busy machine. */
-  readyTimeoutMs?: Partial<Record<'dynamo' | 'anvil' | 'offline', number>>
+  /**
+   * How long each phase may take, over the defaults and the LOCAL_TIMEOUT_<PHASE>_S variables
+   * (lib/local/stackLimits.ts); the defaults suit a busy machine.
+   */
+  readyTimeoutMs?: Partial<Record<StackPhase, number>>
+  /** Rebuild the functions on every source change, and offline reloads them (npm start). */
+  watch?: boolean
+  /** Extra function environment over the local stage's (the suite's raised per-IP budgets). */
+  functionEnv?: Record<string, string>
   /** Aborting stops everything already started and rejects (Ctrl-C while it comes up). */
   signal?: AbortSignal
 }
@@ -164,7 +178,8 @@ type Service = DynamoLocal | AnvilNode | Offline
  */
 export async function startLocalStack(options: StartLocalStackOptions = {}): Promise<LocalStack> {
   const progress = options.progress ?? (() => {})
-  const { signal, readyTimeoutMs = {} } = options
+  const { signal } = options
+  const limits = stackLimits(options.readyTimeoutMs)
   const ports = await choosePorts(options.ports)
   const wanted = wantedPorts(ports, options.offline ?? false)
   await assertPortsFree(wanted)
@@ -186,10 +201,28 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
   }
   const onAbort = () => void stop()
   signal?.addEventListener('abort', onAbort, { once: true })
+  let bundles: FunctionBundles | undefined
+  let bundling: Promise<FunctionBundles> | undefined
   try {
     const enginesStartedAt = performance.now()
+    // The functions are bundled while the engines start: neither needs the other.
+    if (options.offline) {
+      bundling = withinLimit(
+        'bundling the functions for serverless offline',
+        limits.bundle,
+        bundleFunctions({ watch: options.watch }).then((built) => {
+          bundles = built
+          progress(
+            `${built.count} functions bundled in one esbuild pass (${secondsSince(enginesStartedAt)})`,
+          )
+          return built
+        }),
+      )
+      // Awaited below; until then a failure here must not count as unhandled.
+      bundling.catch(() => {})
+    }
     const anvil = (port: number, chainId: number) =>
-      startAnvil({ port, chainId, readyTimeoutMs: readyTimeoutMs.anvil, signal }).then(track)
+      startAnvil({ port, chainId, readyTimeoutMs: limits.anvil, signal }).then(track)
     const ethereumStart = anvil(ports.ethereum, DEVNET_CHAIN_IDS.ethereum)
     const altchainStart = anvil(ports.altchain, DEVNET_CHAIN_IDS.altchain)
     Promise.all([ethereumStart, altchainStart]).then(
@@ -205,7 +238,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       startDynamoLocal({
         port: ports.dynamo,
         persistPath: options.persistPath,
-        readyTimeoutMs: readyTimeoutMs.dynamo,
+        readyTimeoutMs: limits.dynamo,
         signal,
       }).then((dynamo) => {
         progress(`DynamoDB Local on :${ports.dynamo} … ready (${secondsSince(enginesStartedAt)})`)
@@ -224,53 +257,64 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     ]
 
     const deployStartedAt = performance.now()
-    const [, ethereum, altchain] = await Promise.all([
-      createTable(dynamo.endpoint),
-      deployDex({
-        rpcUrl: ethereumNode.rpcUrl,
-        chainId: ethereumNode.chainId,
-        network: 'ethereum',
-      }),
-      deployDex({
-        rpcUrl: altchainNode.rpcUrl,
-        chainId: altchainNode.chainId,
-        network: 'altchain',
-      }),
-    ])
+    const [, ethereum, altchain] = await withinLimit(
+      'deploying the DEX and token zoo',
+      limits.deploy,
+      Promise.all([
+        createTable(dynamo.endpoint),
+        deployDex({
+          rpcUrl: ethereumNode.rpcUrl,
+          chainId: ethereumNode.chainId,
+          network: 'ethereum',
+        }),
+        deployDex({
+          rpcUrl: altchainNode.rpcUrl,
+          chainId: altchainNode.chainId,
+          network: 'altchain',
+        }),
+      ]),
+    )
     progress(`DEX and token zoo deployed (ethereum, altchain) (${secondsSince(deployStartedAt)})`)
     signal?.throwIfAborted()
 
     const seedStartedAt = performance.now()
     const deployments = { ethereum, altchain }
-    const env = functionEnv(dynamo.endpoint, deployments)
+    const env = { ...functionEnv(dynamo.endpoint, deployments), ...options.functionEnv }
     Object.assign(process.env, env)
-    await seedLocalData(deployments)
-    const market = await warmMarketData()
-    const projects = sampleCatalogEntries(deployments).length
-    progress(
-      `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
-        `${market.sampled} prices sampled${market.failed > 0 ? `, ${market.failed} failed` : ''}) ` +
-        `(${secondsSince(seedStartedAt)})`,
-    )
-    signal?.throwIfAborted()
-
-    let apiUrl: string | undefined
-    if (options.offline) {
-      const offlineStartedAt = performance.now()
-      progress('bundling functions for serverless offline …')
-      const offline = track(
-        await startOffline({
+    // serverless offline starts (its CLI loads and resolves serverless.yml) while the table is
+    // seeded and the bundling ends; it is asked for a route only once the bundles are written.
+    const offlineStartedAt = performance.now()
+    const offlineStart = options.offline
+      ? startOffline({
           httpPort: ports.http,
           lambdaPort: ports.lambda,
           env,
           output: options.output,
-          readyTimeoutMs: readyTimeoutMs.offline,
+          readyTimeoutMs: limits.offline,
+          prebuilt: true,
+          bundlesReady: bundling,
           signal,
-        }),
+        }).then(track)
+      : undefined
+    const seeding = withinLimit(
+      'seeding the table',
+      limits.seed,
+      seedLocalData(deployments).then(() => warmMarketData()),
+    ).then((market) => {
+      const projects = sampleCatalogEntries(deployments).length
+      progress(
+        `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
+          `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
       )
-      apiUrl = offline.apiUrl
-      progress(`listening on ${apiUrl} (${secondsSince(offlineStartedAt)})`)
-    }
+      if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+    })
+    // Settled rather than Promise.all: an offline that starts after the seeding failed is still
+    // tracked, so the stop below reaches it.
+    const [seeded, offlineStarted] = await Promise.allSettled([seeding, offlineStart])
+    if (seeded.status === 'rejected') throw seeded.reason
+    if (offlineStarted.status === 'rejected') throw offlineStarted.reason
+    const apiUrl = offlineStarted.value?.apiUrl
+    if (apiUrl) progress(`listening on ${apiUrl} (${secondsSince(offlineStartedAt)})`)
     signal?.throwIfAborted()
     return {
       env,
@@ -278,14 +322,32 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       deployments,
       demoAccount: { address: ethereum.deployer, privateKey: ANVIL_DEPLOYER_PRIVATE_KEY },
       pids: started.map((service) => service.pid),
-      stop,
+      stop: async () => {
+        await Promise.all([stop(), bundles?.dispose()])
+      },
     }
   } catch (error) {
-    await stop()
+    // A bundling pass still running is awaited, so its context is freed too.
+    await Promise.all([
+      stop(),
+      bundling?.then(
+        (built) => built.dispose(),
+        () => {},
+      ),
+    ])
     throw error
   } finally {
     signal?.removeEventListener('abort', onAbort)
   }
+}
+
+function describeMarketRun(run: MarketRun): string {
+  const retried = run.retried > 0 ? ` (${run.retried} on a retry)` : ''
+  const failed =
+    run.failed.length > 0
+      ? `, ${run.failed.length} failed after ${run.attempts} tries (${run.failed[0]?.reason ?? ''})`
+      : ''
+  return `${run.sampled} prices sampled${retried}${failed}`
 }
 
 export const DEFAULT_PERSIST_PATH = join('.data', 'dynamodb')

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
 import { redact } from '../logger'
+import { findFreePort } from './findFreePort'
+import { type GatewayFront, startGatewayFront } from './gatewayFront'
 import { stopProcess, waitUntil } from './processes'
 
 export interface Offline {
@@ -11,6 +13,7 @@ export interface Offline {
 }
 
 export interface StartOfflineOptions {
+  /** The HTTP API's port: the gateway front's (lib/local/gatewayFront.ts); offline's is internal. */
   httpPort: number
   lambdaPort: number
   env: Record<string, string>
@@ -19,8 +22,18 @@ export interface StartOfflineOptions {
    * starting (its route table) is kept for the error instead.
    */
   output?: (line: string) => void
-  /** How long bundling and starting may take until a route answers; 240 s unless given. */
+  /** How long starting may take until a route answers; 240 s unless given. */
   readyTimeoutMs?: number
+  /**
+   * The functions are bundled already (lib/local/bundleFunctions.ts): serverless-esbuild builds
+   * none and offline runs those bundles.
+   */
+  prebuilt?: boolean
+  /**
+   * Settles once the bundles are written: the CLI starts meanwhile, and no route is asked for
+   * before. A rejection stops offline and is rethrown.
+   */
+  bundlesReady?: Promise<unknown>
   /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
   signal?: AbortSignal
 }
@@ -39,15 +52,33 @@ const PROBE_TIMEOUT_MS = 10_000
  */
 export async function startOffline(options: StartOfflineOptions): Promise<Offline> {
   const cli = require.resolve('serverless/bin/serverless.js')
+  // Offline itself listens on a port of its own; the front answers on httpPort as the gateway
+  // would. HTTP_PORT stays the public port: the sign-in domain and CORS origins name it.
+  const offlinePort = await findFreePort()
+  const front: GatewayFront = await startGatewayFront({
+    port: options.httpPort,
+    upstreamPort: offlinePort,
+  })
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', cli, 'offline', 'start', '--stage', 'local'],
+    [
+      '--import',
+      'tsx',
+      cli,
+      'offline',
+      'start',
+      '--stage',
+      'local',
+      '--httpPort',
+      String(offlinePort),
+    ],
     {
       env: {
         ...process.env,
         ...options.env,
         HTTP_PORT: String(options.httpPort),
         LAMBDA_PORT: String(options.lambdaPort),
+        ...(options.prebuilt && { OFFLINE_PREBUILT: '1' }),
         SLS_TELEMETRY_DISABLED: '1',
         SLS_NOTIFICATIONS_MODE: 'off',
       },
@@ -69,8 +100,16 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
       if (tail.length > OUTPUT_TAIL_LINES) tail.shift()
     })
   }
-  const apiUrl = `http://127.0.0.1:${options.httpPort}`
-  const stop = () => stopProcess(child, 5000)
+  const apiUrl = front.url
+  const stop = async () => {
+    await Promise.all([stopProcess(child, 5000), front.close()])
+  }
+  try {
+    await options.bundlesReady
+  } catch (error) {
+    await stop()
+    throw error
+  }
   try {
     await waitUntil(
       `serverless offline on :${options.httpPort}`,

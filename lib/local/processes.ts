@@ -116,3 +116,27 @@ export async function waitUntil(
   options.signal?.throwIfAborted()
   throw exited() ?? new NotReadyError(`${what} did not answer within ${formatDuration(timeoutMs)}`)
 }
+
+/**
+ * Resolves as `work` does, or rejects with a NotReadyError naming `what` and the limit once
+ * `limitMs` (whole milliseconds) has passed. The work itself is not stopped: the caller stops
+ * the engines it runs against.
+ */
+export async function withinLimit<Result>(
+  what: string,
+  limitMs: number,
+  work: Promise<Result>,
+): Promise<Result> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new NotReadyError(`${what} did not finish within ${formatDuration(limitMs)}`)),
+      Math.max(1, Math.ceil(limitMs)),
+    )
+  })
+  try {
+    return await Promise.race([work, expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { importCatalogEntries, parseCatalog } from '../catalog/importCatalog'
 import type { NetworkName } from '../config'
 import { putNetwork } from '../db/network'
+import { listProjects } from '../db/project'
 import { DatabaseUnavailable } from '../errors'
 import { samplePrices } from '../markets/samplePrices'
 import { syncMarkets } from '../markets/syncMarkets'
@@ -78,13 +79,39 @@ export async function seedLocalData(
   })
 }
 
+export interface MarketRun {
+  /** Projects priced, on the first try or a later one. */
+  sampled: number
+  /** Of those, how many only on a retry (the first try met a timeout, as under load). */
+  retried: number
+  /** Projects still unpriced after every try, with the last reason. */
+  failed: Array<{ projectId: string; reason: string }>
+  /** Tries of the sampler over the projects that had failed (1 when none did). */
+  attempts: number
+}
+
 /**
  * Runs the price sampler and the market sync once, so a fresh stack has a first history point
- * and project metrics before the schedules (every 5 and 10 minutes) first fire.
+ * and project metrics before the schedules (every 5 and 10 minutes) first fire. The sampler
+ * reports a project it could not price (a database or node timeout on a busy machine) instead of
+ * throwing, so those projects are sampled again, up to SEED_ATTEMPTS tries in all.
  */
-export async function warmMarketData(): Promise<{ sampled: number; failed: number }> {
-  // A persisted table may hold projects the devnets cannot price; those are only counted.
-  const run = await whileWarmingUp(() => samplePrices())
+export async function warmMarketData(): Promise<MarketRun> {
+  const first = await whileWarmingUp(() => samplePrices())
+  let failed = first.failed
+  let retried = 0
+  let attempts = 1
+  while (failed.length > 0 && attempts < SEED_ATTEMPTS) {
+    await sleep(1000)
+    attempts += 1
+    const failedIds = new Set(failed.map(({ projectId }) => projectId))
+    const projects = (await whileWarmingUp(() => listProjects())).filter((project) =>
+      failedIds.has(project.id),
+    )
+    const again = await whileWarmingUp(() => samplePrices({ projects }))
+    retried += again.sampled.length
+    failed = again.failed
+  }
   await whileWarmingUp(() => syncMarkets())
-  return { sampled: run.sampled.length, failed: run.failed.length }
+  return { sampled: first.sampled.length + retried, retried, failed, attempts }
 }

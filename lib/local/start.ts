@@ -4,6 +4,8 @@
 import { PortsInUseError } from './checkPorts'
 import { MissingJavaError } from './dynamoLocal'
 import { DEFAULT_PERSIST_PATH, type LocalStack, startLocalStack } from './localStack'
+import { NotReadyError } from './processes'
+import { BadLimitError, limitVariable, type StackPhase } from './stackLimits'
 
 async function main(): Promise<void> {
   const persist = process.argv.includes('--persist')
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
       persistPath: persist ? DEFAULT_PERSIST_PATH : undefined,
       progress: (line) => console.log(line),
       output: (line) => console.log(`[offline] ${line}`),
+      // Edits under functions/, lib/ and schemas/ are rebuilt, and offline runs the new bundles.
+      watch: true,
       signal: starting.signal,
     })
   } catch (error) {
@@ -46,8 +50,16 @@ async function main(): Promise<void> {
       console.error(`${error.message}\nStop what holds it, or let the OS pick every port: ${retry}`)
       process.exit(1)
     }
-    if (error instanceof MissingJavaError) {
+    if (error instanceof MissingJavaError || error instanceof BadLimitError) {
       console.error(error.message)
+      process.exit(1)
+    }
+    if (error instanceof NotReadyError) {
+      const phases: StackPhase[] = ['dynamo', 'anvil', 'deploy', 'seed', 'bundle', 'offline']
+      console.error(
+        `${error.message}\nOn a busy machine, raise that phase's limit (whole seconds): ` +
+          phases.map(limitVariable).join(', '),
+      )
       process.exit(1)
     }
     throw error

@@ -22,6 +22,7 @@ import { handler as listWatchlist } from '../../functions/watchlist/listWatchlis
 import { loadCoreConfig } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { networkId } from '../../lib/db/network'
+import { DatabaseUnavailable } from '../../lib/errors'
 import { seedLocalData } from '../../lib/local/seedLocalData'
 import { devnet } from '../support/devnetAccounts'
 import {
@@ -50,6 +51,7 @@ import { signInWithWallet } from '../support/walletSignIn'
 // where this file fails 22. The chain stays the shared devnets, which never go down here.
 
 const log = faultLog('databaseOutage')
+const SEED_TRIES = 20
 
 let dynamo: RestartableDynamo
 let wallet: { privateKey: Hex; address: `0x${string}`; access: string; refresh: string }
@@ -63,7 +65,16 @@ beforeAll(async () => {
   dynamo = await startRestartableDynamo()
   // Before any handler reads its configuration: the modules build their client on first use.
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint
-  await seedLocalData(inject('deployments'))
+  // A fresh JVM on a loaded machine can miss the handlers' 1 s timeout for a while after its
+  // warm-up: the seed (upserts) is tried until it lands, within the hook's own bound.
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await seedLocalData(inject('deployments'))
+      break
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable) || tries === SEED_TRIES) throw error
+    }
+  }
   const privateKey = generatePrivateKey()
   wallet = { privateKey, ...(await signInWithWallet(privateKey)) }
   const credentials = { username: `fault_${randomUUID().slice(0, 8)}`, password: randomUUID() }

@@ -7,7 +7,7 @@ import {
   percentChange,
   referenceBuckets,
   windowStart,
-} from '../../../lib/db/priceGrains'
+} from '../../../../lib/db/priceGrains'
 
 const at = new Date('2026-03-31T17:42:05.123Z')
 const usd = (value: number) => BigInt(Math.round(value * 1e6)) * 10n ** 12n

@@ -1,6 +1,6 @@
-import '../../support/env'
+import '../../../support/env'
 import { describe, expect, it } from 'vitest'
-import { parsePrivateKey } from '../../../lib/wallet/privateKey'
+import { parsePrivateKey } from '../../../../lib/wallet/privateKey'
 
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const ORDER = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141'

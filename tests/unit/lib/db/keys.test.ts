@@ -23,8 +23,8 @@ import {
   walletNetworkKey,
   WATCH_PREFIX,
   watchKey,
-} from '../../../lib/db/keys'
-import { timeOrderedUuid } from '../../../lib/db/ids'
+} from '../../../../lib/db/keys'
+import { timeOrderedUuid } from '../../../../lib/db/ids'
 
 // The key builders are the table's layout: a changed string strands every item already written.
 

@@ -1,4 +1,4 @@
-import '../../support/env'
+import '../../../support/env'
 import { HDKey } from '@scure/bip32'
 import { entropyToMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english'
@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { bytesToHex, hexToBytes } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { BadRequest } from '../../../lib/errors'
-import { normaliseMnemonic, parseMnemonic, randomMnemonic } from '../../../lib/wallet/mnemonic'
+import { BadRequest } from '../../../../lib/errors'
+import { normaliseMnemonic, parseMnemonic, randomMnemonic } from '../../../../lib/wallet/mnemonic'
 
 interface Bip39Vector {
   entropy: string

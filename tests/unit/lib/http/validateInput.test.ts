@@ -1,10 +1,10 @@
-import '../../support/env'
+import '../../../support/env'
 import { describe, expect, it } from 'vitest'
-import type { HttpEvent, HttpRequest } from '../../../lib/http/types'
-import { type InputSchemas, validateInput } from '../../../lib/http/validateInput'
-import { attachNetworksBodySchema } from '../../../schemas/networks'
-import { listTradesQuerySchema } from '../../../schemas/trade'
-import { httpEvent, lambdaContext } from '../../support/httpEvent'
+import type { HttpEvent, HttpRequest } from '../../../../lib/http/types'
+import { type InputSchemas, validateInput } from '../../../../lib/http/validateInput'
+import { attachNetworksBodySchema } from '../../../../schemas/networks'
+import { listTradesQuerySchema } from '../../../../schemas/trade'
+import { httpEvent, lambdaContext } from '../../../support/httpEvent'
 
 /** Runs the middleware alone on `event` and returns the parsed input it leaves for the core. */
 async function validate(schemas: InputSchemas, event: HttpEvent) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 // A file may import its own layer or one below; the neutral modules any layer may use sit below
 // them all. Tooling (local stack, OpenAPI writer, catalog import) runs beside the functions.
 
-const ROOT = resolve(import.meta.dirname, '../..')
+const ROOT = resolve(import.meta.dirname, '../../..')
 const SOURCES = ['functions', 'schemas', 'lib']
 
 const NEUTRAL = new Set([

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { findTakenPorts, PortsInUseError, assertPortsFree } from '../../../lib/local/checkPorts'
-import { findFreePort } from '../../../lib/local/findFreePort'
+import { findTakenPorts, PortsInUseError, assertPortsFree } from '../../../../lib/local/checkPorts'
+import { findFreePort } from '../../../../lib/local/findFreePort'
 
 const servers: Server[] = []
 

@@ -1,7 +1,7 @@
-import '../../support/env'
+import '../../../support/env'
 import { createHash, randomBytes, scrypt } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
-import { hashPassword, verifyPassword } from '../../../lib/auth/password'
+import { hashPassword, verifyPassword } from '../../../../lib/auth/password'
 
 // The real scrypt, watched: which work a verification did is counted, not timed.
 vi.mock('node:crypto', async (importOriginal) => {

@@ -1,9 +1,9 @@
-import '../../support/env'
+import '../../../support/env'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { getSecureParameter, ParameterUnavailable } from '../../../lib/aws/secureParameter'
-import { SSM_TEST_CREDENTIALS, type SsmStandIn, startSsmStandIn } from '../../support/ssmStandIn'
+import { getSecureParameter, ParameterUnavailable } from '../../../../lib/aws/secureParameter'
+import { SSM_TEST_CREDENTIALS, type SsmStandIn, startSsmStandIn } from '../../../support/ssmStandIn'
 
 const SECRET = 'a-jwt-secret-of-at-least-32-characters'
 

@@ -1,7 +1,7 @@
-import '../support/env'
+import '../../support/env'
 import { describe, expect, it } from 'vitest'
-import { logger, redact } from '../../lib/logger'
-import { captureLogs } from '../support/captureLogs'
+import { logger, redact } from '../../../lib/logger'
+import { captureLogs } from '../../support/captureLogs'
 
 const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIweGYzOWYiLCJzaWQiOiJhYmMifQ.c2lnbmF0dXJlLWJ5dGVz'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NotReadyError, waitUntil } from '../../../lib/local/processes'
+import { NotReadyError, waitUntil } from '../../../../lib/local/processes'
 
 describe('waitUntil', () => {
   it('ends with the "did not answer" message when the last probe starts a fraction of a ms before the deadline', async () => {
