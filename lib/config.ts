@@ -71,6 +71,13 @@ export function isRpcUrlList(value: string): boolean {
   return rpcUrlList.safeParse(value).success
 }
 
+const V3_KEYS = [
+  'V3_FACTORY',
+  'V3_POOL_DEPLOYER',
+  'V3_POOL_INIT_CODE_HASH',
+  'V3_FEE_TIERS',
+] as const
+
 function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
   return z
     .object({
@@ -100,12 +107,39 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
           .string()
           .check(z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses')),
       ),
+      // The concentrated-liquidity DEX (DECISIONS §8.1), all four or none: without them the
+      // network is V2-only. The deployer is the factory itself on Uniswap, PancakeV3PoolDeployer
+      // on PancakeSwap; pools sit at CREATE2(deployer, keccak(token0, token1, fee), init code hash).
+      [`${prefix}_V3_FACTORY`]: z.optional(address),
+      [`${prefix}_V3_POOL_DEPLOYER`]: z.optional(address),
+      [`${prefix}_V3_POOL_INIT_CODE_HASH`]: z.optional(
+        z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hash')),
+      ),
+      [`${prefix}_V3_FEE_TIERS`]: z.optional(
+        z
+          .string()
+          .check(z.regex(/^\d{1,6}(,\d{1,6})*$/, 'comma-separated fees in hundredths of a bip')),
+      ),
+      // A SwapRouter02-compatible router (V2 and V3 hops, multicall with a deadline).
+      [`${prefix}_SWAP_ROUTER`]: z.optional(address),
     })
     .check(
       z.refine((env) => env[`${prefix}_RPC_URL`] ?? env[`${prefix}_RPC_URL_PARAMETER`], {
         message: `set ${prefix}_RPC_URL (local) or ${prefix}_RPC_URL_PARAMETER (an SSM SecureString name)`,
         path: [`${prefix}_RPC_URL`],
       }),
+    )
+    .check(
+      z.refine(
+        (env) => {
+          const set = V3_KEYS.filter((key) => env[`${prefix}_${key}`] !== undefined).length
+          return set === 0 || set === V3_KEYS.length
+        },
+        {
+          message: `set all of ${V3_KEYS.map((key) => `${prefix}_${key}`).join(', ')} or none`,
+          path: [`${prefix}_V3_FACTORY`],
+        },
+      ),
     )
 }
 
@@ -135,6 +169,20 @@ export interface ChainConfig {
   confirmations: number
   /** Tokens a route may pass through (DECISIONS §7.2): wrapped coin, stablecoin, then others. */
   baseTokens: `0x${string}`[]
+  /** The concentrated-liquidity DEX (DECISIONS §8.1); absent on a V2-only network. */
+  v3?: V3Config
+  /** A SwapRouter02-compatible router taking V2 and V3 hops (`multicall(deadline, bytes[])`). */
+  swapRouter?: `0x${string}`
+}
+
+export interface V3Config {
+  /** Answers `getPool(tokenA, tokenB, fee)`. */
+  factory: `0x${string}`
+  /** The CREATE2 deployer of pools: the factory on Uniswap, PancakeV3PoolDeployer on PancakeSwap. */
+  poolDeployer: `0x${string}`
+  poolInitCodeHash: `0x${string}`
+  /** Fees in hundredths of a bip (500 = 0.05 %), as the factory enables them. */
+  feeTiers: number[]
 }
 
 export class ConfigError extends Error {
@@ -223,6 +271,8 @@ const chainLoaders = Object.fromEntries(
           env[`${prefix}_USD_STABLECOIN`],
           env[`${prefix}_BASE_TOKENS`],
         ),
+        v3: v3Of(env, prefix),
+        swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
       }
     })
     return [network, load]
@@ -240,6 +290,17 @@ function baseTokensOf(...lists: Array<string | number | undefined>): `0x${string
   const addresses = lists.flatMap((list) => (list === undefined ? [] : String(list).split(',')))
   const unique = new Map(addresses.map((address) => [address.toLowerCase(), address]))
   return [...unique.values()] as `0x${string}`[]
+}
+
+function v3Of(env: Record<string, string | number>, prefix: string): V3Config | undefined {
+  const factory = env[`${prefix}_V3_FACTORY`]
+  if (factory === undefined) return undefined
+  return {
+    factory: String(factory) as `0x${string}`,
+    poolDeployer: String(env[`${prefix}_V3_POOL_DEPLOYER`]) as `0x${string}`,
+    poolInitCodeHash: String(env[`${prefix}_V3_POOL_INIT_CODE_HASH`]) as `0x${string}`,
+    feeTiers: String(env[`${prefix}_V3_FEE_TIERS`]).split(',').map(Number),
+  }
 }
 
 export function loadChainConfig(network: NetworkName): ChainConfig {

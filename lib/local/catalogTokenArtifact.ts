@@ -102,7 +102,25 @@ export interface CompileSolidityParameters {
   sourceName: string
   source: string
   contractName: string
+  /**
+   * `solc` (0.8, OpenZeppelin 5 imports) by default; `solc-0.7.6` for sources built on the
+   * Uniswap and PancakeSwap V3 npm contracts (pinned to 0.7.6), which may import from those
+   * packages and from the OpenZeppelin 3.4 they bundle.
+   */
+  compiler?: SolcPackage
 }
+
+type SolcPackage = 'solc' | 'solc-0.7.6'
+
+// The npm packages a 0.7.6 source may import from (their versions key the cache).
+const LEGACY_IMPORT_PACKAGES = [
+  '@uniswap/v2-core',
+  '@uniswap/v3-core',
+  '@uniswap/v3-periphery',
+  '@uniswap/swap-router-contracts',
+  '@pancakeswap/v3-core',
+  '@pancakeswap/v3-periphery',
+] as const
 
 /**
  * Compiles a contract with the npm solc (OpenZeppelin imports allowed), or reads the result from
@@ -112,7 +130,9 @@ export async function compileSolidity({
   sourceName,
   source,
   contractName,
+  compiler = 'solc',
 }: CompileSolidityParameters): Promise<CompiledContract> {
+  const legacy = compiler === 'solc-0.7.6'
   const input = {
     language: 'Solidity',
     // A source beside this file that it imports goes in too, so the cache key covers it.
@@ -120,7 +140,7 @@ export async function compileSolidity({
     settings: {
       optimizer: { enabled: true, runs: 200 },
       // Pinned so the bytecode does not follow solc's default and runs on any recent anvil.
-      evmVersion: 'cancun',
+      evmVersion: legacy ? 'istanbul' : 'cancun',
       outputSelection: {
         [sourceName]: {
           [contractName]: ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'],
@@ -129,10 +149,11 @@ export async function compileSolidity({
     },
   }
   const cacheKey = createHash('sha256')
-    .update(packageVersion('solc'))
+    .update(packageVersion(compiler))
     .update('\0')
     .update(packageVersion('@openzeppelin/contracts'))
     .update('\0')
+    .update(legacy ? LEGACY_IMPORT_PACKAGES.map(packageVersion).join('\0') : '')
     .update(JSON.stringify(input))
     .digest('hex')
   const cachePath = join(CACHE_DIR, `${cacheKey}.json`)
@@ -140,7 +161,7 @@ export async function compileSolidity({
   const cached = await readCached(cachePath)
   if (cached) return cached
 
-  const artifact = compile(input, sourceName, contractName)
+  const artifact = compile(input, { sourceName, contractName, compiler })
   await mkdir(dirname(cachePath), { recursive: true })
   // Write then rename so a parallel test worker never reads a half-written file.
   const partialPath = `${cachePath}.${process.pid}.tmp`
@@ -158,10 +179,18 @@ async function readCached(cachePath: string): Promise<CompiledContract | undefin
     : undefined
 }
 
-function compile(input: object, sourceName: string, contractName: string): CompiledContract {
+function compile(
+  input: object,
+  {
+    sourceName,
+    contractName,
+    compiler,
+  }: { sourceName: string; contractName: string; compiler: SolcPackage },
+): CompiledContract {
   // Required only on a cache miss, since solc's emscripten module takes a while to start.
   // Its typings are `any`, so pin the one call we make; the output is validated below.
-  const solc = require('solc') as Solc
+  const solc = require(compiler) as Solc
+  const findImport = compiler === 'solc' ? findOpenZeppelinImport : findLegacyImport
   const raw: unknown = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }))
   const output = solcOutputSchema.parse(raw)
   const errors = (output.errors ?? []).filter((error) => error.severity === 'error')
@@ -191,10 +220,29 @@ function localImports(source: string): Record<string, { content: string }> {
 }
 
 /** solc import callback: only OpenZeppelin sources, read from node_modules. */
-function findImport(path: string): ImportResult {
+function findOpenZeppelinImport(path: string): ImportResult {
   if (!path.startsWith('@openzeppelin/contracts/')) return { error: `import not allowed: ${path}` }
   try {
     return { contents: readFileSync(require.resolve(path), 'utf8') }
+  } catch {
+    return { error: `not found: ${path}` }
+  }
+}
+
+/**
+ * solc 0.7.6 import callback: sources of the V2/V3 npm packages, and OpenZeppelin from the 3.4
+ * copy that @uniswap/v3-periphery bundles (the project's own OpenZeppelin 5 needs solc 0.8).
+ */
+function findLegacyImport(path: string): ImportResult {
+  const allowed =
+    path.startsWith('@openzeppelin/contracts/') ||
+    LEGACY_IMPORT_PACKAGES.some((name) => path.startsWith(`${name}/contracts/`))
+  if (!allowed) return { error: `import not allowed: ${path}` }
+  const resolveFrom = path.startsWith('@openzeppelin/')
+    ? createRequire(require.resolve('@uniswap/v3-periphery/package.json'))
+    : require
+  try {
+    return { contents: readFileSync(resolveFrom.resolve(path), 'utf8') }
   } catch {
     return { error: `not found: ${path}` }
   }

@@ -38,6 +38,7 @@ import {
   type SampleToken,
   type SampleZooToken,
 } from './sampleCatalog'
+import { planV3Market } from './deployV3'
 import {
   loadUniswapV2Artifacts,
   UNISWAP_V2_PAIR_INIT_CODE_HASH,
@@ -60,6 +61,30 @@ export type DeployedZooToken = SampleZooToken & { address: Address }
 /** Pair addresses are derived with CREATE2, as Router02's `pairFor` does. */
 export type DeployedPair = { address: Address; token0: Address; token1: Address }
 
+/** A V3 pool; its address is CREATE2 from the pool deployer (the factory on Uniswap). */
+export type DeployedV3Pool = {
+  address: Address
+  token0: Address
+  token1: Address
+  /** In hundredths of a bip (500 = 0.05 %). */
+  fee: number
+  tickSpacing: number
+}
+
+export type V3Deployment = {
+  /** Uniswap V3 on `ethereum`, PancakeSwap V3 on `altchain`. */
+  protocol: 'uniswap' | 'pancakeswap'
+  factory: Address
+  poolDeployer: Address
+  poolInitCodeHash: Hex
+  feeTiers: number[]
+  /** QuoterV2 (an on-chain reference for tests and tools). */
+  quoter: Address
+  /** NonfungiblePositionManager on Uniswap; none on the PancakeSwap devnet (the seeder mints). */
+  positionManager?: Address
+  pools: DeployedV3Pool[]
+}
+
 export type DexDeployment = {
   network: LocalNetworkId
   chainId: number
@@ -72,7 +97,13 @@ export type DexDeployment = {
   tokens: DeployedToken[]
   /** The token zoo (DECISIONS §7.2), each pooled with one base token only. */
   zoo: DeployedZooToken[]
+  /** Catalog tokens pooled in V3 only. */
+  v3OnlyTokens: DeployedToken[]
   pairs: DeployedPair[]
+  /** The concentrated-liquidity DEX beside V2 (DECISIONS §8.1): every pool it seeded. */
+  v3: V3Deployment
+  /** SwapRouter02-compatible: V2 and V3 hops in one `multicall(deadline, bytes[])`. */
+  swapRouter: Address
 }
 
 /** Chain ids the local stack gives each devnet. */
@@ -97,7 +128,7 @@ const PRIORITY_FEE = parseGwei('1')
 const NATIVE_GAS_ALLOWANCE = parseEther('100')
 const RECEIPT_POLL_MS = 20
 
-type PlannedTransaction = { label: string; to?: Address; data: Hex; value?: bigint }
+export type PlannedTransaction = { label: string; to?: Address; data: Hex; value?: bigint }
 
 export function defineDevnetChain({
   network,
@@ -117,7 +148,8 @@ export function defineDevnetChain({
 /**
  * Deploys WETH9, UniswapV2Factory and Router02 plus the sample catalog tokens on an anvil devnet,
  * then seeds token/USDC, token/wrapped-native and wrapped-native/USDC pools at the catalog prices;
- * and the token zoo, each pooled with its one base token.
+ * and the token zoo, each pooled with its one base token. Beside V2, the network's V3 DEX with
+ * its router and quoter, and the catalog's V3 layout (see `planV3Market`).
  * Every transaction is signed up front with an explicit nonce and sent without waiting for the
  * previous receipt; contract and pair addresses are derived, not read back.
  */
@@ -200,6 +232,7 @@ export async function deployDex({
   const stablecoin = deployToken(catalog.usdStablecoin)
   const tokens = catalog.tokens.map(deployToken)
   const zoo = catalog.zoo.map(deployToken)
+  const v3OnlyTokens = catalog.v3OnlyTokens.map(deployToken)
   for (const token of [stablecoin, ...tokens, ...zoo]) {
     plan({
       label: `approve ${token.symbol}`,
@@ -227,8 +260,23 @@ export async function deployDex({
   })
   transactions.forEach(plan)
 
-  if (balance < nativeAmount + NATIVE_GAS_ALLOWANCE) {
-    await setBalance(client, { address: deployer, value: nativeAmount + NATIVE_GAS_ALLOWANCE })
+  const market = await planV3Market({
+    network,
+    plan,
+    wrappedNative: {
+      symbol: `W${catalog.nativeCurrency.symbol}`,
+      address: wrappedNative,
+      decimals: 18,
+      usdPrice: catalog.nativeCurrency.usdPrice,
+    },
+    v2Factory: factory,
+    tokens: new Map([stablecoin, ...tokens, ...v3OnlyTokens].map((token) => [token.symbol, token])),
+    pools: catalog.v3Pools,
+  })
+
+  const nativeNeeded = nativeAmount + market.nativeValue + NATIVE_GAS_ALLOWANCE
+  if (balance < nativeNeeded) {
+    await setBalance(client, { address: deployer, value: nativeNeeded })
   }
   await sendInNonceOrder(client, {
     account,
@@ -249,6 +297,9 @@ export async function deployDex({
     usdStablecoin: stablecoin.address,
     tokens,
     zoo,
+    v3OnlyTokens,
+    v3: market.v3,
+    swapRouter: market.swapRouter,
     pairs: pools.map(({ token, quote }) =>
       pairOf(factory, token.address, quote === 'native' ? wrappedNative : quote.address),
     ),

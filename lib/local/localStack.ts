@@ -135,6 +135,11 @@ function functionEnv(
     [`${prefix}_FACTORY`]: deployment.factory,
     [`${prefix}_WRAPPED_NATIVE`]: deployment.wrappedNative,
     [`${prefix}_USD_STABLECOIN`]: deployment.usdStablecoin,
+    [`${prefix}_V3_FACTORY`]: deployment.v3.factory,
+    [`${prefix}_V3_POOL_DEPLOYER`]: deployment.v3.poolDeployer,
+    [`${prefix}_V3_POOL_INIT_CODE_HASH`]: deployment.v3.poolInitCodeHash,
+    [`${prefix}_V3_FEE_TIERS`]: deployment.v3.feeTiers.join(','),
+    [`${prefix}_SWAP_ROUTER`]: deployment.swapRouter,
   })
   return {
     STAGE: 'local',

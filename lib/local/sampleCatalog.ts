@@ -47,13 +47,34 @@ export type SampleZooToken = Omit<SampleToken, 'pairedWithNative'> & {
   pooledWith: 'native' | 'stablecoin'
 }
 
+/** A pool side: a catalog token's symbol, or 'native' for the wrapped native coin. */
+export type SamplePoolToken = string
+
+/**
+ * One liquidity position of a demo V3 pool: `usd` worth of both tokens at the catalog prices,
+ * spread over ±`rangePercent` around the price (in price terms), or over every tick ('full').
+ */
+export type SampleV3Position = { rangePercent: number | 'full'; usd: number }
+
+export type SampleV3Pool = {
+  tokens: readonly [SamplePoolToken, SamplePoolToken]
+  /** In hundredths of a bip (500 = 0.05 %). */
+  fee: number
+  positions: readonly SampleV3Position[]
+}
+
 export type SampleNetworkCatalog = {
   network: LocalNetworkId
   chainName: string
   nativeCurrency: SampleNativeCurrency
   usdStablecoin: SampleToken
+  /** Pooled in V2 with USDC (and the native coin where marked); most also in V3. */
   tokens: readonly SampleToken[]
   zoo: readonly SampleZooToken[]
+  /** Catalog tokens with V3 pools only, as many newer tokens have on mainnet. */
+  v3OnlyTokens: readonly SampleToken[]
+  /** The concentrated-liquidity DEX: Uniswap V3 on ethereum, PancakeSwap V3 on altchain. */
+  v3Pools: readonly SampleV3Pool[]
 }
 
 const demoUsdCoin: SampleToken = {
@@ -74,6 +95,15 @@ const demoUsdCoin: SampleToken = {
 }
 
 const ZOO_TAGS = ['demo', 'token-zoo'] as const
+
+// The V3 layouts (DEMO DATA) follow mainnet's shape: the main pairs hold most of their depth in
+// V3, concentrated within a few percent of the price and spread over several fee tiers, so V2's
+// $10M pools are thin beside them; the native/USDC pair is deep in two tiers, so a large order is
+// better split; the V3-only tokens pool with a non-base token (LINK, CAKE) far deeper than with
+// the native coin, so their best routes run through it.
+const near = (rangePercent: number, usd: number): SampleV3Position => ({ rangePercent, usd })
+const full = (usd: number): SampleV3Position => ({ rangePercent: 'full', usd })
+const M = 1_000_000
 
 /** The same zoo on both devnets: every quirk on every network. */
 const tokenZoo: readonly SampleZooToken[] = [
@@ -198,6 +228,53 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
       },
     ],
     zoo: tokenZoo,
+    v3OnlyTokens: [
+      {
+        symbol: 'ENS',
+        name: 'Demo Name Service',
+        decimals: 18,
+        usdPrice: '21.4',
+        circulatingSupply: '100000000',
+        description:
+          'Demo naming-service token; only in V3, deep against LINK and thin against the native coin.',
+        industry: 'Infrastructure',
+        tags: ['naming', 'identity', 'demo'],
+        categories: ['Infrastructure'],
+        links: { website: 'https://example.org/demo/ens' },
+        pairedWithNative: false,
+      },
+      {
+        symbol: 'AAVE',
+        name: 'Demo Aave',
+        decimals: 18,
+        usdPrice: '152',
+        circulatingSupply: '16000000',
+        description: 'Demo lending-protocol token; only in V3, against the native coin.',
+        industry: 'Decentralised finance',
+        tags: ['lending', 'governance', 'demo'],
+        categories: ['DeFi', 'Lending'],
+        links: { website: 'https://example.org/demo/aave' },
+        pairedWithNative: false,
+      },
+    ],
+    v3Pools: [
+      {
+        tokens: ['native', 'USDC'],
+        fee: 500,
+        positions: [near(1, 8 * M), near(5, 12 * M), full(4 * M)],
+      },
+      { tokens: ['native', 'USDC'], fee: 3000, positions: [near(2, 8 * M), near(10, 8 * M)] },
+      { tokens: ['WBTC', 'native'], fee: 500, positions: [near(2, 6 * M), near(10, 6 * M)] },
+      { tokens: ['WBTC', 'native'], fee: 3000, positions: [near(5, 4 * M), full(2 * M)] },
+      { tokens: ['WBTC', 'USDC'], fee: 3000, positions: [near(5, 6 * M), full(2 * M)] },
+      { tokens: ['LINK', 'native'], fee: 3000, positions: [near(10, 6 * M), full(2 * M)] },
+      // As deep as LINK's V2 pool, at the same fee: large LINK/USDC orders split between them.
+      { tokens: ['LINK', 'USDC'], fee: 3000, positions: [full(10 * M)] },
+      { tokens: ['UNI', 'native'], fee: 3000, positions: [near(10, 4 * M), full(1 * M)] },
+      { tokens: ['ENS', 'LINK'], fee: 3000, positions: [near(10, 4 * M), full(1 * M)] },
+      { tokens: ['ENS', 'native'], fee: 10000, positions: [full(100_000)] },
+      { tokens: ['AAVE', 'native'], fee: 3000, positions: [near(10, 5 * M), full(1 * M)] },
+    ],
   },
   altchain: {
     network: 'altchain',
@@ -257,5 +334,52 @@ export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalo
       },
     ],
     zoo: tokenZoo,
+    v3OnlyTokens: [
+      {
+        symbol: 'XVS',
+        name: 'Demo Venus',
+        decimals: 18,
+        usdPrice: '8.2',
+        circulatingSupply: '30000000',
+        description:
+          'Demo lending-market token; only in V3, deep against CAKE and thin against the native coin.',
+        industry: 'Decentralised finance',
+        tags: ['lending', 'demo'],
+        categories: ['DeFi', 'Lending'],
+        links: { website: 'https://example.org/demo/xvs' },
+        pairedWithNative: false,
+      },
+      {
+        symbol: 'TWT',
+        name: 'Demo Trust Wallet Token',
+        decimals: 18,
+        usdPrice: '1.1',
+        circulatingSupply: '1000000000',
+        description: 'Demo wallet token; only in V3, against the native coin.',
+        industry: 'Wallets',
+        tags: ['wallet', 'demo'],
+        categories: ['Wallets'],
+        links: { website: 'https://example.org/demo/twt' },
+        pairedWithNative: false,
+      },
+    ],
+    v3Pools: [
+      { tokens: ['native', 'USDC'], fee: 100, positions: [near(0.5, 3 * M)] },
+      {
+        tokens: ['native', 'USDC'],
+        fee: 500,
+        positions: [near(1, 8 * M), near(5, 12 * M), full(4 * M)],
+      },
+      { tokens: ['native', 'USDC'], fee: 2500, positions: [near(2, 8 * M), near(10, 8 * M)] },
+      { tokens: ['BTCB', 'native'], fee: 500, positions: [near(2, 6 * M), near(10, 6 * M)] },
+      { tokens: ['BTCB', 'USDC'], fee: 2500, positions: [near(5, 6 * M), full(2 * M)] },
+      { tokens: ['CAKE', 'native'], fee: 2500, positions: [near(10, 6 * M), full(2 * M)] },
+      // As deep as CAKE's V2 pool: large CAKE/USDC orders split between them.
+      { tokens: ['CAKE', 'USDC'], fee: 2500, positions: [full(10 * M)] },
+      { tokens: ['DOGE', 'USDC'], fee: 2500, positions: [near(10, 4 * M), full(1 * M)] },
+      { tokens: ['XVS', 'CAKE'], fee: 2500, positions: [near(10, 4 * M), full(1 * M)] },
+      { tokens: ['XVS', 'native'], fee: 10000, positions: [full(100_000)] },
+      { tokens: ['TWT', 'native'], fee: 2500, positions: [near(10, 3 * M), full(1 * M)] },
+    ],
   },
 }

@@ -21,7 +21,8 @@ export function sampleCatalogEntries(
   return Object.values(deployments).flatMap((deployment) => {
     const { usdStablecoin } = SAMPLE_CATALOG[deployment.network]
     const stablecoin = { ...usdStablecoin, address: deployment.usdStablecoin }
-    return [stablecoin, ...deployment.tokens, ...deployment.zoo].map((token) => ({
+    const listed = [stablecoin, ...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo]
+    return listed.map((token) => ({
       network: deployment.network,
       address: token.address,
       name: token.name,
