@@ -14,6 +14,8 @@ export interface PoolQuote {
   ticksCrossed: number
   /** False when the pool could not take the whole input by what was read (a lower bound then). */
   complete: boolean
+  /** False when a V3 pool's swap left the ticks read (an estimate; see V3SwapResult). */
+  exact: boolean
 }
 
 export const sameToken = (a: Address, b: Address) => a.toLowerCase() === b.toLowerCase()
@@ -31,10 +33,20 @@ export function quotePool(pool: Pool, tokenIn: Address, amountIn: bigint): PoolQ
   if (pool.protocol === 'v2') {
     const amountOut = v2SwapExactIn(pool.state, zeroForOne, amountIn)
     const reserveOut = zeroForOne ? pool.state.reserve1 : pool.state.reserve0
-    return { amountOut, ticksCrossed: 0, complete: amountOut > 0n && amountOut < reserveOut }
+    return {
+      amountOut,
+      ticksCrossed: 0,
+      complete: amountOut > 0n && amountOut < reserveOut,
+      exact: true,
+    }
   }
   const swap = v3SwapExactIn(pool.state, zeroForOne, amountIn)
-  return { amountOut: swap.amountOut, ticksCrossed: swap.ticksCrossed, complete: swap.complete }
+  return {
+    amountOut: swap.amountOut,
+    ticksCrossed: swap.ticksCrossed,
+    complete: swap.complete,
+    exact: swap.exact,
+  }
 }
 
 /**

@@ -62,6 +62,8 @@ export interface RouteQuote {
   /** Units: the route's leg and hops, without the transaction's own. */
   gas: bigint
   complete: boolean
+  /** Every hop priced on ticks that were read (else an estimate the simulation settles). */
+  exact: boolean
 }
 
 /** Pools between two tokens, the deepest `limit` first. */
@@ -139,6 +141,7 @@ export function quoteRoute(
   let amount = amountIn
   let gas = gasModel.route
   let complete = true
+  let exact = true
   for (const hop of route) {
     const quote = quotePool(hop.pool, hop.tokenIn, amount)
     hops.push({
@@ -152,9 +155,10 @@ export function quoteRoute(
         ? gasModel.v2Hop
         : gasModel.v3Hop + gasModel.tickCrossed * BigInt(quote.ticksCrossed)
     complete &&= quote.complete
+    exact &&= quote.exact
     amount = quote.amountOut
   }
-  return { hops, amountIn, amountOut: amount, gas, complete }
+  return { hops, amountIn, amountOut: amount, gas, complete, exact }
 }
 
 export interface Split {

@@ -18,8 +18,9 @@ export interface V3PoolState {
   /** The initialized ticks known, ascending. */
   ticks: readonly InitializedTick[]
   /**
-   * The tick-bitmap words read (inclusive word positions, a word being 256 tick spacings); the
-   * ticks of other words are unknown, and a swap that reaches one stops there. Absent: all known.
+   * The tick-bitmap words read (inclusive word positions, a word being 256 tick spacings). The
+   * ticks of other words are unknown: a swap that reaches one goes on as if it held none, in one
+   * step to the next known tick or the price's end, and says it is not exact. Absent: all known.
    */
   knownWords?: { lower: number; upper: number }
 }
@@ -30,11 +31,13 @@ export interface V3SwapResult {
   amountInUsed: bigint
   /** Initialized ticks crossed (each costs the swap gas). */
   ticksCrossed: number
-  /**
-   * False when the swap stopped before using the whole input: at the price limit, or at a word
-   * of the bitmap that was not read (the amounts are then a lower bound of what the pool pays).
-   */
+  /** False when the swap stopped at the price limit before using the whole input. */
   complete: boolean
+  /**
+   * False when the swap ran into bitmap words that were not read: the amounts then assume they
+   * hold no initialized tick (and steps there are not the contract's), an estimate.
+   */
+  exact: boolean
   sqrtPriceX96After: bigint
 }
 
@@ -76,6 +79,17 @@ function nextTickWithinOneWord(
   return { next: maximum, initialized: false, word }
 }
 
+/** The next known initialized tick in the swap's direction, else the end of the price range. */
+function nextKnownTick(
+  ticks: readonly InitializedTick[],
+  tick: number,
+  lte: boolean,
+): { next: number; initialized: boolean; word: number } {
+  const found = ticks[neighbourIndex(ticks, tick, lte)]
+  if (found) return { next: found.index, initialized: true, word: 0 }
+  return { next: lte ? MIN_TICK : MAX_TICK, initialized: false, word: 0 }
+}
+
 /**
  * What the pool pays for exactly `amountIn` (UniswapV3Pool.swap with a positive amount and no
  * price limit beyond the extremes): steps of constant liquidity, each bounded by the next
@@ -95,19 +109,27 @@ export function v3SwapExactIn(
   let liquidity = pool.liquidity
   let ticksCrossed = 0
   let complete = true
+  let exact = true
   if (amountIn <= 0n) {
-    return { amountOut: 0n, amountInUsed: 0n, ticksCrossed, complete, sqrtPriceX96After: sqrtPrice }
+    return {
+      amountOut: 0n,
+      amountInUsed: 0n,
+      ticksCrossed,
+      complete,
+      exact,
+      sqrtPriceX96After: sqrtPrice,
+    }
   }
   while (remaining !== 0n) {
     if (sqrtPrice === priceLimit) {
       complete = false
       break
     }
-    const step = nextTickWithinOneWord(pool.ticks, tick, zeroForOne, pool.tickSpacing)
+    let step = nextTickWithinOneWord(pool.ticks, tick, zeroForOne, pool.tickSpacing)
     const { knownWords } = pool
     if (knownWords && (step.word < knownWords.lower || step.word > knownWords.upper)) {
-      complete = false
-      break
+      exact = false
+      step = nextKnownTick(pool.ticks, tick, zeroForOne)
     }
     const tickNext = Math.min(MAX_TICK, Math.max(MIN_TICK, step.next))
     const sqrtPriceNext = sqrtRatioAtTick(tickNext)
@@ -134,6 +156,7 @@ export function v3SwapExactIn(
     amountInUsed: amountIn - remaining,
     ticksCrossed,
     complete,
+    exact,
     sqrtPriceX96After: sqrtPrice,
   }
 }
