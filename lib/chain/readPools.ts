@@ -47,6 +47,8 @@ export interface ReadPoolsParameters {
   network: NetworkName
   pairs: readonly [Address, Address][]
   lookupsPerCall?: number
+  /** The block to read (default: the latest). */
+  blockNumber?: bigint
 }
 
 /**
@@ -58,6 +60,7 @@ export async function readPools({
   network,
   pairs,
   lookupsPerCall = LOOKUPS_PER_CALL,
+  blockNumber,
 }: ReadPoolsParameters): Promise<Pool[]> {
   const lookups = poolLookups(network, pairs)
   const chunks: Lookup[][] = []
@@ -77,6 +80,7 @@ export async function readPools({
           }),
           stateOverride: [{ address: POOL_LENS_ADDRESS, code: POOL_LENS_RUNTIME }],
           gas: UNTRUSTED_CALL_GAS,
+          ...(blockNumber === undefined ? {} : { blockNumber }),
         }).then(({ data }) =>
           decodeFunctionResult({ abi: poolLensAbi, functionName: 'read', data: data ?? '0x' }),
         ),

@@ -7,13 +7,15 @@ export const MAX_HOPS = 3
 export const MAX_SPLIT_ROUTES = 4
 export const SPLIT_PARTS = 20
 /**
- * Pools kept per token pair, the deepest first: 3 on paths of 1 or 2 hops, 2 on 3-hop paths.
- * With C connectors a quote weighs at most 3 + 9C + 8C(C−1) paths (C = 6: 297), each priced at
- * 20 sizes: a few thousand pool quotes, a few milliseconds. The shallower pools of a pair that
- * has more (a fourth fee tier) rarely win a route and never at size.
+ * Pools kept per token pair, the deepest first: 5, every pool a pair can have (its V2 pair and
+ * up to four V3 fee tiers), on paths of any length. Keeping only the 3 deepest (2 on 3-hop paths)
+ * was tried: after a large trade moved one pool of a pair out of line with the others, the
+ * devnet reference found routes through the shallow pool that paid up to 2.5x more (28 of 126
+ * quotes on ethereum, 54 on altchain). With C connectors a quote weighs at most
+ * 5 + 25C + 125C(C-1) paths; the connectors are bounded by the caller (bestRoute.ts).
  */
-export const POOLS_PER_PAIR = 3
-export const POOLS_PER_PAIR_ON_3_HOPS = 2
+export const POOLS_PER_PAIR = 5
+export const POOLS_PER_PAIR_ON_3_HOPS = 5
 /** Routes kept per split size for combining (the top few by net output at that size). */
 export const ROUTES_KEPT_PER_SIZE = 6
 
