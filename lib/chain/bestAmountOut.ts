@@ -160,6 +160,11 @@ export function balanceSlotCandidates(owner: Address): Hex[] {
   return slots
 }
 
+/** The balance slot of `token` this container already found (undefined: not looked for yet). */
+export function knownBalanceSlot(network: NetworkName, token: Address): Hex | null | undefined {
+  return balanceSlots.get(`${network}:${token.toLowerCase()}`)
+}
+
 /** Balance slots found per `network:token` in this container; null: no slot found. */
 const balanceSlots = new Map<string, Hex | null>()
 /** Tokens remembered at most; the map starts over beyond (a container sees few tokens). */
@@ -171,7 +176,7 @@ const BALANCE_SLOTS_KEPT = 1000
  * Null when it read none of them (a token that computes balances, as reflection tokens do).
  * Remembered, so a warm container finds a token's slot without a round trip.
  */
-async function findBalanceSlot(network: NetworkName, token: Address): Promise<Hex | null> {
+export async function findBalanceSlot(network: NetworkName, token: Address): Promise<Hex | null> {
   const key = `${network}:${token.toLowerCase()}`
   const known = balanceSlots.get(key)
   if (known !== undefined) return known

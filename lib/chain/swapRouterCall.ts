@@ -1,0 +1,132 @@
+import { type Address, encodeFunctionData, encodePacked, type Hex, parseAbi } from 'viem'
+import type { Hop } from './pools/searchRoutes'
+
+/** SwapRouter02's surface the service sends (PancakeSwap's SmartRouter takes the same). */
+export const swapRouter02Abi = parseAbi([
+  'struct ExactInputParams { bytes path; address recipient; uint256 amountIn; uint256 amountOutMinimum; }',
+  'function exactInput(ExactInputParams params) payable returns (uint256 amountOut)',
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to) payable returns (uint256 amountOut)',
+  'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
+  'function unwrapWETH9(uint256 amountMinimum, address recipient) payable',
+  'function sweepToken(address token, uint256 amountMinimum, address recipient) payable',
+])
+
+/** SwapRouter02's recipient meaning "the router itself" (Constants.ADDRESS_THIS). */
+const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
+/** amountIn meaning "the router's whole balance of the token" (Constants.CONTRACT_BALANCE). */
+const CONTRACT_BALANCE = 0n
+
+export interface SplitLeg {
+  hops: readonly Hop[]
+  amountIn: bigint
+}
+
+export interface SwapRouterCallParameters {
+  legs: readonly SplitLeg[]
+  /** Minimum of the whole output (checked by the last leg of a single route, else by unwrap or per leg). */
+  amountOutMin: bigint
+  recipient: Address
+  deadline: bigint
+  /** The native coin goes in: the router wraps msg.value as legs pay it. */
+  nativeIn: boolean
+  /** The native coin comes out: legs pay the router, which unwraps to the recipient. */
+  nativeOut: boolean
+}
+
+export interface SwapRouterCall {
+  data: Hex
+  value: bigint
+}
+
+/** Consecutive hops of one protocol: one router call each. */
+function segmentsOf(hops: readonly Hop[]): Hop[][] {
+  const segments: Hop[][] = []
+  for (const hop of hops) {
+    const last = segments[segments.length - 1]
+    if (last && last[0]?.pool.protocol === hop.pool.protocol) last.push(hop)
+    else segments.push([hop])
+  }
+  return segments
+}
+
+function v3Path(hops: readonly Hop[]): Hex {
+  const types: ('address' | 'uint24')[] = ['address']
+  const values: (Address | number)[] = [hops[0]?.tokenIn ?? ADDRESS_THIS]
+  for (const hop of hops) {
+    types.push('uint24', 'address')
+    values.push(hop.pool.protocol === 'v3' ? hop.pool.state.fee : 0, hop.tokenOut)
+  }
+  return encodePacked(types, values)
+}
+
+/**
+ * One SwapRouter02 `multicall(deadline, data)` that swaps every leg of a split: each route as
+ * segments of V3 (`exactInput`) and V2 (`swapExactTokensForTokens`) hops, a segment after the
+ * first spending what the router holds of its token; the minimum is checked on the whole output:
+ * by the only leg itself, else by `unwrapWETH9` (native out) or `sweepToken` to the recipient
+ * once every leg has paid the router.
+ */
+export function swapRouterCall(parameters: SwapRouterCallParameters): SwapRouterCall {
+  const { legs, amountOutMin, recipient, deadline, nativeIn, nativeOut } = parameters
+  const totalIn = legs.reduce((sum, leg) => sum + leg.amountIn, 0n)
+  // Several legs, or the native coin out: the router collects the output and checks the whole
+  // (legs of a split pay at different average rates, so no per-leg minimum is right).
+  const collect = nativeOut || legs.length > 1
+  const finalRecipient = collect ? ADDRESS_THIS : recipient
+  const firstHops = legs[0]?.hops ?? []
+  const tokenOut = firstHops[firstHops.length - 1]?.tokenOut ?? ADDRESS_THIS
+  const calls: Hex[] = []
+  for (const leg of legs) {
+    const legMin = collect ? 0n : amountOutMin
+    const segments = segmentsOf(leg.hops)
+    segments.forEach((segment, index) => {
+      const last = index === segments.length - 1
+      const to = last ? finalRecipient : ADDRESS_THIS
+      const amountIn = index === 0 ? leg.amountIn : CONTRACT_BALANCE
+      const minimum = last ? legMin : 0n
+      calls.push(
+        segment[0]?.pool.protocol === 'v3'
+          ? encodeFunctionData({
+              abi: swapRouter02Abi,
+              functionName: 'exactInput',
+              args: [{ path: v3Path(segment), recipient: to, amountIn, amountOutMinimum: minimum }],
+            })
+          : encodeFunctionData({
+              abi: swapRouter02Abi,
+              functionName: 'swapExactTokensForTokens',
+              args: [
+                amountIn,
+                minimum,
+                [segment[0]?.tokenIn ?? ADDRESS_THIS, ...segment.map((hop) => hop.tokenOut)],
+                to,
+              ],
+            }),
+      )
+    })
+  }
+  if (nativeOut) {
+    calls.push(
+      encodeFunctionData({
+        abi: swapRouter02Abi,
+        functionName: 'unwrapWETH9',
+        args: [amountOutMin, recipient],
+      }),
+    )
+  } else if (collect) {
+    calls.push(
+      encodeFunctionData({
+        abi: swapRouter02Abi,
+        functionName: 'sweepToken',
+        args: [tokenOut, amountOutMin, recipient],
+      }),
+    )
+  }
+  return {
+    data: encodeFunctionData({
+      abi: swapRouter02Abi,
+      functionName: 'multicall',
+      args: [deadline, calls],
+    }),
+    value: nativeIn ? totalIn : 0n,
+  }
+}

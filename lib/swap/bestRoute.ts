@@ -1,0 +1,280 @@
+import { call, getBlockNumber, getGasPrice } from 'viem/actions'
+import {
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  isAddressEqual,
+  type StateOverride,
+  toHex,
+  zeroAddress,
+} from 'viem'
+import { findBalanceSlot, knownBalanceSlot } from '../chain/bestAmountOut'
+import { onChain } from '../chain/chainError'
+import { publicClient } from '../chain/clients'
+import { otherToken, type Pool, sameToken } from '../chain/pools/pool'
+import {
+  bestSplit,
+  type GasPriceInToken1,
+  type Split,
+  SPLIT_PARTS,
+} from '../chain/pools/searchRoutes'
+import { readPools, UNTRUSTED_CALL_GAS } from '../chain/readPools'
+import { ROUTER_PROBE_ADDRESS, ROUTER_PROBE_RUNTIME, routerProbeAbi } from '../chain/routerProbe'
+import { swapRouterCall } from '../chain/swapRouterCall'
+import { loadChainConfig, type NetworkName } from '../config'
+import { Unprocessable } from '../errors'
+
+/** Catalog tokens tried as connectors beyond the base tokens, at most (their pools are read). */
+export const MAX_CONNECTOR_CANDIDATES = 6
+/**
+ * Connectors beyond the base tokens the search keeps: those pooling with both ends first, then
+ * with one. With the 2-3 base tokens, C <= 6 connectors: at most 3,905 paths (searchRoutes.ts),
+ * far fewer where pools are missing.
+ */
+export const MAX_EXTRA_CONNECTORS = 3
+/** Native coin priced in token1 with this much of it (0.01 of a coin of 18 decimals). */
+const GAS_PRICING_WEI = 10n ** 16n
+
+export interface BestRouteParameters {
+  network: NetworkName
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: bigint
+  nativeIn: boolean
+  nativeOut: boolean
+  /** Receives the output; the zero address measures at the probe (an anonymous quote). */
+  recipient: Address
+  /** Tokens that may connect a route besides the base tokens (the network's catalog). */
+  connectorCandidates?: readonly Address[]
+  /** Rank by amountOut alone (gas left out): the comparison with a reference that ignores gas. */
+  ignoreGas?: boolean
+}
+
+export interface BestRoute {
+  /** What the recipient receives, simulated with the router call itself. */
+  amountOut: bigint
+  split: Split
+  /** The search's own figure for the split (equal to amountOut unless ticks past those read). */
+  searchedAmountOut: bigint
+  gasPrice: bigint
+  gasCostToken1: bigint
+  priceImpactBps: number
+  blockNumber: bigint
+  router: Address
+}
+
+const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join(':')
+
+/** The token pairs whose pools are read: the two ends and every pair among ends and connectors. */
+export function pairsToRead(tokenIn: Address, tokenOut: Address, connectors: readonly Address[]) {
+  const tokens: Address[] = []
+  for (const token of [tokenIn, tokenOut, ...connectors]) {
+    if (!tokens.some((known) => sameToken(known, token))) tokens.push(token)
+  }
+  const pairs: [Address, Address][] = []
+  const seen = new Set<string>()
+  tokens.forEach((a, i) =>
+    tokens.slice(i + 1).forEach((b) => {
+      const key = pairKey(a, b)
+      if (!seen.has(key)) {
+        seen.add(key)
+        pairs.push([a, b])
+      }
+    }),
+  )
+  return pairs
+}
+
+/** The extra connectors worth searching: pooled with both ends first, then with one. */
+function chooseExtraConnectors(
+  pools: readonly Pool[],
+  tokenIn: Address,
+  tokenOut: Address,
+  candidates: readonly Address[],
+): Address[] {
+  const poolsWith = (token: Address, end: Address) =>
+    pools.some((pool) => {
+      const other = otherToken(pool, token)
+      return other !== undefined && sameToken(other, end)
+    })
+  const scored = candidates
+    .map((token) => ({
+      token,
+      ends: Number(poolsWith(token, tokenIn)) + Number(poolsWith(token, tokenOut)),
+    }))
+    .filter(({ ends }) => ends > 0)
+    .sort((a, b) => b.ends - a.ends)
+  return scored.slice(0, MAX_EXTRA_CONNECTORS).map(({ token }) => token)
+}
+
+/** Token1 base units per gas unit: the gas price times the native coin's price in token1. */
+function gasPriceInToken1(
+  pools: readonly Pool[],
+  wrappedNative: Address,
+  tokenOut: Address,
+  connectors: readonly Address[],
+  gasPrice: bigint,
+): GasPriceInToken1 {
+  if (sameToken(wrappedNative, tokenOut)) return { numerator: gasPrice, denominator: 1n }
+  const priced = bestSplit({
+    pools,
+    tokenIn: wrappedNative,
+    tokenOut,
+    connectors,
+    amountIn: GAS_PRICING_WEI,
+    gasPrice: { numerator: 0n, denominator: 1n },
+  })
+  // No way to price the coin in token1: gas left out of the ranking (outputs alone decide).
+  if (!priced) return { numerator: 0n, denominator: 1n }
+  return { numerator: gasPrice * priced.amountOut, denominator: GAS_PRICING_WEI }
+}
+
+/** Price impact: what the split pays against its routes' marginal prices, in basis points. */
+function priceImpactBps(split: Split, pools: readonly Pool[]): number {
+  let spotOut = 0n
+  for (const route of split.routes) {
+    const probe = route.amountIn / 1_000_000n > 0n ? route.amountIn / 1_000_000n : 1n
+    const small = bestSplit({
+      pools: pools.filter((pool) => route.hops.some((hop) => hop.pool.address === pool.address)),
+      tokenIn: route.hops[0]?.tokenIn ?? zeroAddress,
+      tokenOut: route.hops[route.hops.length - 1]?.tokenOut ?? zeroAddress,
+      connectors: route.hops.slice(1).map((hop) => hop.tokenIn),
+      amountIn: probe * BigInt(SPLIT_PARTS),
+      gasPrice: { numerator: 0n, denominator: 1n },
+    })
+    if (!small) return 0
+    spotOut += (small.amountOut * route.amountIn) / (probe * BigInt(SPLIT_PARTS))
+  }
+  if (spotOut === 0n || split.amountOut >= spotOut) return 0
+  return Number(((spotOut - split.amountOut) * 10_000n) / spotOut)
+}
+
+/**
+ * The best split of `amountIn` over V2 and V3 pools (DECISIONS §8.1), in two round trips when
+ * warm: (1) every pool among the ends, base tokens and connector candidates read by PoolLens,
+ * with the gas price and block number, in one batch; the search runs locally on that state;
+ * (2) the chosen split's router call simulated by RouterProbe from a holder of exactly
+ * `amountIn`, so `amountOut` is what the recipient receives, ticks and transfer fees included.
+ * The first time a container meets an input token, one round trip more finds its balance slot.
+ */
+export async function bestRoute(parameters: BestRouteParameters): Promise<BestRoute> {
+  const { network, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, recipient } = parameters
+  const config = loadChainConfig(network)
+  const router = config.swapRouter
+  if (!config.v3 || !router) throw new Error(`${network} has no V3 configuration`)
+  const candidates = (parameters.connectorCandidates ?? [])
+    .filter((token) => !config.baseTokens.some((base) => sameToken(base, token)))
+    .slice(0, MAX_CONNECTOR_CANDIDATES)
+  const client = publicClient(network)
+  const slotKnown = nativeIn ? null : knownBalanceSlot(network, tokenIn)
+  const [pools, gasPrice, blockNumber, balanceSlot] = await Promise.all([
+    readPools({
+      network,
+      pairs: pairsToRead(tokenIn, tokenOut, [...config.baseTokens, ...candidates]),
+    }),
+    onChain(network, () => getGasPrice(client)),
+    onChain(network, () => getBlockNumber(client, { cacheTime: 0 })),
+    slotKnown !== undefined ? slotKnown : findBalanceSlot(network, tokenIn),
+  ])
+  const connectors = [
+    ...config.baseTokens,
+    ...chooseExtraConnectors(pools, tokenIn, tokenOut, candidates),
+  ]
+  const gasPriceToken1 = parameters.ignoreGas
+    ? { numerator: 0n, denominator: 1n }
+    : gasPriceInToken1(pools, config.wrappedNative, tokenOut, connectors, gasPrice)
+  const split = bestSplit({
+    pools,
+    tokenIn,
+    tokenOut,
+    connectors,
+    amountIn,
+    gasPrice: gasPriceToken1,
+  })
+  if (!split) throw new Unprocessable(`no liquidity path between these tokens on ${network}`)
+  const to = isAddressEqual(recipient, zeroAddress) ? ROUTER_PROBE_ADDRESS : recipient
+  const amountOut = await simulateSplit({
+    network,
+    router,
+    split,
+    tokenIn,
+    tokenOut,
+    amountIn,
+    nativeIn,
+    nativeOut,
+    to,
+    balanceSlot,
+    blockNumber,
+  })
+  return {
+    amountOut,
+    split,
+    searchedAmountOut: split.amountOut,
+    gasPrice,
+    gasCostToken1: split.gasCostToken1,
+    priceImpactBps: priceImpactBps(split, pools),
+    blockNumber,
+    router,
+  }
+}
+
+interface SimulateSplitParameters {
+  network: NetworkName
+  router: Address
+  split: Split
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: bigint
+  nativeIn: boolean
+  nativeOut: boolean
+  to: Address
+  balanceSlot: `0x${string}` | null
+  blockNumber: bigint
+}
+
+/** What `to` receives when the router runs the split's call (one eth_call, gas capped). */
+async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigint> {
+  const { network, router, split, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, to } =
+    parameters
+  if (!nativeIn && parameters.balanceSlot === null) {
+    throw new Unprocessable('the input token keeps balances the simulation cannot set')
+  }
+  const routerCall = swapRouterCall({
+    legs: split.routes.map((route) => ({ hops: route.hops, amountIn: route.amountIn })),
+    amountOutMin: 0n,
+    recipient: to,
+    // The simulated block's clock is the node's; a day ahead never expires inside the call.
+    deadline: BigInt(Math.floor(Date.now() / 1000) + 86_400),
+    nativeIn,
+    nativeOut,
+  })
+  const stateOverride: StateOverride = [
+    {
+      address: ROUTER_PROBE_ADDRESS,
+      code: ROUTER_PROBE_RUNTIME,
+      balance: nativeIn ? amountIn : 0n,
+    },
+    ...(parameters.balanceSlot === null
+      ? []
+      : [
+          {
+            address: tokenIn,
+            stateDiff: [{ slot: parameters.balanceSlot, value: toHex(amountIn, { size: 32 }) }],
+          },
+        ]),
+  ]
+  const { data } = await onChain(network, () =>
+    call(publicClient(network), {
+      to: ROUTER_PROBE_ADDRESS,
+      data: encodeFunctionData({
+        abi: routerProbeAbi,
+        functionName: 'simulate',
+        args: [router, tokenIn, amountIn, nativeIn, tokenOut, nativeOut, to, routerCall.data],
+      }),
+      stateOverride,
+      gas: UNTRUSTED_CALL_GAS,
+      blockNumber: parameters.blockNumber,
+    }),
+  )
+  return decodeFunctionResult({ abi: routerProbeAbi, functionName: 'simulate', data: data ?? '0x' })
+}
