@@ -38,7 +38,7 @@ import {
   type SampleToken,
   type SampleZooToken,
 } from './sampleCatalog'
-import { planV3Market } from './deployV3'
+import { type PlannedTransaction, planV3Market, type V3Deployment } from './deployV3'
 import {
   loadUniswapV2Artifacts,
   UNISWAP_V2_PAIR_INIT_CODE_HASH,
@@ -60,32 +60,6 @@ export type DeployedZooToken = SampleZooToken & { address: Address }
 
 /** Pair addresses are derived with CREATE2, as Router02's `pairFor` does. */
 export type DeployedPair = { address: Address; token0: Address; token1: Address }
-
-/** A V3 pool; its address is CREATE2 from the pool deployer (the factory on Uniswap). */
-export type DeployedV3Pool = {
-  address: Address
-  token0: Address
-  token1: Address
-  /** In hundredths of a bip (500 = 0.05 %). */
-  fee: number
-  tickSpacing: number
-}
-
-export type V3Deployment = {
-  /** Uniswap V3 on `ethereum`, PancakeSwap V3 on `altchain`. */
-  protocol: 'uniswap' | 'pancakeswap'
-  factory: Address
-  poolDeployer: Address
-  poolInitCodeHash: Hex
-  feeTiers: number[]
-  /** QuoterV2 (an on-chain reference for tests and tools). */
-  quoter: Address
-  /** NonfungiblePositionManager on Uniswap; none on the PancakeSwap devnet (the seeder mints). */
-  positionManager?: Address
-  /** V3LiquiditySeeder, which created and filled the pools (the deployer approved it). */
-  liquiditySeeder: Address
-  pools: DeployedV3Pool[]
-}
 
 export type DexDeployment = {
   network: LocalNetworkId
@@ -129,8 +103,6 @@ const PRIORITY_FEE = parseGwei('1')
 // Covers gas for the whole deployment on top of the native liquidity.
 const NATIVE_GAS_ALLOWANCE = parseEther('100')
 const RECEIPT_POLL_MS = 20
-
-export type PlannedTransaction = { label: string; to?: Address; data: Hex; value?: bigint }
 
 export function defineDevnetChain({
   network,

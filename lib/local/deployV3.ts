@@ -14,7 +14,6 @@ import {
   zeroAddress,
 } from 'viem'
 import { catalogTokenAbi } from './catalogTokenArtifact'
-import type { DeployedV3Pool, PlannedTransaction, V3Deployment } from './deployDex'
 import type { LocalNetworkId, SampleV3Pool, SampleV3Position } from './sampleCatalog'
 import {
   loadPancakeV3Artifacts,
@@ -28,6 +27,35 @@ import {
   v3LiquiditySeederAbi,
   weth9DepositAbi,
 } from './v3Artifacts'
+
+/** A transaction of the deployment plan, sent in order without waiting for each receipt. */
+export type PlannedTransaction = { label: string; to?: Address; data: Hex; value?: bigint }
+
+/** A V3 pool; its address is CREATE2 from the pool deployer (the factory on Uniswap). */
+export type DeployedV3Pool = {
+  address: Address
+  token0: Address
+  token1: Address
+  /** In hundredths of a bip (500 = 0.05 %). */
+  fee: number
+  tickSpacing: number
+}
+
+export type V3Deployment = {
+  /** Uniswap V3 on `ethereum`, PancakeSwap V3 on `altchain`. */
+  protocol: 'uniswap' | 'pancakeswap'
+  factory: Address
+  poolDeployer: Address
+  poolInitCodeHash: Hex
+  feeTiers: number[]
+  /** QuoterV2 (an on-chain reference for tests and tools). */
+  quoter: Address
+  /** NonfungiblePositionManager on Uniswap; none on the PancakeSwap devnet (the seeder mints). */
+  positionManager?: Address
+  /** V3LiquiditySeeder, which created and filled the pools (the deployer approved it). */
+  liquiditySeeder: Address
+  pools: DeployedV3Pool[]
+}
 
 /** A token a V3 pool can hold: its address, decimals and catalog price. */
 export type V3PoolToken = { symbol: string; address: Address; decimals: number; usdPrice: string }

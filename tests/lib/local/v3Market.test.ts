@@ -27,12 +27,11 @@ import { type AnvilNode, startAnvil } from '../../../lib/local/anvil'
 import {
   ANVIL_DEPLOYER_PRIVATE_KEY,
   DEVNET_CHAIN_IDS,
-  type DeployedV3Pool,
   type DexDeployment,
   defineDevnetChain,
   deployDex,
 } from '../../../lib/local/deployDex'
-import { v3PoolAddress } from '../../../lib/local/deployV3'
+import { type DeployedV3Pool, v3PoolAddress } from '../../../lib/local/deployV3'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { type LocalNetworkId, SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
 import {

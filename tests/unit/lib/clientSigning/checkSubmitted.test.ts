@@ -10,14 +10,15 @@ import { BadRequest, Unprocessable } from '../../../../lib/errors'
 import { UNIT_CHAIN_ID, UNIT_ROUTER } from '../../support/chainEnv'
 
 // The submit checks (DECISIONS §7.3) on transactions signed here by viem's own local accounts:
-// pure decoding and checking, no node and no table; the catalog is a fake that knows one token.
+// pure decoding and checking, no node and no table; the catalog is a fake that knows one token
+// and, as readKnownTokens does, the network's wrapped coin.
 
 const wallet = privateKeyToAccount(generatePrivateKey())
 const stranger = privateKeyToAccount(generatePrivateKey())
 const TOKEN = '0x00000000000000000000000000000000000000aa'
 const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'
 const catalog: KnownTokens = {
-  isKnown: (address) => address.toLowerCase() === TOKEN,
+  isKnown: (address) => [TOKEN, WETH.toLowerCase()].includes(address.toLowerCase()),
 } as KnownTokens
 
 const FEES = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, gas: 200_000n }
