@@ -437,11 +437,11 @@ export async function listTrades(parameters: ListTradesParameters): Promise<List
     )
     const counter = Items[0]?.sk === tail.sk ? Items[0] : undefined
     const state = toTradeTail(counter)
-    if (state.lastPosition === undefined) return listTradesFromEnd(parameters)
+    if (state.lastPosition === undefined) return listTradesFromEnd(parameters, state.count)
     return { count: state.count, trades: Items.filter((item) => item !== counter).map(toTrade) }
   }
   const state = await readTradeTail(wallet)
-  if (state.lastPosition === undefined) return listTradesFromEnd(parameters)
+  if (state.lastPosition === undefined) return listTradesFromEnd(parameters, state.count)
   // The page as indexes 1..count from the oldest, then as positions (past the holes before them).
   const first = direction === 'ASC' ? offset + 1 : Math.max(1, state.count - offset - limit + 1)
   const last = direction === 'ASC' ? Math.min(state.count, offset + limit) : state.count - offset
@@ -474,31 +474,28 @@ export function positionOf(index: number, holes: readonly number[]): number {
 
 /**
  * The fallback for a wallet recorded before positions, until backfillTradePositions numbers it:
- * one Query from the counter of its end over offset + limit trades (cost grows with the offset).
+ * one Query from an end over offset + limit trades (cost grows with the offset); `count` is the
+ * tail counter's.
  */
-async function listTradesFromEnd({
-  wallet,
-  limit,
-  offset,
-  direction,
-}: ListTradesParameters): Promise<ListTradesReturnType> {
-  const { head, tail } = tradeCounterKeys(wallet)
+async function listTradesFromEnd(
+  { wallet, limit, offset, direction }: ListTradesParameters,
+  count: number,
+): Promise<ListTradesReturnType> {
+  const { head } = tradeCounterKeys(wallet)
+  // The head counter and the trades, not the page entries a backfill may have begun to write
+  // ('|' sorts after every id character and before '}').
   const items = await queryAll(
     {
       TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :tail',
-      ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':tail': tail.sk },
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :lastId',
+      ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':lastId': 'TRADE#|' },
       ScanIndexForward: direction === 'ASC',
       ConsistentRead: true,
     },
     offset + limit + 1,
   )
-  const counter = items.find((item) => item.type === 'TradeCounter')
   const trades = items.filter((item) => item.type === TRADE)
-  return {
-    count: Number(counter?.tradeCount ?? 0),
-    trades: trades.slice(offset, offset + limit).map(toTrade),
-  }
+  return { count, trades: trades.slice(offset, offset + limit).map(toTrade) }
 }
 
 export interface PendingTradesPage {

@@ -1,7 +1,9 @@
 import '../../support/env'
 import { randomBytes, randomInt } from 'node:crypto'
 import { toHex } from 'viem'
+import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
+import { db, tableName } from '../../../lib/db/client'
 import { listJournalledDeposits, removeJournalledDeposit } from '../../../lib/db/depositJournal'
 import {
   getTrade,
@@ -9,6 +11,8 @@ import {
   readTradeTail,
   recordTrade,
   settleTrade,
+  tradeItem,
+  tradePositionItem,
 } from '../../../lib/db/trade'
 import { numberWalletTrades } from '../../../lib/db/tradePositions'
 import type { Direction } from '../../../lib/db/trade'
@@ -121,6 +125,20 @@ describe('trade positions', () => {
     })
     expect((await getTrade(wallet, late.id))?.position).toBeUndefined()
     const before = await walk(wallet, 7)
+    // A backfill interrupted after writing its first page entries changes no page.
+    const { trades: oldest } = await listTrades({ wallet, limit: 5, offset: 0, direction: 'ASC' })
+    for (const [index, trade] of oldest.entries()) {
+      const outcome = {
+        status: 'successful',
+        gasUsed: trade.gasUsed ?? 0n,
+        blockNumber: trade.blockNumber ?? 0n,
+      } as const
+      const item = tradeItem({ ...trade, outcome }, trade.id, trade.createdAt, index + 1)
+      await db().send(
+        new PutCommand({ TableName: tableName(), Item: tradePositionItem(item, index + 1) }),
+      )
+    }
+    expect(await walk(wallet, 7)).toEqual(before)
 
     expect(await numberWalletTrades(wallet)).toBe(31)
     expect(await numberWalletTrades(wallet)).toBeUndefined()
