@@ -4,15 +4,19 @@ import { loadCoreConfig } from '../config'
 import { DatabaseUnavailable } from '../errors'
 
 // Failures that mean "the database cannot serve us now": throttling after the SDK's own retries,
-// timeouts and refused connections. They become a prompt 503 instead of a hang or a 500.
+// timeouts, refused connections and any server-side failure (5xx). They become a prompt 503
+// instead of a hang or a 500.
 const UNAVAILABLE_NAMES = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
   'InternalServerError',
+  // DynamoDB Local's name for its own failures (a query too heavy for it, for one).
+  'InternalFailure',
   'ServiceUnavailable',
   'TimeoutError',
   'RequestTimeout',
+  'RequestTimeoutException',
 ])
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -24,9 +28,21 @@ const UNAVAILABLE_CODES = new Set([
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false
-  const code = (error as { code?: unknown }).code
+  const { code, $fault, $metadata, cause } = error as {
+    code?: unknown
+    $fault?: unknown
+    $metadata?: { httpStatusCode?: unknown }
+    cause?: unknown
+  }
+  const status = $metadata?.httpStatusCode
   return (
-    UNAVAILABLE_NAMES.has(error.name) || (typeof code === 'string' && UNAVAILABLE_CODES.has(code))
+    UNAVAILABLE_NAMES.has(error.name) ||
+    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+    // A 5xx the SDK could name (`Unknown` for a 503 without a body) or not even parse (a
+    // gateway's 504 page is a SyntaxError carrying the status): the service failed, not us.
+    $fault === 'server' ||
+    (typeof status === 'number' && status >= 500) ||
+    isDatabaseUnavailable(cause)
   )
 }
 

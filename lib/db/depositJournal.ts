@@ -6,8 +6,10 @@ import {
   type TableKey,
   tradeCounterKeys,
   tradeKey,
+  tradePositionKey,
 } from './keys'
 import { queryAll } from './queryAll'
+import { getTrade } from './trade'
 import { transact } from './writeConflicts'
 
 // The deposits the indexer recorded, by block: what a reorganisation may have orphaned.
@@ -46,33 +48,49 @@ export async function listJournalledDeposits(
 }
 
 /**
- * Removes an orphaned deposit as if it had never been recorded: the trade, its marker (so the
- * same transfer, re-included elsewhere, is recorded again once) and its journal entry go, and the
- * wallet's trade counters step back, in one transaction.
+ * Removes an orphaned deposit as if it had never been recorded: the trade and its page entry, its
+ * marker (so the same transfer, re-included elsewhere, is recorded again once) and its journal
+ * entry go, and the wallet's trade counters step back, in one transaction. The trade's position
+ * becomes a hole the pages step over (lib/db/trade.ts, positionOf).
  */
 export async function removeJournalledDeposit(deposit: JournalledDeposit): Promise<void> {
   const counters = tradeCounterKeys(deposit.wallet)
-  const stepBack = (Key: TableKey) => ({
+  // Its position: removals are rare (a reorganisation past the confirmation depth), one read.
+  const trade = await getTrade(deposit.wallet, deposit.tradeId)
+  const position = trade?.position
+  const stepBack = (Key: TableKey, hole?: number) => ({
     Update: {
       TableName: tableName(),
       Key,
-      UpdateExpression: 'ADD tradeCount :minusOne',
-      ExpressionAttributeValues: { ':minusOne': -1 },
-    },
-  })
-  const failed = await transact([
-    {
-      Delete: {
-        TableName: tableName(),
-        Key: tradeKey(deposit.wallet, deposit.tradeId),
-        ConditionExpression: 'attribute_exists(pk)',
+      UpdateExpression: `ADD tradeCount :minusOne${hole === undefined ? '' : ', holes :hole'}`,
+      ExpressionAttributeValues: {
+        ':minusOne': -1,
+        ...(hole !== undefined && { ':hole': new Set([hole]) }),
       },
     },
-    { Delete: { TableName: tableName(), Key: deposit.marker } },
-    { Delete: { TableName: tableName(), Key: deposit.key } },
-    stepBack(counters.head),
-    stepBack(counters.tail),
-  ])
+  })
+  const failed = trade
+    ? await transact([
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: tradeKey(deposit.wallet, deposit.tradeId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        ...(position === undefined
+          ? []
+          : [
+              {
+                Delete: { TableName: tableName(), Key: tradePositionKey(deposit.wallet, position) },
+              },
+            ]),
+        { Delete: { TableName: tableName(), Key: deposit.marker } },
+        { Delete: { TableName: tableName(), Key: deposit.key } },
+        stepBack(counters.head),
+        stepBack(counters.tail, position),
+      ])
+    : ['gone']
   // Already removed by an earlier run: only the journal entry may be left.
   if (failed) await transact([{ Delete: { TableName: tableName(), Key: deposit.key } }])
 }

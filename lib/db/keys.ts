@@ -19,7 +19,9 @@
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
 // | get a project by id                | GetItem   | pk = CATALOG, sk = PROJECT#<id>                  |
 // | catalog tokens among addresses     | BatchGet  | pk = CATALOG, sk = PROJECT#<id of network and address> (client signing) |
-// | list trades of a wallet, with count| Query     | pk = WALLET#<address>, sk BETWEEN TRADE# AND TRADE#~ |
+// | first page of trades, with count   | Query     | pk = WALLET#<address>, sk <= TRADE#~ from the tail, or GetItem TRADE#~ + Query from TRADE#} |
+// | a page of trades at any offset     | GetItem, Query | TRADE#~ (count, last position, holes), then sk BETWEEN TRADE#}<from> AND TRADE#}<to> |
+// | number a trade (its position)      | TransactWrite | the trade + TRADE#}<position> + TRADE#~ (lastPosition = read value, so no two share one) |
 // | get a trade of a wallet by id      | GetItem   | pk = WALLET#<address>, sk = TRADE#<id>           |
 // | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |
 // | list pending trades of a network   | Query GSI2| gsi2pk = PENDING#<network> (sparse: pending only) |
@@ -40,8 +42,11 @@
 //
 // Trade ids are time-ordered UUIDs (v7), so TRADE#<id> sorts by creation time. The trades of a
 // wallet sit between two counter items, TRADE# (head) and TRADE#~ (tail), both bumped in the
-// transaction that records a trade: a page in either direction is one Query that starts at a
-// counter, so the first page and the total cost one call whatever the wallet's size.
+// transaction that records a trade. Each trade also has a page entry, TRADE#}<position> (a copy
+// of the trade; '}' sorts after every id character and before '~'), numbered 1, 2, 3... per
+// wallet in the order recorded; the tail keeps the last position and the positions of removed
+// trades (holes, from reorganisations). A page at any offset is then a key range of `limit`
+// entries (DECISIONS §8.2, "Pages cost the page"); the newest page is one Query from the tail.
 // A project's price history has one marker per grain, <GRAIN>#~ (no TTL), written on import and
 // sorting after every bucket: a window's Query returns its buckets and the marker, so one call
 // answers both "which buckets" and "is this a known project" (no marker: 404).
@@ -138,6 +143,16 @@ export function tradeKey(wallet: string, tradeId: string): TableKey {
 export function tradeCounterKeys(wallet: string): { head: TableKey; tail: TableKey } {
   const pk = `WALLET#${wallet.toLowerCase()}`
   return { head: { pk, sk: 'TRADE#' }, tail: { pk, sk: 'TRADE#~' } }
+}
+
+export const TRADE_POSITION_PREFIX = 'TRADE#}'
+
+/** Zero-padded, so positions sort by number; 12 digits are a trillion trades. */
+export function tradePositionKey(wallet: string, position: number): TableKey {
+  return {
+    pk: `WALLET#${wallet.toLowerCase()}`,
+    sk: `${TRADE_POSITION_PREFIX}${String(position).padStart(12, '0')}`,
+  }
 }
 
 export function tradeHashIndexKey(hash: string, wallet: string, tradeId: string) {

@@ -108,17 +108,24 @@ export async function listProjectMarkets(): Promise<ProjectMarket[]> {
 }
 
 /**
- * Sets the latest price and its changes, unless the project is gone or holds a newer price (a
- * late or replayed sample never overwrites a fresher one). Returns whether it was written.
+ * Sets the latest price and its changes (and the total supply read with it), unless the project is
+ * gone or holds a newer price (a late or replayed sample never overwrites a fresher one). Returns
+ * whether it was written.
  */
 export async function setProjectPrice(
   id: string,
-  update: { priceE18: bigint; at: Date; changes: PriceChanges },
+  update: { priceE18: bigint; at: Date; changes: PriceChanges; totalSupply?: bigint },
 ): Promise<boolean> {
-  const changes = Object.entries(CHANGE_ATTRIBUTES).map(([period, name]) => ({
+  const changes: Array<{ name: string; value: number | string }> = Object.entries(
+    CHANGE_ATTRIBUTES,
+  ).map(([period, name]) => ({
     name,
     value: update.changes[period as PriceChangePeriod],
   }))
+  // Read with the price, so a token that burns shows the supply of the price's moment.
+  if (update.totalSupply !== undefined) {
+    changes.push({ name: 'totalSupply', value: update.totalSupply.toString() })
+  }
   try {
     await db().send(
       new UpdateCommand({

@@ -1,4 +1,5 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { batchWriteItems } from './batchWrite'
 import { mapConcurrently } from '../mapConcurrently'
 import { type BucketDelta, bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
 import { batchGetItems } from './batchGet'
@@ -73,16 +74,13 @@ export async function addToPriceBuckets(
  * the catalog import calls it for every project.
  */
 export async function openPriceHistory(projectId: string): Promise<void> {
-  await db().send(
-    new BatchWriteCommand({
-      RequestItems: {
-        [tableName()]: PRICE_GRAINS.map((grain) => ({
-          PutRequest: {
-            Item: { ...priceHistoryMarkerKey(projectId, grain), type: 'PriceHistory', projectId },
-          },
-        })),
+  // Each marker retried until written: a dropped one would leave that grain's history 404.
+  await batchWriteItems(
+    PRICE_GRAINS.map((grain) => ({
+      PutRequest: {
+        Item: { ...priceHistoryMarkerKey(projectId, grain), type: 'PriceHistory', projectId },
       },
-    }),
+    })),
   )
 }
 

@@ -11,9 +11,13 @@ import {
 /**
  * Records one sample of a project's price: folds it into its buckets, then sets the project's
  * price and its changes against the averages of the buckets 24 h and 7/30/60/90 days back (0
- * where that bucket has no samples). Five DynamoDB calls.
+ * where that bucket has no samples), with the total supply when given. Five DynamoDB calls.
  */
-export async function recordPrice(projectId: string, sample: PriceSample): Promise<PriceChanges> {
+export async function recordPrice(
+  projectId: string,
+  sample: PriceSample,
+  { totalSupply }: { totalSupply?: bigint } = {},
+): Promise<PriceChanges> {
   await foldPriceSamples(projectId, [sample], { now: sample.at })
   const references = referenceBuckets(sample.at)
   const buckets = await getPriceBuckets(projectId, Object.values(references))
@@ -25,6 +29,11 @@ export async function recordPrice(projectId: string, sample: PriceSample): Promi
       return [period, percentChange(sample.priceE18, average)]
     }),
   ) as PriceChanges
-  await setProjectPrice(projectId, { priceE18: sample.priceE18, at: sample.at, changes })
+  await setProjectPrice(projectId, {
+    priceE18: sample.priceE18,
+    at: sample.at,
+    changes,
+    totalSupply,
+  })
   return changes
 }

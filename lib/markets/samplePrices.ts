@@ -1,3 +1,6 @@
+import { erc20Abi } from 'viem'
+import { readContract } from 'viem/actions'
+import { publicClient } from '../chain/clients'
 import { mapConcurrently } from '../mapConcurrently'
 import { translateChainError } from '../chain/chainError'
 import { listProjects, type Project } from '../db/project'
@@ -22,7 +25,8 @@ export interface SamplePricesReturnType {
 const CONCURRENCY = 8
 
 /**
- * The price sampler: prices every project on its network's DEX in USD and records the sample.
+ * The price sampler: prices every project on its network's DEX in USD and records the sample,
+ * with the token's total supply read beside the price.
  * A project that fails (no liquidity, node down) is reported and the others carry on.
  */
 export async function samplePrices({
@@ -36,8 +40,17 @@ export async function samplePrices({
   const failed: SamplePricesReturnType['failed'] = []
   await mapConcurrently(catalog, CONCURRENCY, async (project) => {
     try {
-      const priceE18 = await quoteUsdPrice(project)
-      await recordPrice(project.id, { at, priceE18 })
+      const [priceE18, totalSupply] = await Promise.all([
+        quoteUsdPrice(project),
+        // Beside the price (DECISIONS §8.3: the supply follows the chain, not only the market
+        // sync); a token whose totalSupply fails keeps its last one, which the sync reports.
+        readContract(publicClient(project.network), {
+          address: project.address,
+          abi: erc20Abi,
+          functionName: 'totalSupply',
+        }).catch(() => undefined),
+      ])
+      await recordPrice(project.id, { at, priceE18 }, { totalSupply })
       sampled.push({ projectId: project.id, priceE18 })
     } catch (error) {
       const reason = failureReason(translateChainError(error, project.network))

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { withCallBudget } from '../chain/callBudget'
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../db/idempotency'
+import { primeTradeTail, readTradeTail } from '../db/trade'
 import { BadRequest, Conflict, Unprocessable } from '../errors'
 import type { SessionGate } from '../http/types'
 import { logger } from '../logger'
@@ -63,11 +64,14 @@ async function sendOnceBudgeted<Plan>(
     throw new BadRequest('Idempotency-Key must be 1 to 255 visible ASCII characters')
   }
   const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('hex')
-  const [checked, claimed, planned] = await Promise.allSettled([
+  const [checked, claimed, planned, tail] = await Promise.allSettled([
     session.check(),
     key === undefined ? undefined : claimIdempotencyKey({ wallet, key, fingerprint }),
     // Started like the other two even if `plan` throws at once: the claim is never left behind.
     new Promise<Plan>((resolve) => resolve(operation.plan())),
+    // Where the trade will go (recordTrade checks it is still free), read here and not after the
+    // send, so recording stays one call.
+    readTradeTail(wallet),
   ])
   const held = key !== undefined && claimed.status === 'fulfilled' && claimed.value === undefined
   const release = async () => {
@@ -94,6 +98,7 @@ async function sendOnceBudgeted<Plan>(
     }
     throw new Conflict('a request with this Idempotency-Key is still in progress')
   }
+  if (tail.status === 'fulfilled') primeTradeTail(wallet, tail.value)
   let sent: Broadcast
   try {
     if (planned.status === 'rejected') throw planned.reason

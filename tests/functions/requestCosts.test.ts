@@ -32,10 +32,11 @@ const row = (
   dynamoSteps,
   steps,
 })
-// A signed send: the session (GetItem) and the Idempotency-Key's claim (PutItem) beside the
-// chain reads, then, after the broadcast, one transaction recording the trade and completing the
-// key: 3 sequential steps, 2 of them DynamoDB's.
-const SIGNED_WRITES = 'GetItem ×1, PutItem ×1, TransactWriteItems ×1'
+// A signed send: the session (GetItem), the Idempotency-Key's claim (PutItem) and the wallet's
+// trade tail counter (GetItem: the next position) beside the chain reads, then, after the
+// broadcast, one transaction recording the trade and completing the key: 3 sequential steps, 2
+// of them DynamoDB's.
+const SIGNED_WRITES = 'GetItem ×2, PutItem ×1, TransactWriteItems ×1'
 // Block, nonce and tip batched with the balance reads and the estimate (one per candidate path
 // for a swap), then the broadcast.
 const SEND =

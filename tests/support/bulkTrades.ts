@@ -7,22 +7,33 @@ import { db, tableName } from '../../lib/db/client'
 import { timeOrderedUuid } from '../../lib/db/ids'
 import { tradeCounterKeys } from '../../lib/db/keys'
 import { NATIVE_COIN } from '../../lib/constants'
-import { tradeItem } from '../../lib/db/trade'
+import { DatabaseUnavailable } from '../../lib/errors'
+import { tradeItem, tradePositionItem } from '../../lib/db/trade'
 
-// A wallet with thousands of trades, written fast: the items recordTrade writes (tradeItem, the
-// same keys) in BatchWrites of 25, then both counters set to the total. No per-trade transaction:
-// 10,000 of them would take minutes, and only the shape of the items matters to the reads.
+// A wallet with thousands of trades, written fast: the items recordTrade writes (tradeItem and
+// its page entry, the same keys, positions 1..count) in BatchWrites of 25, then both counters set
+// to the total and the tail to the last position. No per-trade transaction: 10,000 of them would
+// take minutes, and only the shape of the items matters to the reads. `numbered: false` writes a
+// wallet as recorded before positions existed (no page entries, no last position).
 
 const BATCH = 25
-const CONCURRENCY = 8
+const CONCURRENCY = 4
+
+// Puts are safe to send again: a batch the loaded machine's DynamoDB Local timed out is resent.
+const TIMED_OUT_ATTEMPTS = 5
 
 async function writeBatch(items: Record<string, unknown>[]): Promise<void> {
   let requests = items.map((Item) => ({ PutRequest: { Item } }))
-  while (requests.length > 0) {
-    const { UnprocessedItems } = await db().send(
-      new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
-    )
-    requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests
+  for (let timedOut = 0; requests.length > 0;) {
+    try {
+      const { UnprocessedItems } = await db().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
+      )
+      requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests
+    } catch (error) {
+      timedOut += 1
+      if (!(error instanceof DatabaseUnavailable) || timedOut === TIMED_OUT_ATTEMPTS) throw error
+    }
   }
 }
 
@@ -34,12 +45,13 @@ async function writeBatch(items: Record<string, unknown>[]): Promise<void> {
 export async function writeTrades(
   wallet: Address,
   count: number,
-  { now = new Date() }: { now?: Date } = {},
+  { now = new Date(), numbered = true }: { now?: Date; numbered?: boolean } = {},
 ): Promise<void> {
   const other = privateKeyToAccount(generatePrivateKey()).address
   const items = Array.from({ length: count }, (_, index) => {
     const createdAt = new Date(now.getTime() - (count - 1 - index))
-    return tradeItem(
+    const position = numbered ? index + 1 : undefined
+    const item = tradeItem(
       {
         hash: toHex(randomBytes(32)),
         type: 'transfer',
@@ -54,9 +66,11 @@ export async function writeTrades(
       },
       timeOrderedUuid(createdAt),
       createdAt,
+      position,
     )
-  })
-  const batches = Array.from({ length: Math.ceil(count / BATCH) }, (_, index) =>
+    return position === undefined ? [item] : [item, tradePositionItem(item, position)]
+  }).flat()
+  const batches = Array.from({ length: Math.ceil(items.length / BATCH) }, (_, index) =>
     items.slice(index * BATCH, (index + 1) * BATCH),
   )
   await mapConcurrently(batches, CONCURRENCY, writeBatch)
@@ -65,7 +79,12 @@ export async function writeTrades(
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...Key, type: 'TradeCounter', tradeCount: count },
+        Item: {
+          ...Key,
+          type: 'TradeCounter',
+          tradeCount: count,
+          ...(numbered && Key === tail && { lastPosition: count }),
+        },
       }),
     )
   }

@@ -177,8 +177,9 @@ describe('prepare, sign on the client, submit', () => {
       Object.fromEntries(Object.entries(sent).filter(([method]) => !waited.includes(method))),
     ).toEqual({ eth_getTransactionCount: 1, eth_sendRawTransaction: 2 })
     expect(receiptReads).toBeGreaterThanOrEqual(1)
+    // The session and the wallet's trade tail (the trades' next position) beside the reads.
     expect(submitCost.dynamo.byCommand).toEqual({
-      GetItem: 1,
+      GetItem: 2,
       BatchGetItem: 1,
       TransactWriteItems: 2,
     })

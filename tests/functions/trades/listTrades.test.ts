@@ -111,14 +111,31 @@ describe('GET /v1/trades', () => {
     expect(response.body.result).toEqual({ count: 0, trades: [] })
   })
 
-  it('reads the table twice per request: the session, then one Query for page and count', async () => {
+  it('reads the newest page with the session and one Query for page and count', async () => {
     const send = spyOnDbSend()
-    for (const direction of ['ASC', 'DESC']) {
+    const response = await list({ limit: '100' })
+
+    expect(response.status).toBe(200)
+    expect(send).toHaveBeenCalledTimes(2)
+  })
+
+  it('reads any other page with the session, the count and one Query for the page', async () => {
+    const send = spyOnDbSend()
+    const queries: Array<Record<string, string>> = [
+      { direction: 'ASC' },
+      { offset: '7' },
+      { offset: '7', direction: 'ASC' },
+    ]
+    for (const query of queries) {
       send.mockClear()
-      const response = await list({ limit: '100', direction })
+      const response = await list({ limit: '100', ...query })
 
       expect(response.status).toBe(200)
-      expect(send).toHaveBeenCalledTimes(2)
+      expect(send.mock.calls.map(([command]) => command.constructor.name)).toEqual([
+        'GetCommand',
+        'GetCommand',
+        'QueryCommand',
+      ])
     }
   })
 

@@ -28,6 +28,8 @@ describe('recordTrade', () => {
       gasUsed: undefined,
       blockNumber: undefined,
       createdAt: expect.any(Date),
+      // The wallet's first trade.
+      position: 1,
     })
     expect((await findTradeByHash(trade.wallet, trade.hash.toUpperCase()))?.id).toBe(id)
     expect(await getTrade(randomAddress(), id)).toBeUndefined()
@@ -59,13 +61,12 @@ describe('settleTrade', () => {
   it('moves a pending trade once and takes it out of the pending index', async () => {
     const trade = createMockTrade({ network: 'altchain' })
     const { id } = await recordTrade(trade)
+    const pending = await getTrade(trade.wallet, id)
+    if (!pending) throw new Error('the trade was not recorded')
     const outcome = { status: 'failed', gasUsed: 30_000n, blockNumber: 12n } as const
 
-    const settled = await settleTrade({ wallet: trade.wallet, id }, outcome)
-    const again = await settleTrade(
-      { wallet: trade.wallet, id },
-      { ...outcome, status: 'successful' },
-    )
+    const settled = await settleTrade(pending, outcome)
+    const again = await settleTrade(pending, { ...outcome, status: 'successful' })
 
     expect(settled).toMatchObject({ id, ...outcome })
     expect(again).toBeUndefined()
