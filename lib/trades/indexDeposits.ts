@@ -16,22 +16,19 @@ import {
   RpcRequestError,
   TimeoutError,
   toHex,
-  type TransactionReceipt,
 } from 'viem'
 import { onChain, translateChainError } from '../chain/chainError'
 import { type ChainClient, publicClient } from '../chain/clients'
 import { RESPONSE_TOO_LARGE } from '../chain/nodeHttpTransport'
-import { findReceipt } from '../chain/findReceipt'
 import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../config'
 import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
 import { listJournalledDeposits, removeJournalledDeposit } from '../db/depositJournal'
 import { ChainUnavailable } from '../errors'
 import { NATIVE_COIN } from '../constants'
-import { recordTrade } from '../db/trade'
+import { recordTrade, type TradeOutcome } from '../db/trade'
 import { listCatalogTokenAddresses } from '../db/project'
 import { findKnownWallets, listKnownWallets } from '../db/wallet'
 import { logger } from '../logger'
-import { outcomeOf } from './settleIfMined'
 
 export interface IndexDepositsParameters {
   networks?: readonly NetworkName[]
@@ -59,6 +56,8 @@ interface IncomingTransfer {
   logIndex?: number
   /** An internal call's trace address, for native coin a contract sent. */
   traceAddress?: string
+  /** A log's block, should its receipt be too big to read. */
+  block?: { number: bigint; hash: Hash }
   token: Address
   from: Address
   to: Address
@@ -220,7 +219,11 @@ async function readNativeTransfers(
   client: ChainClient,
   fromBlock: bigint,
   toBlock: bigint,
-): Promise<{ transfers: IncomingTransfer[]; hashes: Map<bigint, Hash> }> {
+): Promise<{
+  transfers: IncomingTransfer[]
+  hashes: Map<bigint, Hash>
+  senders: Map<Hash, Address>
+}> {
   const blocks = await readSplitting(
     client,
     blockNumbers(fromBlock, toBlock),
@@ -235,9 +238,11 @@ async function readNativeTransfers(
   )
   const transfers: IncomingTransfer[] = []
   const hashes = new Map<bigint, Hash>()
+  const senders = new Map<Hash, Address>()
   for (const block of blocks) {
     hashes.set(BigInt(block.number), block.hash)
     for (const transaction of block.transactions) {
+      senders.set(transaction.hash, getAddress(transaction.from))
       const value = BigInt(transaction.value)
       if (value === 0n || !transaction.to) continue
       transfers.push({
@@ -249,7 +254,7 @@ async function readNativeTransfers(
       })
     }
   }
-  return { transfers, hashes }
+  return { transfers, hashes, senders }
 }
 
 // How hosted providers refuse an eth_getLogs range: too many blocks or too many results
@@ -342,6 +347,7 @@ interface RpcLog {
   topics: Hex[]
   data: Hex
   blockNumber: Hex | null
+  blockHash: Hash | null
   transactionHash: Hash | null
   logIndex: Hex | null
   removed?: boolean
@@ -476,6 +482,8 @@ async function readTokenTransfers(
     transfers.push({
       hash: log.transactionHash,
       logIndex: Number(log.logIndex),
+      ...(log.blockNumber &&
+        log.blockHash && { block: { number: BigInt(log.blockNumber), hash: log.blockHash } }),
       token: getAddress(log.address),
       from: getAddress(args.from),
       to: getAddress(args.to),
@@ -504,39 +512,88 @@ function isGenuineDeposit(transfer: IncomingTransfer, catalogTokens: ReadonlySet
   return transfer.value > 0n && !looksLike(transfer.from, transfer.to)
 }
 
+/** A receipt as eth_getTransactionReceipt answers it (the fields a deposit needs). */
+interface RpcReceipt {
+  status: Hex
+  from: Address
+  blockHash: Hash
+  blockNumber: Hex
+  gasUsed: Hex
+}
+
+/** What a deposit's transaction did, from its receipt or, for a log, from the scan. */
+interface DepositOutcome extends TradeOutcome {
+  blockHash: Hash
+  from: Address
+}
+
+const TOO_BIG = Symbol('receipt too big to read')
+
+/**
+ * The receipts of `hashes`, BATCH_SIZE a request and halved when too big (a transaction's
+ * receipt carries all its logs: one with a burst of them is megabytes); one too big even alone is
+ * TOO_BIG, and null is a receipt the node does not have (yet).
+ */
+function readReceipts(client: ChainClient, hashes: readonly Hash[]) {
+  return readSplitting<Hash, RpcReceipt | null | typeof TOO_BIG>(
+    client,
+    hashes,
+    (hash) => requestOnce<RpcReceipt | null>(client, 'eth_getTransactionReceipt', [hash]),
+    () => Promise.resolve(TOO_BIG),
+  )
+}
+
 async function recordDeposits(
   client: ChainClient,
   network: NetworkName,
   deposits: IncomingTransfer[],
-  scannedHashes: Set<Hash>,
+  scan: { hashes: Set<Hash>; senders: Map<Hash, Address> },
 ): Promise<number> {
   const hashes = [...new Set(deposits.map((deposit) => deposit.hash))]
-  const receipts = new Map<Hash, TransactionReceipt | undefined>(
-    await Promise.all(
-      hashes.map(async (hash) => [hash, await findReceipt(client, { hash })] as const),
-    ),
-  )
-  const byWallet = new Map<
-    string,
-    Array<{ deposit: IncomingTransfer; receipt: TransactionReceipt }>
-  >()
+  const read = await readReceipts(client, hashes)
+  const receipts = new Map(hashes.map((hash, index) => [hash, read[index]] as const))
+  const byWallet = new Map<string, Array<{ deposit: IncomingTransfer; outcome: DepositOutcome }>>()
   for (const deposit of deposits) {
     const receipt = receipts.get(deposit.hash)
     // A node behind a load balancer can lag the one that served the block: fail the run so the
     // cursor stays and the range is scanned again, rather than skip the deposit for good.
     if (!receipt) throw new Error(`${network}: no receipt yet for ${deposit.hash}; retrying later`)
+    const sender = scan.senders.get(deposit.hash)
+    let outcome: DepositOutcome
+    if (receipt === TOO_BIG) {
+      // Only a successful transaction leaves logs, and the scan saw its block and sender; its
+      // gas is not known (0). Native coin needs the status: that run fails.
+      if (!deposit.block || !sender) {
+        throw new Error(`${network}: the receipt of ${deposit.hash} is too big to read`)
+      }
+      outcome = {
+        status: 'successful',
+        gasUsed: 0n,
+        blockNumber: deposit.block.number,
+        blockHash: deposit.block.hash,
+        from: sender,
+      }
+    } else {
+      outcome = {
+        status: receipt.status === '0x1' ? 'successful' : 'failed',
+        gasUsed: BigInt(receipt.gasUsed),
+        blockNumber: BigInt(receipt.blockNumber),
+        blockHash: receipt.blockHash,
+        from: getAddress(receipt.from),
+      }
+    }
     // A reverted transaction moved no value; a wallet's own transaction is its own trade
     // (a swap's output, a transfer to itself), not a deposit.
-    if (receipt.status !== 'success' || getAddress(receipt.from) === deposit.to) continue
+    if (outcome.status !== 'successful' || outcome.from === deposit.to) continue
     // Mined again elsewhere since the scan (a reorganisation mid-run): the next run sees it.
-    if (!scannedHashes.has(receipt.blockHash)) continue
-    byWallet.set(deposit.to, [...(byWallet.get(deposit.to) ?? []), { deposit, receipt }])
+    if (!scan.hashes.has(outcome.blockHash)) continue
+    byWallet.set(deposit.to, [...(byWallet.get(deposit.to) ?? []), { deposit, outcome }])
   }
   // One wallet's deposits in turn (they share its counters); wallets in parallel.
   const counts = await Promise.all(
     [...byWallet.values()].map(async (walletDeposits) => {
       let recorded = 0
-      for (const { deposit, receipt } of walletDeposits) {
+      for (const { deposit, outcome } of walletDeposits) {
         const isNativeTransfer = deposit.logIndex === undefined
         const decimals = isNativeTransfer ? 18 : await tokenDecimals(client, network, deposit.token)
         if (decimals === undefined) {
@@ -560,7 +617,12 @@ async function recordDeposits(
           isNativeTransfer,
           logIndex: deposit.logIndex,
           traceAddress: deposit.traceAddress,
-          outcome: outcomeOf(receipt),
+          outcome: {
+            status: outcome.status,
+            gasUsed: outcome.gasUsed,
+            blockNumber: outcome.blockNumber,
+            blockHash: outcome.blockHash,
+          },
         })
         if (result.created) recorded += 1
       }
@@ -635,7 +697,7 @@ async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<Ne
     client,
     network,
     transfers.filter((transfer) => known.has(transfer.to.toLowerCase())),
-    new Set(native.hashes.values()),
+    { hashes: new Set(native.hashes.values()), senders: native.senders },
   )
   // Only now: a run that failed above leaves the cursor, and the next run scans the range again.
   const advanced = await advanceDepositCursor(network, {
