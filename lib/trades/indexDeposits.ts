@@ -29,6 +29,7 @@ import { recordTrade, type TradeOutcome } from '../db/trade'
 import { listCatalogTokenAddresses } from '../db/project'
 import { findKnownWallets, listKnownWallets } from '../db/wallet'
 import { logger } from '../logger'
+import { mapConcurrently } from '../mapConcurrently'
 
 export interface IndexDepositsParameters {
   networks?: readonly NetworkName[]
@@ -528,6 +529,7 @@ interface DepositOutcome extends TradeOutcome {
 }
 
 const TOO_BIG = Symbol('receipt too big to read')
+const WALLETS_IN_PARALLEL = 16
 
 /**
  * The receipts of `hashes`, BATCH_SIZE a request and halved when too big (a transaction's
@@ -589,9 +591,12 @@ async function recordDeposits(
     if (!scan.hashes.has(outcome.blockHash)) continue
     byWallet.set(deposit.to, [...(byWallet.get(deposit.to) ?? []), { deposit, outcome }])
   }
-  // One wallet's deposits in turn (they share its counters); wallets in parallel.
-  const counts = await Promise.all(
-    [...byWallet.values()].map(async (walletDeposits) => {
+  // One wallet's deposits in turn (they share its counters); WALLETS_IN_PARALLEL wallets at once
+  // (a chain minute holds hundreds of deposits: all at once time out against the table).
+  const counts = await mapConcurrently(
+    [...byWallet.values()],
+    WALLETS_IN_PARALLEL,
+    async (walletDeposits) => {
       let recorded = 0
       for (const { deposit, outcome } of walletDeposits) {
         const isNativeTransfer = deposit.logIndex === undefined
@@ -627,7 +632,7 @@ async function recordDeposits(
         if (result.created) recorded += 1
       }
       return recorded
-    }),
+    },
   )
   return counts.reduce((sum, count) => sum + count, 0)
 }

@@ -273,13 +273,14 @@ describe('a contract emitting 13,000 Transfer events in each of two blocks', () 
 
 describe('a burst of 13,000 transfers of a catalog token in each of two blocks', () => {
   it('delays the indexer without stalling it: one run splits what the node cannot send and records the deposits once', async () => {
-    const [first, second] = knownWallets.slice(20, 22) as [Address, Address]
-    const burst = () =>
+    const [first, second, inBurst] = knownWallets.slice(20, 23) as [Address, Address, Address]
+    // From `to` on, one address up each time: `to` itself gets the first transfer.
+    const burst = (to: Address) => () =>
       client.writeContract({
         address: burstToken,
         abi: transferEmitterAbi,
         functionName: 'emitTransfers',
-        args: [deployer, randomAddress(), 1n, SPAM_LOGS, true],
+        args: [deployer, to, 1n, SPAM_LOGS, true],
         account: deployer,
         chain: null,
         gas: 29_000_000n,
@@ -294,13 +295,14 @@ describe('a burst of 13,000 transfers of a catalog token in each of two blocks',
         chain: null,
       })
     const cursorBefore = (await getDepositCursor('ethereum')) ?? 0n
-    const one = await inOneBlock([burst, deposit(first)])
-    const two = await inOneBlock([burst, deposit(second)])
+    const one = await inOneBlock([burst(randomAddress()), deposit(first)])
+    // A deposit inside the burst: its receipt carries all 13,000 logs (about 8 MB).
+    const two = await inOneBlock([burst(inBurst), deposit(second)])
 
     const { result, calls } = await counted(() => indexDeposits({ networks: ['ethereum'] }))
 
     expect(result).toEqual([
-      expect.objectContaining({ fromBlock: cursorBefore, toBlock: two.block, recorded: 2 }),
+      expect.objectContaining({ fromBlock: cursorBefore, toBlock: two.block, recorded: 3 }),
     ])
     expect(await getDepositCursor('ethereum')).toBe(two.block + 1n)
     // Both blocks' logs (about 16 MB) are over the transport's cap: the range was split.
@@ -310,6 +312,14 @@ describe('a burst of 13,000 transfers of a catalog token in each of two blocks',
     ])
     expect(await deposits(second)).toEqual([
       expect.objectContaining({ hash: two.hashes[1], amount: '7', token: burstToken }),
+    ])
+    expect(await deposits(inBurst)).toEqual([
+      expect.objectContaining({
+        hash: two.hashes[0],
+        amount: '0.000000000000000001',
+        status: 'successful',
+        blockNumber: two.block,
+      }),
     ])
   }, 180_000)
 })
