@@ -74,15 +74,19 @@ function deferredTransport(config: ChainConfig): Transport {
       type: 'deferred',
       retryCount: 0,
       timeout: parameters.timeout,
+      // Options too: the deposit indexer asks some calls without retries.
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc refuses it uncast (viem's generic EIP1193RequestFn)
-      request: (async (request: { method: string; params?: unknown }) => {
+      request: (async (
+        request: { method: string; params?: unknown },
+        options?: Parameters<EIP1193RequestFn>[1],
+      ) => {
         inner ??= rpcUrlsFor(config)
           .then((urls) => transportFor(urls)(parameters))
           .catch((error: unknown) => {
             inner = undefined
             throw error
           })
-        return (await inner).request(request)
+        return (await inner).request(request, options)
       }) as EIP1193RequestFn,
     })
   }

@@ -24,6 +24,12 @@ export const rpcRequestChannel = channel('wallet-backend:rpc-request')
  */
 export const rpcExchangeChannel = channel('wallet-backend:rpc-exchange')
 
+/**
+ * The size in bytes of every answer body received (also one cut off at the cap), published as it
+ * ends: how the indexer's tests and bench count what a provider sent.
+ */
+export const rpcResponseChannel = channel('wallet-backend:rpc-response')
+
 export interface RpcExchangeMessage {
   exchange: number
   phase: 'open' | 'close'
@@ -63,7 +69,12 @@ const agents = {
   https: new HttpsAgent({ keepAlive: true }),
 }
 
-const MAX_RESPONSE_BYTES = 10_485_760
+/**
+ * An answer larger than this is dropped unread (HttpRequestError with RESPONSE_TOO_LARGE): a
+ * Lambda cannot hold an unbounded body. The deposit indexer splits what it asked instead.
+ */
+export const MAX_RESPONSE_BYTES = 10_485_760
+export const RESPONSE_TOO_LARGE = 'response body too large'
 
 // A type alias, not an interface, so it fits viem's error `body` ({ [x: string]: unknown }).
 type JsonRpcCall = {
@@ -129,6 +140,8 @@ function post(
   const { url } = target
   return new Promise((resolve, reject) => {
     let settled = false
+    // Bytes of the answer so far: published however it ends (a timeout or the cap included).
+    let size = 0
     const finish = (error: Error | undefined, value?: unknown) => {
       if (settled) return
       settled = true
@@ -145,11 +158,12 @@ function post(
       },
       (response: IncomingMessage) => {
         const chunks: Buffer[] = []
-        let size = 0
         response.on('data', (chunk: Buffer) => {
+          if (settled) return
           size += chunk.length
           if (size > MAX_RESPONSE_BYTES) {
-            finish(new HttpRequestError({ body, details: 'response body too large', url }))
+            if (rpcResponseChannel.hasSubscribers) rpcResponseChannel.publish(size)
+            finish(new HttpRequestError({ body, details: RESPONSE_TOO_LARGE, url }))
             request.destroy()
             return
           }
@@ -157,6 +171,8 @@ function post(
         })
         response.on('error', (cause) => finish(new HttpRequestError({ body, cause, url })))
         response.on('end', () => {
+          if (settled) return
+          if (rpcResponseChannel.hasSubscribers) rpcResponseChannel.publish(size)
           const status = response.statusCode ?? 0
           const raw = Buffer.concat(chunks).toString('utf8')
           let data: unknown
@@ -190,6 +206,7 @@ function post(
       },
     )
     const timer = setTimeout(() => {
+      if (!settled && rpcResponseChannel.hasSubscribers) rpcResponseChannel.publish(size)
       finish(new TimeoutError({ body, url }))
       request.destroy()
     }, timeout)

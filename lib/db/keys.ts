@@ -29,6 +29,7 @@
 // | deposit indexer cursor (+ last hash)| GetItem  | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
 // | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
+// | every known wallet (indexer: recipient filters of a block too big to read whole) | Query GSI1 | gsi1pk = KNOWN_WALLET (the wallet item; sk = its address) |
 // | claim an Idempotency-Key (swaps)   | PutItem   | pk = IDEMPOTENCY#<address>, sk = KEY#<sha256 of the key> (if absent) |
 // | complete it with the trade         | TransactWrite | the trade's items + Update of the key (status completed, txId) |
 // | attach networks to a wallet        | TransactWrite | Update pk = WALLET#<address>, sk = NETWORK#<networkId> + ConditionCheck NETWORK / NETWORK#<name> exists + the session's |
@@ -132,6 +133,13 @@ export function familyKey(familyId: string): TableKey {
 
 export function walletKey(address: string): TableKey {
   return { pk: `WALLET#${address.toLowerCase()}`, sk: 'WALLET' }
+}
+
+export const KNOWN_WALLET_INDEX_PARTITION = 'KNOWN_WALLET'
+
+/** On the wallet item, so GSI1 lists every known wallet (the indexer's recipient filters). */
+export function knownWalletIndexKey(address: string) {
+  return { gsi1pk: KNOWN_WALLET_INDEX_PARTITION, gsi1sk: address.toLowerCase() }
 }
 
 // Trades live in their wallet's partition.

@@ -63,6 +63,22 @@ export async function queryCatalogItems(): Promise<Record<string, unknown>[]> {
   })
 }
 
+/**
+ * The addresses of the catalog's tokens on `network` (checksummed): one Query of the catalog
+ * partition (paged past 1 MB) reading two attributes of each project.
+ */
+export async function listCatalogTokenAddresses(network: NetworkName): Promise<`0x${string}`[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: '#network = :network',
+    ProjectionExpression: '#network, address',
+    ExpressionAttributeNames: { '#network': 'network' },
+    ExpressionAttributeValues: { ':pk': CATALOG_PARTITION, ':network': network },
+  })
+  return items.map((item) => getAddress(String(item.address)))
+}
+
 /** The whole catalog. */
 export async function listProjects(): Promise<Project[]> {
   return (await queryCatalogItems()).map(toProject)

@@ -1,7 +1,14 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import {
+  BatchWriteCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import {
+  KNOWN_WALLET_INDEX_PARTITION,
+  knownWalletIndexKey,
   nonceKey,
   noncePartition,
   nonceSortKeyFrom,
@@ -9,6 +16,8 @@ import {
   type TableKey,
   walletKey,
 } from './keys'
+import { queryAll } from './queryAll'
+import { GSI1 } from './tableSchema'
 import { putFamilyItem, putSessionItem, type Session, type TransactItem } from './session'
 import { countItem, releaseItem, secondsUntil, windowOf } from './windowCounter'
 import { isTransactionCanceled, transact } from './writeConflicts'
@@ -100,10 +109,17 @@ function knownWalletItem(address: string, now: string): TransactItem {
     Update: {
       TableName: tableName(),
       Key: walletKey(address),
+      // The index keys on every login, so a wallet known before they existed is listed again.
       UpdateExpression:
-        'SET #type = :type, address = :address, createdAt = if_not_exists(createdAt, :now)',
+        'SET #type = :type, address = :address, createdAt = if_not_exists(createdAt, :now), gsi1pk = :indexPk, gsi1sk = :indexSk',
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'Wallet', ':address': address, ':now': now },
+      ExpressionAttributeValues: {
+        ':type': 'Wallet',
+        ':address': address,
+        ':now': now,
+        ':indexPk': KNOWN_WALLET_INDEX_PARTITION,
+        ':indexSk': knownWalletIndexKey(address).gsi1sk,
+      },
     },
   }
 }
@@ -111,6 +127,51 @@ function knownWalletItem(address: string, now: string): TransactItem {
 /** Makes a wallet known outside a login (demo data, fixtures). */
 export async function markWalletKnown(address: string, now = new Date()): Promise<void> {
   await db().send(new UpdateCommand(knownWalletItem(address, now.toISOString()).Update as never))
+}
+
+// BatchWriteItem takes at most 25 items a call.
+const BATCH_WRITE_MAX_ITEMS = 25
+
+/**
+ * Makes many wallets known at once (fixtures, the bench): BatchWriteItem, 25 a call, asking again
+ * for what DynamoDB left unprocessed. Overwrites the wallet items (createdAt = now).
+ */
+export async function markWalletsKnown(addresses: readonly string[], now = new Date()) {
+  for (let start = 0; start < addresses.length; start += BATCH_WRITE_MAX_ITEMS) {
+    let pending = addresses.slice(start, start + BATCH_WRITE_MAX_ITEMS).map((address) => ({
+      PutRequest: {
+        Item: {
+          ...walletKey(address),
+          ...knownWalletIndexKey(address),
+          type: 'Wallet',
+          address,
+          createdAt: now.toISOString(),
+        },
+      },
+    }))
+    while (pending.length > 0) {
+      const { UnprocessedItems } = await db().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
+      )
+      pending = (UnprocessedItems?.[tableName()] ?? []) as typeof pending
+    }
+  }
+}
+
+/**
+ * Every known wallet, lower-cased: a Query of GSI1's KNOWN_WALLET partition (paged past 1 MB,
+ * about 7,000 wallets a page). Only the indexer's last resort reads it, for a block whose
+ * catalog transfers are too many to read whole.
+ */
+export async function listKnownWallets(): Promise<`0x${string}`[]> {
+  const items = await queryAll({
+    TableName: tableName(),
+    IndexName: GSI1,
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': KNOWN_WALLET_INDEX_PARTITION },
+    ProjectionExpression: 'gsi1sk',
+  })
+  return items.map((item) => String(item.gsi1sk) as `0x${string}`)
 }
 
 /**

@@ -7,6 +7,7 @@ import { listTrades } from '../../lib/db/trade'
 import { markWalletKnown } from '../../lib/db/wallet'
 import { ChainUnavailable } from '../../lib/errors'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
+import { listInCatalog } from '../support/catalogListing'
 import { createTable } from '../../lib/local/localStack'
 import { type RpcProxy, startRpcProxy } from '../support/faultEngines'
 import { devnet } from '../support/devnetAccounts'
@@ -29,6 +30,8 @@ beforeAll(async () => {
   await createTable(String(process.env.DYNAMODB_ENDPOINT), tableName)
   // Before any module reads its configuration: the modules build their clients on first use.
   Object.assign(process.env, { TABLE_NAME: tableName, ETHEREUM_RPC_URL: proxy.url })
+  // Only catalog tokens' transfers are deposits (DECISIONS §8.2).
+  await listInCatalog('ethereum', demoToken('ethereum'))
 })
 
 afterAll(async () => {

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NETWORK_NAMES, type NetworkName } from '../../lib/config'
 import { setDepositCursor } from '../../lib/db/depositCursor'
 import { listTrades } from '../../lib/db/trade'
-import { markWalletKnown } from '../../lib/db/wallet'
+import { markWalletKnown, markWalletsKnown } from '../../lib/db/wallet'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
+import { listInCatalog } from '../support/catalogListing'
 import { devnet } from '../support/devnetAccounts'
 import { createTable } from '../../lib/local/localStack'
 import { type JsonRpcCall, type RpcProxy, startRpcProxy } from '../support/faultEngines'
@@ -33,6 +34,11 @@ beforeAll(async () => {
   Object.assign(proxies, { ethereum, altchain })
   // Before any module reads its configuration: settings are read once, on first use.
   process.env.TABLE_NAME = table
+  // Only catalog tokens' transfers are deposits (DECISIONS §8.2).
+  for (const network of NETWORK_NAMES) {
+    const token = demoToken(network)
+    await listInCatalog(network, token)
+  }
   for (const network of NETWORK_NAMES) {
     Object.assign(process.env, {
       [`${network.toUpperCase()}_RPC_URL`]: proxies[network]?.url,
@@ -129,4 +135,57 @@ describe.each(NETWORK_NAMES)('eth_getLogs ranges a provider refuses, on %s', (ne
       expect(trades.filter((trade) => trade.type === 'deposit')).toHaveLength(1)
     },
   )
+})
+
+describe('a block whose Transfer logs a provider refuses even alone', () => {
+  it('is read with recipient filters of at most 1,000 known wallets a query, and its deposit recorded once', async () => {
+    const network = 'ethereum'
+    const proxy = proxies[network] as RpcProxy
+    const wallet = privateKeyToAccount(generatePrivateKey()).address
+    // More known wallets than one filter may hold: two recipient queries a block.
+    await markWalletsKnown([
+      ...Array.from({ length: 1_500 }, () => privateKeyToAccount(generatePrivateKey()).address),
+      wallet,
+    ])
+    const token = demoToken(network)
+    const receipt = await giveTokens(network, {
+      token: token.address,
+      to: wallet,
+      amount: 10n ** BigInt(token.decimals),
+    })
+    await setDepositCursor(network, receipt.blockNumber)
+    const recipientQueries: number[] = []
+    let refused = 0
+    proxy.answerWithError(
+      (call) => {
+        if (call.method !== 'eth_getLogs') return false
+        const [filter] = (call.params ?? []) as Array<{ topics?: unknown[] }>
+        const recipients = filter?.topics?.[2]
+        if (Array.isArray(recipients)) {
+          recipientQueries.push(recipients.length)
+          return false
+        }
+        refused += 1
+        return true
+      },
+      { code: -32005, message: 'query returned more than 10000 results' },
+    )
+    let run
+    try {
+      ;[run] = await indexDeposits({ networks: [network] })
+    } finally {
+      proxy.answerWithError(undefined)
+    }
+
+    expect(run).toMatchObject({ fromBlock: receipt.blockNumber, recorded: 1 })
+    const blocks = Number((run?.toBlock ?? 0n) - receipt.blockNumber + 1n)
+    // Every range down to each single block was refused, and each block asked in two chunks.
+    expect(refused).toBeGreaterThanOrEqual(blocks)
+    expect(recipientQueries).toHaveLength(2 * blocks)
+    for (const size of recipientQueries) expect(size).toBeLessThanOrEqual(1_000)
+    const { trades } = await listTrades({ wallet, limit: 10, offset: 0, direction: 'DESC' })
+    expect(trades.filter((trade) => trade.type === 'deposit')).toEqual([
+      expect.objectContaining({ hash: receipt.transactionHash, token: token.address }),
+    ])
+  }, 60_000)
 })

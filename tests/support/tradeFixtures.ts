@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Address, erc20Abi, type Hash, toHex } from 'viem'
+import { type Address, erc20Abi, type Hash, toHex, type TransactionReceipt } from 'viem'
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/config'
 import { NATIVE_COIN } from '../../lib/constants'
@@ -22,7 +22,7 @@ export function demoToken(network: NetworkName): { address: Address; decimals: n
 export async function giveTokens(
   network: NetworkName,
   { token, to, amount }: { token: Address; to: Address; amount: bigint },
-): Promise<void> {
+): Promise<TransactionReceipt> {
   const client = devnet(network)
   const { deployer } = inject('deployments')[network]
   await client.impersonateAccount({ address: deployer })
@@ -36,6 +36,7 @@ export async function giveTokens(
   })
   const receipt = await client.waitForTransactionReceipt({ hash })
   if (receipt.status !== 'success') throw new Error('funding transfer reverted')
+  return receipt
 }
 
 /** Waits for a transaction's receipt on a devnet. */
