@@ -47,6 +47,12 @@ export interface BestRouteParameters {
   recipient: Address
   /** Tokens that may connect a route besides the base tokens (the network's catalog). */
   connectorCandidates?: readonly Address[]
+  /**
+   * Candidates whose pools are read, at most (default MAX_CONNECTOR_CANDIDATES, the quote's
+   * bound). The price sampler, off the request path, reads them all: more lens calls, still one
+   * round trip, and the search still keeps MAX_EXTRA_CONNECTORS of them.
+   */
+  maxConnectorCandidates?: number
   /** Rank by amountOut alone (gas left out): the comparison with a reference that ignores gas. */
   ignoreGas?: boolean
 }
@@ -165,7 +171,7 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   if (!config.v3 || !router) throw new NoRouterConfigured(network)
   const candidates = (parameters.connectorCandidates ?? [])
     .filter((token) => !config.baseTokens.some((base) => sameToken(base, token)))
-    .slice(0, MAX_CONNECTOR_CANDIDATES)
+    .slice(0, parameters.maxConnectorCandidates ?? MAX_CONNECTOR_CANDIDATES)
   const client = publicClient(network)
   const slotKnown = nativeIn ? null : knownBalanceSlot(network, tokenIn)
   const [pools, gasPrice, blockNumber, balanceSlot] = await Promise.all([
