@@ -82,6 +82,17 @@ export class CallBudgetSpent extends AppError {
   }
 }
 
+/**
+ * A network configured without V3 pools or a SwapRouter02 (ChainConfig.v3 / swapRouter absent):
+ * the V2-only path serves it, so callers check the configuration or catch this to fall back.
+ */
+export class NoRouterConfigured extends AppError {
+  override name = 'NoRouterConfigured'
+  constructor(network: string) {
+    super(422, 422, `${network} has no V3 pools or swap router configured`)
+  }
+}
+
 export class TooManyRequests extends AppError {
   override name = 'TooManyRequests'
   /** Sent as the `Retry-After` header, in seconds. */

@@ -1,16 +1,16 @@
 import { call } from 'viem/actions'
 import { type Address, decodeFunctionResult, encodeFunctionData } from 'viem'
 import { loadChainConfig, type NetworkName } from '../config'
+import { untrustedCallGas } from './callBudget'
 import { onChain } from './chainError'
 import { publicClient } from './clients'
 import type { Pool } from './pools/pool'
 import { POOL_LENS_ADDRESS, POOL_LENS_RUNTIME, poolLensAbi } from './poolLens'
 
-/** Gas cap of every call whose targets a caller chooses (DECISIONS §8.2). */
-export const UNTRUSTED_CALL_GAS = 3_000_000n
 /**
  * Pool lookups per lens call: a lookup that finds no pool costs ~5,000 gas, a V3 pool read with
- * its ticks ~30,000-150,000; 24 stay well under UNTRUSTED_CALL_GAS on mainnet-shaped pools.
+ * its ticks ~30,000-150,000; 24 stay well under the
+ * UNTRUSTED_CALL_GAS cap (3,000,000 by default) on mainnet-shaped pools.
  */
 export const LOOKUPS_PER_CALL = 24
 /** Bitmap words read each side of the price's word (a word is 256 tick spacings). */
@@ -54,7 +54,8 @@ export interface ReadPoolsParameters {
 /**
  * The state of every pool of `pairs` (V2 pairs and V3 pools of the configured tiers), read by
  * PoolLens placed by state override: ceil(lookups / lookupsPerCall) eth_calls, all sent at once so
- * the transport batches them into one round trip, each capped at UNTRUSTED_CALL_GAS.
+ * the transport batches them into one round trip. The lens reads pools named by caller-chosen
+ * tokens, so each call is capped and counted like any call into code a caller chose (callBudget).
  */
 export async function readPools({
   network,
@@ -69,8 +70,10 @@ export async function readPools({
   }
   const client = publicClient(network)
   const answers = await Promise.all(
-    chunks.map((chunk) =>
-      onChain(network, () =>
+    chunks.map((chunk) => {
+      // Taken before the call, so a spent budget refuses the request before anything leaves.
+      const gas = untrustedCallGas()
+      return onChain(network, () =>
         call(client, {
           to: POOL_LENS_ADDRESS,
           data: encodeFunctionData({
@@ -79,13 +82,13 @@ export async function readPools({
             args: [chunk, BigInt(WORDS_EACH_SIDE), BigInt(MAX_TICKS_PER_POOL)],
           }),
           stateOverride: [{ address: POOL_LENS_ADDRESS, code: POOL_LENS_RUNTIME }],
-          gas: UNTRUSTED_CALL_GAS,
+          gas,
           ...(blockNumber === undefined ? {} : { blockNumber }),
         }).then(({ data }) =>
           decodeFunctionResult({ abi: poolLensAbi, functionName: 'read', data: data ?? '0x' }),
         ),
-      ).then((states) => states.map((state, index) => ({ state, lookup: chunk[index] }))),
-    ),
+      ).then((states) => states.map((state, index) => ({ state, lookup: chunk[index] })))
+    }),
   )
   return answers.flat().flatMap(({ state, lookup }): Pool[] => {
     if (!lookup || state.pool === '0x0000000000000000000000000000000000000000') return []

@@ -16,6 +16,7 @@ import { uniswapV2SwapAbi } from '../chain/abis'
 import { loadChainConfig, type NetworkName } from '../config'
 import { NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
+import { checkSwapRouterCall } from './checkSwapRouterCall'
 import type { KnownTokens } from './knownTokens'
 import type { TransactionKind } from './unsignedTransaction'
 
@@ -114,8 +115,66 @@ function routerSwap(
   }
 }
 
-/** What a call to a known token may be: `approve` of the router, or `transfer`. */
-function tokenCall(parsed: Parsed, router: Address, refuse: (why: string) => never): Classified {
+/**
+ * What a call to the SwapRouter02 (DECISIONS §8.1) may be: one multicall of the swaps the service
+ * builds, paying the wallet (checkSwapRouterCall), along catalog tokens only.
+ */
+function swapRouterSwap(
+  parsed: Parsed,
+  network: NetworkName,
+  wallet: Address,
+  tokens: KnownTokens,
+  refuse: (why: string) => never,
+): Classified {
+  const router = getAddress(parsed.to as Address)
+  const {
+    token,
+    amount,
+    tokens: named,
+  } = checkSwapRouterCall({
+    data: parsed.data ?? '0x',
+    value: parsed.value ?? 0n,
+    wallet,
+    router,
+    wrappedNative: loadChainConfig(network).wrappedNative,
+    refuse,
+  })
+  const unknown = named.find((address) => !tokens.isKnown(address))
+  if (unknown) refuse(`swaps ${getAddress(unknown)}, not a catalog token`)
+  return {
+    kind: 'swap',
+    counterparty: router,
+    token,
+    amount,
+    isNativeTransfer: token === NATIVE_COIN,
+  }
+}
+
+/** What swapRouterSwap would find, without refusing (the reads before the checks name it). */
+function swapRouterCallOrUndefined(parsed: Parsed, network: NetworkName, wallet: Address) {
+  return decodeOrUndefined(() =>
+    checkSwapRouterCall({
+      data: parsed.data ?? '0x',
+      value: parsed.value ?? 0n,
+      wallet,
+      router: parsed.to as Address,
+      wrappedNative: loadChainConfig(network).wrappedNative,
+      refuse: (why) => {
+        throw new Error(why)
+      },
+    }),
+  )
+}
+
+/**
+ * What a call to a known token may be: `approve` of a router (the V2 router, or the SwapRouter02
+ * where configured), or `transfer`.
+ */
+function tokenCall(
+  parsed: Parsed,
+  routers: readonly Address[],
+  refuse: (why: string) => never,
+): Classified {
   const token = parsed.to as Address
   const call = decodeOrUndefined(() =>
     decodeFunctionData({ abi: erc20Abi, data: parsed.data ?? '0x' }),
@@ -127,8 +186,9 @@ function tokenCall(parsed: Parsed, router: Address, refuse: (why: string) => nev
     refuse(`sends native coin with ${call.functionName}, which takes none`)
   const [target, amount] = call.args
   if (call.functionName === 'approve') {
-    if (!isAddressEqual(target, router)) refuse('approves a spender other than the router')
-    return { kind: 'approval', counterparty: router, token, amount, isNativeTransfer: false }
+    const spender = routers.find((router) => isAddressEqual(target, router))
+    if (!spender) refuse('approves a spender other than the router')
+    return { kind: 'approval', counterparty: spender, token, amount, isNativeTransfer: false }
   }
   if (isAddressEqual(target, zeroAddress) || isAddressEqual(target, token)) {
     refuse('transfers to the zero address or to the token contract itself')
@@ -187,7 +247,7 @@ export async function decodeSubmitted({
   wallet,
   transactions,
 }: CheckSubmittedParameters): Promise<DecodedSubmission> {
-  const { router } = loadChainConfig(network)
+  const { router, swapRouter } = loadChainConfig(network)
   const parsed = transactions.map(parse)
   const signers = await Promise.all(
     transactions.map((raw) =>
@@ -196,12 +256,23 @@ export async function decodeSubmitted({
       ),
     ),
   )
-  const contracts = parsed.flatMap((transaction) =>
-    transaction.to && !isAddressEqual(transaction.to, router)
+  const toSwapRouter = (transaction: Parsed) =>
+    swapRouter !== undefined && transaction.to !== undefined && transaction.to !== null
+      ? isAddressEqual(transaction.to, swapRouter)
+      : false
+  const contracts = parsed.flatMap((transaction) => {
+    if (toSwapRouter(transaction)) {
+      return swapRouterCallOrUndefined(transaction, network, wallet)?.tokens ?? []
+    }
+    return transaction.to && !isAddressEqual(transaction.to, router)
       ? [transaction.to]
-      : swapPath(transaction),
+      : swapPath(transaction)
+  })
+  const moved = parsed.map((transaction) =>
+    toSwapRouter(transaction)
+      ? swapRouterCallOrUndefined(transaction, network, wallet)?.token
+      : tokenMovedBy(transaction, router),
   )
-  const moved = parsed.map((transaction) => tokenMovedBy(transaction, router))
   const tokensMoved = [
     ...new Set(
       moved
@@ -250,7 +321,8 @@ export function checkSigned(decoded: DecodedSubmission): void {
 /**
  * Checks each decoded transaction before anything is broadcast (DECISIONS §7.3): an EIP-1559
  * transaction of the network's chain id, signed by the session's wallet, sent to the router (one
- * of its swaps, paying the wallet), to a catalog token (`approve` of the router or `transfer`)
+ * of its swaps, paying the wallet) or the SwapRouter02 where configured (checkSwapRouterCall), to
+ * a catalog token (`approve` of either router or `transfer`)
  * or, with empty data, a plain native transfer; value only with the native coin's swaps and
  * transfers; nonces consecutive. `tokens`: the catalog's answer for `decoded.contracts`. One the
  * service would not have prepared is 422. The first nonce is checked against the chain by the
@@ -261,7 +333,8 @@ export function checkSubmitted(
   tokens: KnownTokens,
 ): CheckedTransaction[] {
   const { network, wallet, transactions, parsed } = decoded
-  const { router } = loadChainConfig(network)
+  const { router, swapRouter } = loadChainConfig(network)
+  const routers = swapRouter ? [router, swapRouter] : [router]
   return parsed.map((transaction, index) => {
     const refuse = refuser(index)
     const { nonce, to } = checkSignedOne(decoded, index)
@@ -270,11 +343,14 @@ export function checkSubmitted(
     const checked = { raw, hash: keccak256(raw), nonce }
     if (isAddressEqual(to, router))
       return { ...checked, ...routerSwap(transaction, wallet, tokens, refuse) }
+    if (swapRouter && isAddressEqual(to, swapRouter)) {
+      return { ...checked, ...swapRouterSwap(transaction, network, wallet, tokens, refuse) }
+    }
     if (data !== '0x') {
       if (!tokens.isKnown(to)) {
         refuse(`calls ${getAddress(to)}, neither the router nor a catalog token of ${network}`)
       }
-      return { ...checked, ...tokenCall(transaction, router, refuse) }
+      return { ...checked, ...tokenCall(transaction, routers, refuse) }
     }
     const value = transaction.value ?? 0n
     if (isAddressEqual(to, zeroAddress)) refuse('sends the native coin to the zero address')

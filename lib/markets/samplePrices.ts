@@ -1,9 +1,10 @@
-import { erc20Abi } from 'viem'
+import { type Address, erc20Abi } from 'viem'
 import { readContract } from 'viem/actions'
 import { publicClient } from '../chain/clients'
 import { mapConcurrently } from '../mapConcurrently'
 import { translateChainError } from '../chain/chainError'
-import { listProjects, type Project } from '../db/project'
+import { listProjectMarkets } from '../db/marketStats'
+import type { Project } from '../db/project'
 import { failureReason } from './failureReason'
 import { quoteUsdPrice } from './quoteUsdPrice'
 import { recordPrice } from './recordPrice'
@@ -23,6 +24,28 @@ export interface SamplePricesReturnType {
 }
 
 const CONCURRENCY = 8
+/**
+ * Catalog tokens of a network tried as connectors of each price's route, at most: their pools
+ * among themselves and with the ends are all read (pairs grow as the square), so the largest
+ * market caps first (marketRank), then the unranked in catalog order. 8 give 13 tokens with the
+ * ends and 3 base tokens: 78 pairs, ~17 lens calls in one round trip per price.
+ */
+export const SAMPLER_CONNECTOR_CANDIDATES = 8
+
+/** Each network's connector candidates: ranked projects by rank, then the unranked. */
+function connectorsByNetwork(
+  catalog: ReadonlyArray<{ project: Project; marketRank: number }>,
+): Map<string, Address[]> {
+  const rankOf = (rank: number) => (rank > 0 ? rank : Number.MAX_SAFE_INTEGER)
+  const ordered = [...catalog].sort((a, b) => rankOf(a.marketRank) - rankOf(b.marketRank))
+  const connectors = new Map<string, Address[]>()
+  for (const { project } of ordered) {
+    const list = connectors.get(project.network) ?? []
+    if (list.length < SAMPLER_CONNECTOR_CANDIDATES + 1) list.push(project.address)
+    connectors.set(project.network, list)
+  }
+  return connectors
+}
 
 /**
  * The price sampler: prices every project on its network's DEX in USD and records the sample,
@@ -35,13 +58,28 @@ export async function samplePrices({
 }: SamplePricesParameters = {}): Promise<SamplePricesReturnType> {
   const started = Date.now()
   const at = clock()
-  const catalog = projects ?? (await listProjects())
+  const ranked = projects
+    ? projects.map((project) => ({ project, marketRank: 0 }))
+    : (await listProjectMarkets()).map(({ project, market }) => ({
+        project,
+        marketRank: market.marketRank,
+      }))
+  const catalog = ranked.map(({ project }) => project)
+  const connectors = connectorsByNetwork(ranked)
   const sampled: SamplePricesReturnType['sampled'] = []
   const failed: SamplePricesReturnType['failed'] = []
   await mapConcurrently(catalog, CONCURRENCY, async (project) => {
     try {
+      // The catalog's tokens connect routes (a V3-only token pooled with LINK); one more is
+      // kept above, so that SAMPLER_CONNECTOR_CANDIDATES remain besides the priced token.
+      const candidates = (connectors.get(project.network) ?? []).filter(
+        (address) => address !== project.address,
+      )
       const [priceE18, totalSupply] = await Promise.all([
-        quoteUsdPrice(project),
+        quoteUsdPrice({
+          ...project,
+          connectorCandidates: candidates.slice(0, SAMPLER_CONNECTOR_CANDIDATES),
+        }),
         // Beside the price (DECISIONS §8.3: the supply follows the chain, not only the market
         // sync); a token whose totalSupply fails keeps its last one, which the sync reports.
         readContract(publicClient(project.network), {

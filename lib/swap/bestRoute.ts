@@ -9,6 +9,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { findBalanceSlot, knownBalanceSlot } from '../chain/bestAmountOut'
+import { untrustedCallGas } from '../chain/callBudget'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { otherToken, type Pool, sameToken } from '../chain/pools/pool'
@@ -18,11 +19,11 @@ import {
   type Split,
   SPLIT_PARTS,
 } from '../chain/pools/searchRoutes'
-import { readPools, UNTRUSTED_CALL_GAS } from '../chain/readPools'
+import { readPools } from '../chain/readPools'
 import { ROUTER_PROBE_ADDRESS, ROUTER_PROBE_RUNTIME, routerProbeAbi } from '../chain/routerProbe'
 import { swapRouterCall } from '../chain/swapRouterCall'
 import { loadChainConfig, type NetworkName } from '../config'
-import { Unprocessable } from '../errors'
+import { NoRouterConfigured, Unprocessable } from '../errors'
 
 /** Catalog tokens tried as connectors beyond the base tokens, at most (their pools are read). */
 export const MAX_CONNECTOR_CANDIDATES = 6
@@ -46,6 +47,12 @@ export interface BestRouteParameters {
   recipient: Address
   /** Tokens that may connect a route besides the base tokens (the network's catalog). */
   connectorCandidates?: readonly Address[]
+  /**
+   * Candidates whose pools are read, at most (default MAX_CONNECTOR_CANDIDATES, the quote's
+   * bound). The price sampler, off the request path, reads them all: more lens calls, still one
+   * round trip, and the search still keeps MAX_EXTRA_CONNECTORS of them.
+   */
+  maxConnectorCandidates?: number
   /** Rank by amountOut alone (gas left out): the comparison with a reference that ignores gas. */
   ignoreGas?: boolean
 }
@@ -161,10 +168,10 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   const { network, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, recipient } = parameters
   const config = loadChainConfig(network)
   const router = config.swapRouter
-  if (!config.v3 || !router) throw new Error(`${network} has no V3 configuration`)
+  if (!config.v3 || !router) throw new NoRouterConfigured(network)
   const candidates = (parameters.connectorCandidates ?? [])
     .filter((token) => !config.baseTokens.some((base) => sameToken(base, token)))
-    .slice(0, MAX_CONNECTOR_CANDIDATES)
+    .slice(0, parameters.maxConnectorCandidates ?? MAX_CONNECTOR_CANDIDATES)
   const client = publicClient(network)
   const slotKnown = nativeIn ? null : knownBalanceSlot(network, tokenIn)
   const [pools, gasPrice, blockNumber, balanceSlot] = await Promise.all([
@@ -263,6 +270,7 @@ async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigin
           },
         ]),
   ]
+  const gas = untrustedCallGas()
   const { data } = await onChain(network, () =>
     call(publicClient(network), {
       to: ROUTER_PROBE_ADDRESS,
@@ -272,7 +280,7 @@ async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigin
         args: [router, tokenIn, amountIn, nativeIn, tokenOut, nativeOut, to, routerCall.data],
       }),
       stateOverride,
-      gas: UNTRUSTED_CALL_GAS,
+      gas,
       blockNumber: parameters.blockNumber,
     }),
   )

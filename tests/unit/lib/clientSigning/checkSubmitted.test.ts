@@ -1,13 +1,15 @@
 import '../../support/chainEnv'
-import { encodeFunctionData, erc20Abi, type Hex, parseEther } from 'viem'
+import { encodeFunctionData, erc20Abi, getAddress, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { uniswapV2SwapAbi } from '../../../../lib/chain/abis'
+import type { Pool } from '../../../../lib/chain/pools/pool'
+import { swapRouterCall } from '../../../../lib/chain/swapRouterCall'
 import { checkSubmitted, decodeSubmitted } from '../../../../lib/clientSigning/checkSubmitted'
 import type { KnownTokens } from '../../../../lib/clientSigning/knownTokens'
 import { NATIVE_COIN } from '../../../../lib/constants'
 import { BadRequest, Unprocessable } from '../../../../lib/errors'
-import { UNIT_CHAIN_ID, UNIT_ROUTER } from '../../support/chainEnv'
+import { UNIT_CHAIN_ID, UNIT_ROUTER, UNIT_SWAP_ROUTER } from '../../support/chainEnv'
 
 // The submit checks (DECISIONS §7.3) on transactions signed here by viem's own local accounts:
 // pure decoding and checking, no node and no table; the catalog is a fake that knows one token
@@ -20,6 +22,7 @@ const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2'
 const catalog: KnownTokens = {
   isKnown: (address) => [TOKEN, WETH.toLowerCase()].includes(address.toLowerCase()),
 } as KnownTokens
+const OUTSIDE = '0x00000000000000000000000000000000000000bb'
 
 const FEES = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, gas: 200_000n }
 
@@ -33,6 +36,39 @@ function nativeSwap(recipient: `0x${string}` = wallet.address) {
       args: [1n, [WETH, TOKEN], recipient, 2_000_000_000n],
     }),
   }
+}
+
+/** A SwapRouter02 multicall as the service builds it: TOKEN -> WETH (V3) -> `last` (V2). */
+function routerSwap({
+  recipient = wallet.address,
+  last = WETH,
+  nativeOut = false,
+}: { recipient?: `0x${string}`; last?: `0x${string}`; nativeOut?: boolean } = {}) {
+  const pool = (token0: `0x${string}`, token1: `0x${string}`, protocol: 'v2' | 'v3') =>
+    ({
+      protocol,
+      address: stranger.address,
+      token0,
+      token1,
+      state: { fee: 500 },
+    }) as unknown as Pool
+  const hops = [
+    {
+      pool: pool(TOKEN, WETH, 'v3'),
+      tokenIn: TOKEN as `0x${string}`,
+      tokenOut: WETH as `0x${string}`,
+    },
+  ]
+  if (last !== WETH) hops.push({ pool: pool(WETH, last, 'v2'), tokenIn: WETH, tokenOut: last })
+  const call = swapRouterCall({
+    legs: [{ hops, amountIn: 5n }],
+    amountOutMin: 1n,
+    recipient,
+    deadline: 2_000_000_000n,
+    nativeIn: false,
+    nativeOut,
+  })
+  return { to: UNIT_SWAP_ROUTER, data: call.data, value: call.value }
 }
 
 function approve(spender: `0x${string}`) {
@@ -81,7 +117,39 @@ describe('the submit checks', () => {
     })
   })
 
+  it('accept an approval of the SwapRouter02 then its multicall paying the wallet', async () => {
+    const [approval, swap, unwrap] = await check([
+      await signed(approve(UNIT_SWAP_ROUTER), { nonce: 1 }),
+      await signed(routerSwap(), { nonce: 2 }),
+      await signed(routerSwap({ nativeOut: true }), { nonce: 3 }),
+    ])
+    expect(approval).toMatchObject({ kind: 'approval', counterparty: UNIT_SWAP_ROUTER })
+    expect(swap).toMatchObject({
+      kind: 'swap',
+      counterparty: UNIT_SWAP_ROUTER,
+      token: getAddress(TOKEN),
+      amount: 5n,
+      isNativeTransfer: false,
+    })
+    expect(unwrap).toMatchObject({ kind: 'swap', token: getAddress(TOKEN), amount: 5n })
+  })
+
   it.each([
+    [
+      'to the SwapRouter02 paying someone else',
+      () => signed(routerSwap({ recipient: stranger.address })),
+      'pays the swap out to another address',
+    ],
+    [
+      'to the SwapRouter02 along a token outside the catalog',
+      () => signed(routerSwap({ last: OUTSIDE })),
+      `swaps ${getAddress(OUTSIDE)}, not a catalog token`,
+    ],
+    [
+      'to the SwapRouter02 with native coin its swap does not take',
+      () => signed({ ...routerSwap(), value: 5n }),
+      'sends native coin with a swap whose input is not the wrapped coin',
+    ],
     [
       'signed by another wallet',
       () => signed(nativeSwap(), { signer: stranger }),

@@ -1,0 +1,166 @@
+import {
+  type Address,
+  decodeFunctionData,
+  getAddress,
+  type Hex,
+  isAddressEqual,
+  parseAbi,
+  size,
+  slice,
+} from 'viem'
+import { NATIVE_COIN } from '../constants'
+
+/**
+ * The SwapRouter02 functions a submitted router transaction may call inside its
+ * `multicall(deadline, data)`: those swapRouterCall builds, plus wrapETH / refundETH (a client
+ * paying the coin in may wrap or refund it). Anything else (exactOutput, exactInputSingle,
+ * approve and pull helpers, self-permit, a nested multicall) is refused.
+ */
+export const submittedRouterAbi = parseAbi([
+  'struct ExactInputParams { bytes path; address recipient; uint256 amountIn; uint256 amountOutMinimum; }',
+  'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
+  'function exactInput(ExactInputParams params) payable returns (uint256 amountOut)',
+  'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to) payable returns (uint256 amountOut)',
+  'function unwrapWETH9(uint256 amountMinimum, address recipient) payable',
+  'function sweepToken(address token, uint256 amountMinimum, address recipient) payable',
+  'function wrapETH(uint256 value) payable',
+  'function refundETH() payable',
+])
+
+/** SwapRouter02's recipient meaning "the router itself" (Constants.ADDRESS_THIS). */
+const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
+/** SwapRouter02's amountIn meaning "the router's whole balance" (Constants.CONTRACT_BALANCE). */
+const CONTRACT_BALANCE = 0n
+
+export interface CheckSwapRouterCallParameters {
+  data: Hex
+  value: bigint
+  /** The signer: the only outside address the router may pay. */
+  wallet: Address
+  router: Address
+  wrappedNative: Address
+  refuse: (why: string) => never
+}
+
+export interface CheckedSwapRouterCall {
+  /** The input as the trade records it: a token, or NATIVE_COIN when value pays it. */
+  token: Address
+  /** Base units of the input the wallet pays. */
+  amount: bigint
+  /** Every token the inner calls name (paths, swept tokens): the catalog must know each. */
+  tokens: Address[]
+}
+
+/** The tokens of a V3 packed path (token, fee, token, ...); undefined when malformed. */
+export function v3PathTokens(path: Hex): Address[] | undefined {
+  const length = size(path)
+  if (length < 43 || (length - 20) % 23 !== 0) return undefined
+  const tokens: Address[] = []
+  for (let offset = 0; offset < length; offset += 23) {
+    tokens.push(getAddress(slice(path, offset, offset + 20)))
+  }
+  return tokens
+}
+
+function decodeOrUndefined(data: Hex) {
+  try {
+    return decodeFunctionData({ abi: submittedRouterAbi, data })
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Checks a transaction to the SwapRouter02 (DECISIONS §7.3, §8.1) as the service would have
+ * prepared it: one `multicall(deadline, data)` whose inner calls are exactInput,
+ * swapExactTokensForTokens, unwrapWETH9, sweepToken, wrapETH or refundETH; every recipient the
+ * signer or the router (which holds between legs); the last inner call pays the signer (so
+ * nothing is left in the router for anyone to sweep); one input token, paid by the wallet or,
+ * when `value` is sent, by exactly that value of the wrapped coin. Pure: the caller checks the
+ * returned tokens against the catalog.
+ */
+export function checkSwapRouterCall(
+  parameters: CheckSwapRouterCallParameters,
+): CheckedSwapRouterCall {
+  const { data, value, wallet, router, wrappedNative } = parameters
+  // Annotated, so TypeScript narrows after each call (a destructured one does not).
+  const refuse: (why: string) => never = parameters.refuse
+  const outer = decodeOrUndefined(data)
+  if (outer?.functionName !== 'multicall') {
+    refuse('calls a swap router function other than multicall(deadline, data)')
+  }
+  const [, inner] = outer.args
+  if (inner.length === 0) refuse('makes an empty multicall')
+  const held = (recipient: Address) =>
+    isAddressEqual(recipient, ADDRESS_THIS) || isAddressEqual(recipient, router)
+  const checkRecipient = (recipient: Address) => {
+    if (!isAddressEqual(recipient, wallet) && !held(recipient)) {
+      refuse('pays the swap out to another address')
+    }
+  }
+  const tokens: Address[] = []
+  const inputs: Array<{ token: Address; amount: bigint }> = []
+  let lastPaysWallet = false
+  let wrapped = 0n
+  for (const callData of inner) {
+    const call = decodeOrUndefined(callData)
+    if (!call || call.functionName === 'multicall') {
+      refuse('calls a swap router function the service does not prepare')
+    }
+    let recipient: Address | undefined
+    switch (call.functionName) {
+      case 'exactInput': {
+        const [{ path, recipient: to, amountIn }] = call.args
+        const pathTokens = v3PathTokens(path)
+        if (!pathTokens) refuse('swaps along a malformed V3 path')
+        tokens.push(...pathTokens)
+        if (amountIn !== CONTRACT_BALANCE)
+          inputs.push({ token: pathTokens[0] as Address, amount: amountIn })
+        recipient = to
+        break
+      }
+      case 'swapExactTokensForTokens': {
+        const [amountIn, , path, to] = call.args
+        if (path.length < 2) refuse('swaps along a path of fewer than two tokens')
+        tokens.push(...path)
+        if (amountIn !== CONTRACT_BALANCE)
+          inputs.push({ token: path[0] as Address, amount: amountIn })
+        recipient = to
+        break
+      }
+      case 'unwrapWETH9':
+        recipient = call.args[1]
+        break
+      case 'sweepToken':
+        tokens.push(call.args[0])
+        recipient = call.args[2]
+        break
+      case 'wrapETH':
+        wrapped += call.args[0]
+        break
+      case 'refundETH':
+        // Pays msg.sender (the signer) whatever coin the router still holds.
+        recipient = wallet
+        break
+    }
+    if (recipient !== undefined) checkRecipient(recipient)
+    lastPaysWallet = recipient !== undefined && isAddressEqual(recipient, wallet)
+  }
+  if (!lastPaysWallet) refuse('leaves the output in the router instead of paying the wallet')
+  const first = inputs[0]
+  if (!first) refuse('swaps no input amount')
+  if (inputs.some((input) => !isAddressEqual(input.token, first.token))) {
+    refuse('swaps more than one input token')
+  }
+  const amount = inputs.reduce((sum, input) => sum + input.amount, 0n)
+  if (value === 0n) {
+    if (wrapped !== 0n) refuse('wraps native coin it does not send')
+    return { token: first.token, amount, tokens }
+  }
+  if (!isAddressEqual(first.token, wrappedNative)) {
+    refuse('sends native coin with a swap whose input is not the wrapped coin')
+  }
+  if (value !== amount) refuse('sends a native value other than the amount it swaps')
+  if (wrapped > value) refuse('wraps more native coin than it sends')
+  return { token: NATIVE_COIN, amount: value, tokens }
+}

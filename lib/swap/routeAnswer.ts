@@ -1,0 +1,69 @@
+import { type Address, getAddress } from 'viem'
+import { SPLIT_PARTS } from '../chain/pools/searchRoutes'
+import type { BestRoute } from './bestRoute'
+
+/** One hop of a quoted route (DECISIONS §8.1): amounts in base units, as decimal strings. */
+export interface RouteHopAnswer {
+  protocol: 'v2' | 'v3'
+  pool: Address
+  /** V3 only: the pool's fee tier (hundredths of a basis point). */
+  fee?: number
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: string
+  amountOut: string
+}
+
+/** One route of a split and its share of the input. */
+export interface RouteAnswer {
+  /** Basis points of the input (multiples of 500, 10,000 in all). */
+  shareBps: number
+  hops: RouteHopAnswer[]
+}
+
+/** The §8.1 fields a quote or a prepare answer adds to the seed's (not wired into routes yet). */
+export interface BestRouteAnswer {
+  /** What the recipient receives, exact: base units of token1 as a decimal string. */
+  amountOut: string
+  route: RouteAnswer[]
+  priceImpactBps: number
+  /** Gas units of the whole transaction, by the search's model. */
+  gasEstimate: number
+  /** That gas at the quoted gas price, in base units of token1 (decimal string). */
+  gasCostToken1: string
+  /** The contract the calldata calls. */
+  to: Address
+  /** The block whose state was quoted. */
+  blockNumber: number
+}
+
+/** The §8.1 answer of an engine quote: per-hop amounts from the search, the total simulated. */
+export function describeBestRoute(best: BestRoute): BestRouteAnswer {
+  return {
+    amountOut: best.amountOut.toString(),
+    route: best.split.routes.map((route) => ({
+      shareBps: (route.parts * 10_000) / SPLIT_PARTS,
+      hops: route.hops.map((hop) => ({
+        protocol: hop.pool.protocol,
+        pool: getAddress(hop.pool.address),
+        ...(hop.pool.protocol === 'v3' && { fee: hop.pool.state.fee }),
+        tokenIn: getAddress(hop.tokenIn),
+        tokenOut: getAddress(hop.tokenOut),
+        amountIn: hop.amountIn.toString(),
+        amountOut: hop.amountOut.toString(),
+      })),
+    })),
+    priceImpactBps: best.priceImpactBps,
+    gasEstimate: Number(best.split.gas),
+    gasCostToken1: best.gasCostToken1.toString(),
+    to: getAddress(best.router),
+    blockNumber: Number(best.blockNumber),
+  }
+}
+
+/** The seed's `path`: the tokens of the split's largest route (routes come largest first). */
+export function largestRoutePath(best: BestRoute): Address[] {
+  const hops = best.split.routes[0]?.hops ?? []
+  const first = hops[0]
+  return first ? [first.tokenIn, ...hops.map((hop) => hop.tokenOut)].map((a) => getAddress(a)) : []
+}

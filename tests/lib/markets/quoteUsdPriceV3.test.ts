@@ -1,0 +1,105 @@
+import '../../support/env'
+import { type Address, encodePacked, erc20Abi, getAddress } from 'viem'
+import { readContract, simulateContract } from 'viem/actions'
+import { describe, expect, inject, it } from 'vitest'
+import { publicClient } from '../../../lib/chain/clients'
+import { loadChainConfig } from '../../../lib/config'
+import { quoterV2Abi } from '../../../lib/local/v3Artifacts'
+import { samplePrices } from '../../../lib/markets/samplePrices'
+import { ONE_USD } from '../../../lib/markets/usdAmount'
+import { createProject } from '../../support/marketFixtures'
+
+// The price sampler on a network with V3 pools (issue 26): tokens pooled only in V3 (ENS, AAVE on
+// ethereum; XVS, TWT on altchain) get a USD price, equal to the best that QuoterV2 on chain pays
+// for one whole token on any V3 path of one or two hops (every fee tier, every catalog token and
+// the wrapped native coin as the middle): the chain's own quoter, not the service's pool math.
+
+const NETWORKS = ['ethereum', 'altchain'] as const
+
+/** The best QuoterV2 output for `amountIn` over every V3 path of 1-2 hops among `middles`. */
+async function quoterBest(
+  network: (typeof NETWORKS)[number],
+  tokenIn: Address,
+  tokenOut: Address,
+  amountIn: bigint,
+  middles: readonly Address[],
+): Promise<bigint> {
+  const { feeTiers } = loadChainConfig(network).v3 ?? { feeTiers: [] }
+  const quoter = inject('deployments')[network].v3.quoter
+  const paths: `0x${string}`[] = feeTiers.map((fee) =>
+    encodePacked(['address', 'uint24', 'address'], [tokenIn, fee, tokenOut]),
+  )
+  for (const middle of middles) {
+    if (middle === tokenIn || middle === tokenOut) continue
+    for (const first of feeTiers) {
+      for (const second of feeTiers) {
+        paths.push(
+          encodePacked(
+            ['address', 'uint24', 'address', 'uint24', 'address'],
+            [tokenIn, first, middle, second, tokenOut],
+          ),
+        )
+      }
+    }
+  }
+  const outputs = await Promise.all(
+    paths.map((path) =>
+      simulateContract(publicClient(network), {
+        address: quoter,
+        abi: quoterV2Abi,
+        functionName: 'quoteExactInput',
+        args: [path, amountIn],
+      }).then(
+        ({ result }) => result[0],
+        () => 0n, // a path through a missing pool reverts
+      ),
+    ),
+  )
+  return outputs.reduce((best, out) => (out > best ? out : best), 0n)
+}
+
+describe.each(NETWORKS)('the price sampler on %s', (network) => {
+  it('prices the V3-only tokens at the best QuoterV2 sell price of one whole token', async () => {
+    const deployed = inject('deployments')[network]
+    const listed = [...deployed.tokens, ...deployed.v3OnlyTokens]
+    const projects = await Promise.all(
+      listed.map((token) =>
+        createProject({
+          network,
+          address: getAddress(token.address),
+          symbol: token.symbol,
+          decimals: token.decimals,
+        }),
+      ),
+    )
+
+    const run = await samplePrices({ projects })
+
+    expect(run.failed).toEqual([])
+    const usd = getAddress(deployed.usdStablecoin)
+    const stableScale =
+      10n **
+      BigInt(
+        await readContract(publicClient(network), {
+          address: usd,
+          abi: erc20Abi,
+          functionName: 'decimals',
+        }),
+      )
+    const middles = [
+      getAddress(deployed.wrappedNative),
+      ...listed.map((t) => getAddress(t.address)),
+    ]
+    expect(deployed.v3OnlyTokens.length).toBe(2)
+    for (const token of deployed.v3OnlyTokens) {
+      const project = projects.find((p) => p.address === getAddress(token.address))
+      const sampled = run.sampled.find((s) => s.projectId === project?.id)?.priceE18
+      const oneToken = 10n ** BigInt(token.decimals)
+      const reference = await quoterBest(network, getAddress(token.address), usd, oneToken, middles)
+      const referencePrice = (reference * ONE_USD) / stableScale
+      console.log(`${network} ${token.symbol}: sampled ${sampled}, QuoterV2 best ${referencePrice}`)
+      expect(reference).toBeGreaterThan(0n)
+      expect(sampled).toBe(referencePrice)
+    }
+  })
+})
