@@ -14,6 +14,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           pool: 'threads',
           testTimeout: 20_000,
+          // Projects with different worker counts need their own group: unit runs first.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -26,6 +28,7 @@ export default defineConfig({
           pool: 'forks',
           // The engines are shared: two workers keep the 2-core machine responsive.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -30,9 +30,15 @@ export async function setup(project: TestProject): Promise<void> {
     offline: process.env.TEST_OFFLINE !== '0',
     functionEnv: SUITE_CLIENT_LIMITS,
   })
-  Object.assign(process.env, { ...stack.env, LOG_LEVEL: 'WARN' })
+  // Only offline gets the raised budgets: the in-process handlers (test workers inherit this
+  // process's environment and take stackEnv) keep the deployed defaults their own tests assert.
+  const inProcessEnv = Object.fromEntries(
+    Object.entries(stack.env).filter(([name]) => !(name in SUITE_CLIENT_LIMITS)),
+  )
+  for (const name of Object.keys(SUITE_CLIENT_LIMITS)) delete process.env[name]
+  Object.assign(process.env, { ...inProcessEnv, LOG_LEVEL: 'WARN' })
   project.provide('apiUrl', stack.apiUrl ?? 'http://offline-not-started.invalid')
-  project.provide('stackEnv', stack.env)
+  project.provide('stackEnv', inProcessEnv)
   project.provide('deployments', stack.deployments)
 }
 
