@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { candidatePaths } from '../../../lib/chain/bestAmountOut'
 import { loadChainConfig } from '../../../lib/config'
 import { NATIVE_COIN } from '../../../lib/constants'
-import { calldataGas, estimateBeside } from '../../../lib/swap/gasLimit'
+import { estimateBeside, type GasEstimate, limitFrom } from '../../../lib/swap/gasLimit'
+import { isNodeFailure } from '../../../lib/chain/chainError'
 import { routerTokens } from '../../../lib/swap/quoteSwap'
 import { minimumOut, routerCall } from '../../../lib/swap/routerCall'
 import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
@@ -14,7 +15,7 @@ import { deployment, devnet, type FundedAccount, fundedAccount } from '../../sup
 // path is estimated there with `amountOutMin` 0, before the simulations tell the amount, and the
 // limit of the call finally sent is that estimate plus what its calldata costs more (limitFrom),
 // with the usual headroom on top. Here, on every path with liquidity between demo and zoo tokens,
-// in and out of the native coin, that sum covers the node's estimate of the exact call sent (its
+// in and out of the native coin, that limit covers the node's estimate of the exact call sent (its
 // real amountOutMin and a later deadline). An earlier attempt, estimating the fee-on-transfer
 // function in place of the plain one, came out up to 0.15% short of the plain call on 3 hops.
 
@@ -64,17 +65,20 @@ beforeAll(async () => {
 }, 120_000)
 
 /**
- * `work`'s result from a window in which no block was mined. The suite's other files trade on
- * the same devnet: a swap mined between the two estimates changes what the second one costs (a
- * pair's reserves and price accumulators), which is not what this test compares.
+ * `work`'s result from a window in which no block was mined and the clock stayed in one second.
+ * The suite's other files trade on the same devnet: a swap mined between the two estimates
+ * changes what the second one costs, and so does a second boundary, since a pair updated in the
+ * pending block's second skips its price-accumulator writes. Neither is what this test compares.
  */
-async function atOneState<T>(work: () => Promise<T>): Promise<T> {
+async function atOneState<T>(work: () => Promise<T>, again: (result: T) => boolean): Promise<T> {
   const blockNumber = () => devnet('ethereum').getBlockNumber({ cacheTime: 0 })
+  const second = () => Math.floor(Date.now() / 1000)
   for (let attempt = 1; ; attempt++) {
-    const before = await blockNumber()
+    const [before, startedIn] = [await blockNumber(), second()]
     const result = await work()
-    if ((await blockNumber()) === before) return result
-    if (attempt === 25) throw new Error('a block was mined during each of 25 tries')
+    const settled = (await blockNumber()) === before && second() === startedIn
+    if (settled && !again(result)) return result
+    if (attempt === 50) throw new Error('a block, a second or a node failure in each of 50 tries')
   }
 }
 
@@ -112,6 +116,11 @@ describe('the swap estimate beside the reads', () => {
           })
           .then((amounts) => amounts[amounts.length - 1] ?? 0n)
 
+      // A path without liquidity reverts; an estimate the busy node did not answer is asked again.
+      const nodeFailed = ({ early, sent }: { early: GasEstimate; sent?: GasEstimate }) =>
+        [early, sent].some(
+          (estimate) => estimate && 'error' in estimate && isNodeFailure(estimate.error),
+        )
       const paths = candidatePaths(tokenIn, tokenOut, loadChainConfig('ethereum').baseTokens)
       const compared = await Promise.all(
         paths.map((path) =>
@@ -120,7 +129,7 @@ describe('the swap estimate beside the reads', () => {
             if ('error' in early) return { path, early }
             const sent = await estimate(path, minimumOut(await quoted(path), 50), clock + 1500n)
             return { path, early, sent }
-          }),
+          }, nodeFailed),
         ),
       )
       const routable = compared.flatMap(({ path, early, sent }) =>
@@ -129,8 +138,11 @@ describe('the swap estimate beside the reads', () => {
 
       expect(routable.length).toBeGreaterThan(0)
       for (const { path, early, sent } of routable) {
-        const more = calldataGas(sent.data) - calldataGas(early.data)
-        expect({ path, covered: early.gas + (more > 0n ? more : 0n) >= sent.gas }).toEqual({
+        // The limit the service sends (the early estimate plus the calldata difference, with
+        // headroom) covers the node's estimate of the exact call. The bare sum is usually equal
+        // to that estimate, but not always above it: two loaded runs of 4 saw it fall short while
+        // other files traded on these pairs (the node's estimate is a search, not an exact cost).
+        expect({ path, covered: limitFrom(early, sent.data) >= sent.gas }).toEqual({
           path,
           covered: true,
         })
