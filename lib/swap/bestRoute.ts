@@ -151,6 +151,8 @@ function gasPriceInToken1(
     connectors,
     amountIn: GAS_PRICING_WEI,
     gasPrice: { numerator: 0n, denominator: 1n },
+    // A price, not a trade: the best single route says it (no split search).
+    maxRoutes: 1,
   })
   // No way to price the coin in token1: gas left out of the ranking (outputs alone decide).
   if (!priced) return { numerator: 0n, denominator: 1n }
@@ -169,6 +171,7 @@ function priceImpactBps(split: Split, pools: readonly Pool[]): number {
       connectors: route.hops.slice(1).map((hop) => hop.tokenIn),
       amountIn: probe * BigInt(SPLIT_PARTS),
       gasPrice: { numerator: 0n, denominator: 1n },
+      maxRoutes: 1,
     })
     if (!small) return 0
     spotOut += (small.amountOut * route.amountIn) / (probe * BigInt(SPLIT_PARTS))
