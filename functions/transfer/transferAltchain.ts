@@ -13,17 +13,16 @@ export async function transferAltchain(input: SignedInput<TransferBody>) {
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // Checked beside the Idempotency-Key's claim and the chain reads, before anything is sent.
-  sessionRead: 'route',
+  // Read beside the chain reads; the Idempotency-Key's claim and the broadcast wait for it.
+  sessionRead: 'beside',
   params: keyParamsSchema,
   body: transferBodySchema,
   result: txResultSchema,
-  run: ({ params, body, principal, headers, session }) =>
+  run: ({ params, body, principal, headers }) =>
     transferAltchain({
       key: params.key,
       wallet: principal.subject,
       idempotencyKey: headers['idempotency-key'],
-      session,
       body,
     }),
 })

@@ -64,7 +64,6 @@ export function requireToken(
     audience,
     tokenUse,
     verify,
-    admit,
     async checkSession(principal) {
       await admit(principal, await getSession(principal.sessionId))
     },

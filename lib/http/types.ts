@@ -1,7 +1,6 @@
 import type { Request } from '@middy/core'
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda'
-import type { Audience, Session, SessionCondition } from '../db/sessionItem'
-import type { TableKey } from '../db/keys'
+import type { Audience } from '../db/session'
 
 export type HttpEvent = APIGatewayProxyEventV2
 export type HttpResponse = APIGatewayProxyStructuredResultV2
@@ -24,40 +23,18 @@ export interface Principal {
 export interface Guard {
   audience: Audience
   tokenUse: TokenUse
-  /** Verifies the token and checks its session (one GetItem): the usual way. */
+  /** Verifies the token and admits its session (one GetItem): `sessionRead: 'guard'`. */
   authenticate(authorizationHeader: string | undefined): Promise<Principal>
-  /** Verifies the token only; the session must then be admitted (see lib/http/sessionGate.ts). */
+  /** Verifies the token only: `sessionRead: 'beside'`, where `checkSession` runs beside the core. */
   verify(authorizationHeader: string | undefined): Promise<Principal>
-  /** Throws 401003 unless `session`, read for `principal`, is live. */
-  admit(principal: Principal, session: Session | undefined): Promise<void>
-  /** Reads the principal's session (one GetItem) and admits it. */
+  /** Reads the principal's session (one GetItem): 401003 unless it is live and the principal's. */
   checkSession(principal: Principal): Promise<void>
-}
-
-/**
- * The caller's session, for a route that checks it with its own DynamoDB work rather than before
- * it (`sessionRead: 'route'` or `'beside'`); the guard has verified the token. One of, by the
- * route's kind of request:
- * - a read of several items: read `key` with them and hand the session item to `admit`;
- * - a transaction: hand the gate to the repository, which adds the session's ConditionCheck
- *   (lib/db/sessionCondition.ts) and calls `confirm` or `ended` (it is a SessionCondition);
- * - a conditional write of the session itself (refresh, logout): `confirm` once it succeeded;
- * - anything else: `check()`, the gate's own GetItem, started at most once (by defineHandler
- *   before the core with `sessionRead: 'beside'`) and awaited before anything irreversible, so it
- *   runs while the route's own reads do.
- * defineHandler refuses to answer (500) unless one of them admitted the session. Built in
- * sessionGate.ts.
- */
-export interface SessionGate extends SessionCondition {
-  readonly key: TableKey
-  admit(sessionItem: Record<string, unknown> | undefined): Promise<void>
-  check(): Promise<void>
-  readonly admitted: boolean
 }
 
 export interface HandlerContext extends Context {
   principal?: Principal
-  sessionGate?: SessionGate
+  /** With `sessionRead: 'beside'`: the session check, running beside the core (lib/admission.ts). */
+  admission?: Promise<void>
   input?: { params: unknown; query: unknown; body: unknown }
 }
 

@@ -1,6 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
-import type { SessionGate } from '../http/types'
 import { executeSwap, type ExecuteSwapParameters } from './executeSwap'
 import { type Sent, sendOnce, type SendOperation } from './idempotent'
 import { signerFor } from './signer'
@@ -15,8 +14,6 @@ export interface SignedRequestParameters<Body> {
   /** The access token's wallet; the key must control it (401004). */
   wallet: string
   idempotencyKey: string | undefined
-  /** The route's session gate: checked beside the key's claim and the reads. */
-  session: SessionGate
   body: Body
 }
 
@@ -31,10 +28,10 @@ function signedOnce<Body, Plan>(
   operation: (network: NetworkName, account: PrivateKeyAccount, body: Body) => SendOperation<Plan>,
 ) {
   return (parameters: SignedRequestParameters<Body>): Promise<Sent> => {
-    const { network, route, key, wallet, idempotencyKey, session, body } = parameters
+    const { network, route, key, wallet, idempotencyKey, body } = parameters
     const account = signerFor(key, wallet)
     return sendOnce(
-      { wallet: account.address, key: idempotencyKey, request: { route, body }, session },
+      { wallet: account.address, key: idempotencyKey, request: { route, body } },
       operation(network, account, body),
     )
   }

@@ -963,8 +963,8 @@ describe('bad input on every route', () => {
 
     row.tried += 1
     row.statuses.set(response.statusCode, (row.statuses.get(response.statusCode) ?? 0) + 1)
-    // A conditional write the table refused changed nothing: a refresh's rotation and a logout's
-    // delete are their session checks, so a token of an ended session costs one refused write.
+    // A conditional write the table refused changed nothing (a refresh's rotation or a logout's
+    // delete that a concurrent one beat).
     const outcomes = await Promise.allSettled(
       dbSend.mock.results.slice(sends).map((result) => result.value as unknown),
     )
