@@ -1,7 +1,7 @@
 import { endSession } from '../../lib/auth/sessions'
-import { accountGuard } from '../../lib/http/authGuard'
+import { accountGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { type EmptyResult, emptyResultSchema } from '../../schemas/session'
 
 export async function logoutAccount(principal: Principal): Promise<EmptyResult> {

@@ -1,7 +1,7 @@
 import { rotateSession } from '../../lib/auth/sessions'
-import { accountRefreshGuard } from '../../lib/http/authGuard'
+import { accountRefreshGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { type AccountTokenResult, accountTokenResultSchema } from '../../schemas/account'
 
 export async function refreshAccountSession(principal: Principal): Promise<AccountTokenResult> {

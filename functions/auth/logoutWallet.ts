@@ -1,7 +1,7 @@
 import { endSession } from '../../lib/auth/sessions'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { emptyResultSchema } from '../../schemas/session'
 
 export async function logoutWallet(principal: Principal) {

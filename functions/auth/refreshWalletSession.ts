@@ -1,7 +1,7 @@
 import { rotateSession } from '../../lib/auth/sessions'
-import { walletRefreshGuard } from '../../lib/http/authGuard'
+import { walletRefreshGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { sessionTokensSchema } from '../../schemas/session'
 
 export async function refreshWalletSession(principal: Principal) {

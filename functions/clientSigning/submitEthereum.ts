@@ -1,5 +1,5 @@
 import { type SubmitInput, submitSigned } from '../../lib/clientSigning/submitSigned'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { submitBodySchema, submitResultSchema } from '../../schemas/clientSigning'
 

@@ -1,6 +1,6 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { attachNetworks } from '../../lib/markets/attachNetworks'
 import { type AttachNetworksBody, attachNetworksBodySchema } from '../../schemas/networks'
 import { type EmptyResult, emptyResultSchema } from '../../schemas/session'

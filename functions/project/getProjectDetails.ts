@@ -1,5 +1,5 @@
 import { getProjectMarket } from '../../lib/db/marketStats'
-import { accountGuard } from '../../lib/http/authGuard'
+import { accountGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { NotFound } from '../../lib/errors'
 import { describeProject } from '../../lib/markets/describeProject'

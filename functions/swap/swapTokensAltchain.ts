@@ -1,4 +1,4 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { type SwapBody, type SignedInput, signedSwap } from '../../lib/swap/signedRequest'
 import { keyParamsSchema, tokenSwapBodySchema, txResultSchema } from '../../schemas/swap'

@@ -1,4 +1,4 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { type TransferBody, type SignedInput, signedTransfer } from '../../lib/swap/signedRequest'
 import { keyParamsSchema, transferBodySchema, txResultSchema } from '../../schemas/swap'

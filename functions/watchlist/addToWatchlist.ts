@@ -1,8 +1,8 @@
 import { watchProject } from '../../lib/db/watchlist'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { NotFound } from '../../lib/errors'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 import { type EmptyResult, emptyResultSchema } from '../../schemas/session'
 

@@ -1,6 +1,6 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { listWatchlist as readWatchlist } from '../../lib/markets/listWatchlist'
 import { usdToNumber } from '../../lib/markets/usdAmount'
 import { type WatchlistResult, watchlistResultSchema } from '../../schemas/watchlist'

@@ -1,5 +1,6 @@
 import { loadAuthConfig } from '../config'
 import {
+  type Audience,
   deleteLiveSession,
   getSession,
   newSession,
@@ -9,7 +10,7 @@ import {
   type Session,
 } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
-import type { Audience, Principal } from '../http/types'
+import type { Principal } from './principal'
 import { signToken } from './tokens'
 import { countMetric } from '../metrics'
 

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core'
-import type { Guard, HttpEvent, HttpRequest, HttpResponse } from './types'
+import type { Guard } from '../auth/guard'
+import type { HttpEvent, HttpRequest, HttpResponse } from './types'
 
 /**
  * Checks the bearer token and, by the route's `sessionRead`, its session: with 'guard' before

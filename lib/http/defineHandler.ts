@@ -8,7 +8,9 @@ import { authenticate } from './authenticate'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
-import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
+import type { Guard } from '../auth/guard'
+import type { Principal } from '../auth/principal'
+import type { HandlerContext, HttpEvent, HttpResponse } from './types'
 import { validateInput } from './validateInput'
 
 type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
@@ -28,7 +30,7 @@ export interface HandlerDefinition<
   AuthOption extends 'none' | Guard,
   ResultSchema extends z.ZodMiniType,
 > {
-  /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
+  /** 'none' for public routes, or a guard from lib/auth/guard.ts. */
   auth: AuthOption
   /**
    * When the caller's session is read (one GetItem); either way an ended session gets 401003 and

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as z from 'zod/mini'
-import type { Guard } from '../http/types'
+import type { Guard } from '../auth/guard'
 import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
 import { COMPONENT_NAMES } from './componentSchemas'
 import { ROUTE_DESCRIPTIONS, TAG_DESCRIPTIONS } from './routeDescriptions'
