@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 // The session rule's second mode (`sessionRead: 'beside'`, lib/http/defineHandler.ts): the
 // caller's session is read while the core runs, and what cannot be undone waits for that read
 // here rather than in each route: every DynamoDB write (lib/db/client.ts) and every broadcast
-// (lib/swap/sendSigned.ts) awaits `admitted()`. A route cannot forget it, and no repository or
+// (lib/send/sendSigned.ts) awaits `admitted()`. A route cannot forget it, and no repository or
 // domain function takes a session.
 
 const pendingAdmission = new AsyncLocalStorage<Promise<void>>()

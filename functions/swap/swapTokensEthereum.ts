@@ -1,6 +1,7 @@
 import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { type SwapBody, type SignedInput, signedSwap } from '../../lib/swap/signedRequest'
+import type { SignedInput } from '../../lib/send/signedRequest'
+import { type SwapBody, signedSwap } from '../../lib/swap/signedSwap'
 import { keyParamsSchema, swapBodySchema, txResultSchema } from '../../schemas/swap'
 
 // Token to token, or the native coin on either side: ethereum has no separate native route.

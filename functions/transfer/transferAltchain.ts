@@ -1,6 +1,7 @@
 import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { type TransferBody, type SignedInput, signedTransfer } from '../../lib/swap/signedRequest'
+import type { SignedInput } from '../../lib/send/signedRequest'
+import { signedTransfer, type TransferBody } from '../../lib/transfer/signedTransfer'
 import { keyParamsSchema, transferBodySchema, txResultSchema } from '../../schemas/swap'
 
 export async function transferAltchain(input: SignedInput<TransferBody>) {

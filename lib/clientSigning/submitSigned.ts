@@ -5,10 +5,10 @@ import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { countMetric } from '../metrics'
-import { type Broadcast, sendOnce } from '../swap/idempotent'
-import { readDecimals } from '../swap/readHolding'
-import { recordSent, type SentTrade } from '../swap/recordSent'
-import { broadcastSigned, waitForSuccess } from '../swap/sendSigned'
+import { type Broadcast, sendOnce } from '../send/idempotent'
+import { readDecimals } from '../send/readHolding'
+import { recordSent, type SentTrade } from '../send/recordSent'
+import { broadcastSigned, waitForSuccess } from '../send/sendSigned'
 import {
   type CheckedTransaction,
   checkSigned,

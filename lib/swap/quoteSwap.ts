@@ -16,7 +16,7 @@ import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
 import { routerToken } from './nativeCoin'
 import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
-import { readDecimals } from './readHolding'
+import { readDecimals } from '../send/readHolding'
 import { minimumOut, routerCall } from './routerCall'
 
 export interface SwapSides {

@@ -3,11 +3,11 @@ import { candidatePaths, type ExactAmountOutReturnType } from '../chain/bestAmou
 import { loadChainConfig, type NetworkName } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { Unprocessable } from '../errors'
-import { estimateBeside, type GasEstimate, limitFrom } from './gasLimit'
+import { estimateBeside, type GasEstimate, limitFrom } from '../send/gasLimit'
 import { quoteRoute, routerTokens, type SwapSides } from './quoteSwap'
-import { assertDecimals, type Holding, readDecimals, readHolding } from './readHolding'
+import { assertDecimals, type Holding, readDecimals, readHolding } from '../send/readHolding'
 import { minimumOut, type RouterCall, routerCall } from './routerCall'
-import { type Fees, readSendContext, type SendContext } from './sendContext'
+import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
 
 /**
  * The approvals a short allowance needs, in order (DECISIONS §7.2): none when it suffices; the

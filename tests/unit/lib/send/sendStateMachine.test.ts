@@ -12,8 +12,8 @@ import {
   Unauthorized,
   Unprocessable,
 } from '../../../../lib/errors'
-import { type Broadcast, sendOnce } from '../../../../lib/swap/idempotent'
-import { broadcastSigned, sendSigned } from '../../../../lib/swap/sendSigned'
+import { type Broadcast, sendOnce } from '../../../../lib/send/idempotent'
+import { broadcastSigned, sendSigned } from '../../../../lib/send/sendSigned'
 import { whileAdmitting } from '../../../../lib/admission'
 import type { IdempotencyRecord } from '../../../../lib/db/idempotency'
 
@@ -39,7 +39,7 @@ vi.mock('../../../../lib/db/idempotency', () => ({
   }),
 }))
 
-vi.mock('../../../../lib/swap/recordSent', () => ({
+vi.mock('../../../../lib/send/recordSent', () => ({
   recordSent: vi.fn(
     async (
       _trade: unknown,

@@ -1,9 +1,7 @@
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
-import { executeSwap, type ExecuteSwapParameters } from './executeSwap'
 import { type Sent, sendOnce, type SendOperation } from './idempotent'
 import { signerFor } from './signer'
-import { transferTokens, type TransferTokensParameters } from '../transfer/transferTokens'
 
 export interface SignedRequestParameters<Body> {
   network: NetworkName
@@ -20,11 +18,11 @@ export interface SignedRequestParameters<Body> {
 /** What a route hands over: the network and route are its own. */
 export type SignedInput<Body> = Omit<SignedRequestParameters<Body>, 'network' | 'route'>
 
-export type SwapBody = Omit<ExecuteSwapParameters, 'network' | 'account' | 'now'>
-export type TransferBody = Omit<TransferTokensParameters, 'network' | 'account'>
-
-/** An operation signed by `key`, run once per Idempotency-Key of the signing wallet. */
-function signedOnce<Body, Plan>(
+/**
+ * An operation signed by `key` (a swap: lib/swap/signedSwap.ts, a transfer:
+ * lib/transfer/signedTransfer.ts), run once per Idempotency-Key of the signing wallet.
+ */
+export function signedOnce<Body, Plan>(
   operation: (network: NetworkName, account: PrivateKeyAccount, body: Body) => SendOperation<Plan>,
 ) {
   return (parameters: SignedRequestParameters<Body>): Promise<Sent> => {
@@ -36,13 +34,3 @@ function signedOnce<Body, Plan>(
     )
   }
 }
-
-/** A swap signed by `key`, run once per Idempotency-Key. */
-export const signedSwap = signedOnce((network, account, body: SwapBody) =>
-  executeSwap({ network, account, ...body }),
-)
-
-/** A transfer signed by `key`, run once per Idempotency-Key. */
-export const signedTransfer = signedOnce((network, account, body: TransferBody) =>
-  transferTokens({ network, account, ...body }),
-)
