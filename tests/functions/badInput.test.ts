@@ -50,7 +50,7 @@ import { handler as removeFromWatchlist } from '../../functions/watchlist/remove
 import { jwtSecret } from '../../lib/auth/jwtSecret'
 import { getTransactionCount, sendRawTransaction } from 'viem/actions'
 import { publicClient } from '../../lib/chain/clients'
-import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
+import { rpcRequestChannel } from '../support/rpcChannels'
 import { loadAuthConfig, NETWORK_NAMES } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { queryNetworks } from '../../lib/db/network'

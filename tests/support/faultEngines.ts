@@ -15,7 +15,7 @@ import {
   publicActions,
   walletActions,
 } from 'viem'
-import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
+import { rpcRequestChannel } from './rpcChannels'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'

@@ -1,9 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import {
-  rpcExchangeChannel,
-  type RpcExchangeMessage,
-  rpcRequestChannel,
-} from '../../lib/chain/nodeHttpTransport'
+import { rpcExchangeChannel, type RpcExchangeMessage, rpcRequestChannel } from './rpcChannels'
 
 // What one request costs: the DynamoDB commands the code sends and the JSON-RPC calls viem makes,
 // for the counts test (tests/functions/requestCosts.test.ts) and the bench (tests/bench/).
