@@ -37,7 +37,8 @@ const refreshWhoAmI = defineHandler({
 })
 
 // One route per session mode whose core reads, then writes an item of its own (a mark keyed by
-// its session) and answers, or fails as the request asks: what an ended session gets from each.
+// its session) and answers, or fails after its read as the request asks: what an ended session
+// gets from each.
 const coreRuns: string[] = []
 const markKey = (sessionId: string) => ({ pk: `TESTMARK#${sessionId}`, sk: 'MARK' })
 
@@ -50,11 +51,12 @@ function markingRoute(sessionRead: 'guard' | 'beside') {
     run: async ({ principal, query }) => {
       coreRuns.push(principal.sessionId)
       await db().send(new GetCommand({ TableName: tableName(), Key: markKey('none') }))
+      // Failing as asked after its read, before its write: what it answers must not be seen.
+      if (query.fail === 'missing') throw new NotFound('no such item')
+      if (query.fail === 'outage') throw new DatabaseUnavailable()
       await db().send(
         new PutCommand({ TableName: tableName(), Item: { ...markKey(principal.sessionId) } }),
       )
-      if (query.fail === 'missing') throw new NotFound('no such item')
-      if (query.fail === 'outage') throw new DatabaseUnavailable()
       return principal
     },
   })
