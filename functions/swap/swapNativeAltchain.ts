@@ -14,8 +14,8 @@ export async function swapNativeAltchain(input: SignedInput<SwapBody>) {
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // Read beside the chain reads; the Idempotency-Key's claim and the broadcast wait for it.
-  sessionRead: 'beside',
+  // 'guard', the session first: read beside the pools, it would race them to start the claim
+  // and the simulation, and the route's steps would vary (tests/functions/requestCosts.test.ts).
   params: keyParamsSchema,
   body: nativeSwapBodySchema,
   result: txResultSchema,
