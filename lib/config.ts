@@ -177,8 +177,6 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
     )
 }
 
-export type CoreConfig = ReturnType<typeof loadCoreConfig>
-export type AuthConfig = ReturnType<typeof loadAuthConfig>
 export type NetworkName = 'ethereum' | 'altchain'
 export const NETWORK_NAMES: readonly NetworkName[] = ['ethereum', 'altchain']
 

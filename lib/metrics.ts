@@ -19,8 +19,8 @@ export type BusinessMetric =
 /** Low-cardinality facets of a metric; each becomes a dimension beside `Service`. */
 export type MetricDimensions = Partial<Record<'Network' | 'Method', string>>
 
-/** The EMF line for one occurrence of `name` (exported for tests). */
-export function emfLine(
+/** The EMF line for one occurrence of `name`. */
+function emfLine(
   name: BusinessMetric,
   dimensions: MetricDimensions,
   namespace: string,

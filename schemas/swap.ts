@@ -181,7 +181,7 @@ export const ethereumQuoteResultSchema = z.object({
 
 // Executing routes (POST /v1/swap/..., /v1/transfer/...).
 
-/** `{key}`: only its length here; lib/swap/signer.ts parses it, and no message ever quotes it. */
+/** `{key}`: only its length here; lib/send/signer.ts parses it, and no message ever quotes it. */
 export const keyParamsSchema = z.strictObject({ key: privateKeyInput() })
 export type KeyParams = z.infer<typeof keyParamsSchema>
 

@@ -1,22 +1,16 @@
 import { rotateSession } from '../../lib/auth/sessions'
-import { accountRefreshGuard } from '../../lib/http/authGuard'
+import { accountRefreshGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { SessionGate } from '../../lib/http/sessionGate'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { type AccountTokenResult, accountTokenResultSchema } from '../../schemas/account'
 
-export async function refreshAccountSession(
-  principal: Principal,
-  session?: SessionGate,
-): Promise<AccountTokenResult> {
-  const token = await rotateSession(principal, session)
+export async function refreshAccountSession(principal: Principal): Promise<AccountTokenResult> {
+  const token = await rotateSession(principal)
   return { token }
 }
 
 export const handler = defineHandler({
   auth: accountRefreshGuard,
-  // The rotation's conditional transaction is the session check: one DynamoDB call.
-  sessionRead: 'route',
   result: accountTokenResultSchema,
-  run: ({ principal, session }) => refreshAccountSession(principal, session),
+  run: ({ principal }) => refreshAccountSession(principal),
 })

@@ -1,18 +1,16 @@
 import { endSession } from '../../lib/auth/sessions'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal, SessionGate } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { emptyResultSchema } from '../../schemas/session'
 
-export async function logoutWallet(principal: Principal, session: SessionGate) {
-  await endSession(principal, session)
+export async function logoutWallet(principal: Principal) {
+  await endSession(principal)
   return {}
 }
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // The conditional delete is the session check: one DynamoDB call.
-  sessionRead: 'route',
   result: emptyResultSchema,
-  run: ({ principal, session }) => logoutWallet(principal, session),
+  run: ({ principal }) => logoutWallet(principal),
 })

@@ -1,5 +1,5 @@
 import { prepareSwap } from '../../lib/clientSigning/prepareSwap'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { preparedSwapResultSchema } from '../../schemas/clientSigning'
 import { swapBodySchema, type SwapBody } from '../../schemas/swap'

@@ -1,5 +1,5 @@
 import { prepareTransfer } from '../../lib/clientSigning/prepareTransfer'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { preparedTransferResultSchema } from '../../schemas/clientSigning'
 import { type TransferBody, transferBodySchema } from '../../schemas/swap'

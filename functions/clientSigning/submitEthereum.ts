@@ -1,5 +1,5 @@
 import { type SubmitInput, submitSigned } from '../../lib/clientSigning/submitSigned'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { submitBodySchema, submitResultSchema } from '../../schemas/clientSigning'
 
@@ -10,15 +10,14 @@ export async function submitEthereum(input: SubmitInput) {
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // Checked beside the Idempotency-Key's claim and the reads, before anything is broadcast.
-  sessionRead: 'route',
+  // 'guard', the session first: read beside the catalog, the two reads would race to start the
+  // claim and the chain reads, and the route's steps would vary (tests/functions/requestCosts).
   body: submitBodySchema,
   result: submitResultSchema,
-  run: ({ body, principal, headers, session }) =>
+  run: ({ body, principal, headers }) =>
     submitEthereum({
       wallet: principal.subject as `0x${string}`,
       idempotencyKey: headers['idempotency-key'],
-      session,
       transactions: body.transactions as `0x${string}`[],
     }),
 })

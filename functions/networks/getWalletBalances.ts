@@ -1,7 +1,7 @@
 import { formatEther, getAddress } from 'viem'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { readWalletBalances } from '../../lib/markets/readWalletBalances'
 import { type WalletBalancesResult, walletBalancesResultSchema } from '../../schemas/networks'
 

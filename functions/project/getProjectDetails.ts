@@ -1,8 +1,7 @@
-import { getProjectMarkets } from '../../lib/db/marketStats'
-import { accountGuard } from '../../lib/http/authGuard'
+import { getProjectMarket } from '../../lib/db/marketStats'
+import { accountGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { NotFound } from '../../lib/errors'
-import type { SessionGate } from '../../lib/http/sessionGate'
 import { describeProject } from '../../lib/markets/describeProject'
 import {
   type ProjectIdParams,
@@ -12,26 +11,19 @@ import {
 } from '../../schemas/project'
 
 /**
- * One BatchGetItem: the project's item, on which the market-sync and sampler jobs keep the
- * metrics, and the caller's session, admitted before anything of the project is used.
+ * One GetItem: the project's item, on which the market-sync and sampler jobs keep the metrics.
  */
-export async function getProjectDetails(
-  { projectId }: ProjectIdParams,
-  session: SessionGate,
-): Promise<ProjectResult> {
-  const {
-    projectMarkets: [projectMarket],
-    beside: sessionItem,
-  } = await getProjectMarkets([projectId], session.key)
-  await session.admit(sessionItem)
+export async function getProjectDetails({ projectId }: ProjectIdParams): Promise<ProjectResult> {
+  const projectMarket = await getProjectMarket(projectId)
   if (!projectMarket) throw new NotFound('no project with this id')
   return { project: describeProject(projectMarket) }
 }
 
 export const handler = defineHandler({
   auth: accountGuard,
-  sessionRead: 'route',
+  // A read: the session is read beside the project's item.
+  sessionRead: 'beside',
   params: projectIdParamsSchema,
   result: projectResultSchema,
-  run: ({ params, session }) => getProjectDetails(params, session),
+  run: ({ params }) => getProjectDetails(params),
 })

@@ -1,6 +1,7 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { type SwapBody, type SignedInput, signedSwap } from '../../lib/swap/signedRequest'
+import type { SignedInput } from '../../lib/send/signedRequest'
+import { type SwapBody, signedSwap } from '../../lib/swap/signedSwap'
 import { keyParamsSchema, tokenSwapBodySchema, txResultSchema } from '../../schemas/swap'
 
 export async function swapTokensAltchain(input: SignedInput<SwapBody>) {
@@ -13,17 +14,16 @@ export async function swapTokensAltchain(input: SignedInput<SwapBody>) {
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // Checked beside the Idempotency-Key's claim and the chain reads, before anything is sent.
-  sessionRead: 'route',
+  // 'guard', the session first: read beside the pools, it would race them to start the claim
+  // and the simulation, and the route's steps would vary (tests/functions/requestCosts.test.ts).
   params: keyParamsSchema,
   body: tokenSwapBodySchema,
   result: txResultSchema,
-  run: ({ params, body, principal, headers, session }) =>
+  run: ({ params, body, principal, headers }) =>
     swapTokensAltchain({
       key: params.key,
       wallet: principal.subject,
       idempotencyKey: headers['idempotency-key'],
-      session,
       body,
     }),
 })

@@ -1,6 +1,6 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { lookupTrade } from '../../lib/trades/lookupTrade'
 import { toTradeRecord } from '../../lib/trades/toTradeRecord'
 import { type TradeHashParams, tradeHashParamsSchema, tradeRecordSchema } from '../../schemas/trade'

@@ -1,7 +1,7 @@
 import { listTrades as listWalletTrades } from '../../lib/db/trade'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { toTradeListItem } from '../../lib/trades/toTradeRecord'
 import {
   type ListTradesQuery,

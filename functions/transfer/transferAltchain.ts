@@ -1,6 +1,7 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import { type TransferBody, type SignedInput, signedTransfer } from '../../lib/swap/signedRequest'
+import type { SignedInput } from '../../lib/send/signedRequest'
+import { signedTransfer, type TransferBody } from '../../lib/transfer/signedTransfer'
 import { keyParamsSchema, transferBodySchema, txResultSchema } from '../../schemas/swap'
 
 export async function transferAltchain(input: SignedInput<TransferBody>) {
@@ -13,17 +14,16 @@ export async function transferAltchain(input: SignedInput<TransferBody>) {
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // Checked beside the Idempotency-Key's claim and the chain reads, before anything is sent.
-  sessionRead: 'route',
+  // Read beside the chain reads; the Idempotency-Key's claim and the broadcast wait for it.
+  sessionRead: 'beside',
   params: keyParamsSchema,
   body: transferBodySchema,
   result: txResultSchema,
-  run: ({ params, body, principal, headers, session }) =>
+  run: ({ params, body, principal, headers }) =>
     transferAltchain({
       key: params.key,
       wallet: principal.subject,
       idempotencyKey: headers['idempotency-key'],
-      session,
       body,
     }),
 })

@@ -1,16 +1,12 @@
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
-import type { SessionGate } from '../../lib/http/sessionGate'
-import type { Principal } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { listWatchlist as readWatchlist } from '../../lib/markets/listWatchlist'
 import { usdToNumber } from '../../lib/markets/usdAmount'
 import { type WatchlistResult, watchlistResultSchema } from '../../schemas/watchlist'
 
-export async function listWatchlist(
-  principal: Principal,
-  session: SessionGate,
-): Promise<WatchlistResult> {
-  const entries = await readWatchlist(principal.subject, session)
+export async function listWatchlist(principal: Principal): Promise<WatchlistResult> {
+  const entries = await readWatchlist(principal.subject)
   return {
     watchlist: entries.map((entry) => ({
       id: entry.id,
@@ -25,8 +21,8 @@ export async function listWatchlist(
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // The session is read with the watched projects: two DynamoDB calls in all.
-  sessionRead: 'route',
+  // A read: the session is read beside the watches' Query.
+  sessionRead: 'beside',
   result: watchlistResultSchema,
-  run: ({ principal, session }) => listWatchlist(principal, session),
+  run: ({ principal }) => listWatchlist(principal),
 })

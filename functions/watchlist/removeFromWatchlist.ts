@@ -1,27 +1,24 @@
 import { unwatchProject } from '../../lib/db/watchlist'
-import { walletGuard } from '../../lib/http/authGuard'
+import { walletGuard } from '../../lib/auth/guard'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { NotFound } from '../../lib/errors'
-import type { Principal, SessionGate } from '../../lib/http/types'
+import type { Principal } from '../../lib/auth/principal'
 import { type ProjectIdParams, projectIdParamsSchema } from '../../schemas/project'
 import { type EmptyResult, emptyResultSchema } from '../../schemas/session'
 
 export async function removeFromWatchlist(
   principal: Principal,
-  session: SessionGate,
   { projectId }: ProjectIdParams,
 ): Promise<EmptyResult> {
   // Removing a project that is not watched is harmless, like adding one twice.
-  const outcome = await unwatchProject(principal.subject, projectId, session)
+  const outcome = await unwatchProject(principal.subject, projectId)
   if (outcome === 'unknownProject') throw new NotFound('no project with this id')
   return {}
 }
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // The transaction checks the session too: one DynamoDB call in all.
-  sessionRead: 'route',
   params: projectIdParamsSchema,
   result: emptyResultSchema,
-  run: ({ principal, session, params }) => removeFromWatchlist(principal, session, params),
+  run: ({ principal, params }) => removeFromWatchlist(principal, params),
 })

@@ -1,5 +1,6 @@
 import { loadAuthConfig } from '../config'
 import {
+  type Audience,
   deleteLiveSession,
   getSession,
   newSession,
@@ -9,8 +10,7 @@ import {
   type Session,
 } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
-import type { SessionGate } from '../http/sessionGate'
-import type { Audience, Principal } from '../http/types'
+import type { Principal } from './principal'
 import { signToken } from './tokens'
 import { countMetric } from '../metrics'
 
@@ -76,17 +76,13 @@ export async function refuseRotatedRefresh(session: Session, now = new Date()): 
 }
 
 /**
- * Refresh: replaces the principal's session atomically, in its family, in one DynamoDB call. The
- * transaction is conditional on the session being live and the caller's (active, same audience
- * and subject, not past its TTL), so it is the session check: the route passes its gate, confirmed
- * on success. A failure is explained by the session as it now stands (read only on this path): a
- * rotated one is a retry or a replay. A refresh token without `fid` (issued before it was added)
- * costs one read for its family.
+ * Refresh: replaces the principal's session atomically, in its family, in one transaction,
+ * conditional on the session being live and the caller's (active, same audience and subject, not
+ * past its TTL). The refresh guard admitted the session just before (and dealt with a replay);
+ * a failure here is a concurrent refresh or logout that got there first. The family is the one
+ * the guard read, or the refresh token's `fid`; without either, one read finds it.
  */
-export async function rotateSession(
-  principal: Principal,
-  gate: SessionGate | undefined,
-): Promise<SessionTokens> {
+export async function rotateSession(principal: Principal): Promise<SessionTokens> {
   let familyId = principal.familyId
   if (!familyId) {
     const session = await getSession(principal.sessionId)
@@ -102,24 +98,18 @@ export async function rotateSession(
     audience: principal.audience,
     subject: principal.subject,
   }
-  if (await rotateSessionRecord(previous, next)) {
-    gate?.confirm()
-    return issueTokens(next)
+  if (!(await rotateSessionRecord(previous, next))) {
+    throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session was replaced by a refresh')
   }
-  const current = await getSession(principal.sessionId)
-  // The guard's own check (audience, subject, status) on the session as it now stands.
-  if (gate) await gate.admit(current && { ...current })
-  else if (current?.status === 'rotated') await refuseRotatedRefresh(current)
-  throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
+  return issueTokens(next)
 }
 
 /**
- * Logout: deletes only the principal's session, in one DynamoDB call that is also its session
- * check (the delete is conditional on the session being live and the caller's): 401003 otherwise.
+ * Logout: deletes only the principal's session, with a delete conditional on the session being
+ * live and the caller's: 401003 when a concurrent logout or refresh got there first.
  */
-export async function endSession(principal: Principal, gate: SessionGate): Promise<void> {
+export async function endSession(principal: Principal): Promise<void> {
   if (!(await deleteLiveSession(principal))) {
     throw new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended; sign in again')
   }
-  gate.confirm()
 }

@@ -48,12 +48,6 @@ export function signInMessage(address: Address, nonce: WalletNonce): string {
   })
 }
 
-/** Whether the nonce is still within its lifetime at `now`. */
-export function isNonceLive(nonce: WalletNonce, now = new Date()): boolean {
-  const age = now.getTime() - nonce.issuedAt.getTime()
-  return age >= 0 && age <= NONCE_LIFETIME_MS
-}
-
 /** How a signature must be checked (DECISIONS §7.1: the cheap way first). */
 export function signatureKind(signature: Hex): 'ecdsa' | 'contract' {
   return size(signature) === ECDSA_SIGNATURE_BYTES && !isErc6492Signature(signature)

@@ -2,8 +2,9 @@ import { SignJWT } from 'jose'
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { loadAuthConfig } from '../config'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
-import type { Audience, TokenUse } from '../http/types'
+import type { Audience } from '../db/session'
 import { jwtSecret } from './jwtSecret'
+import type { TokenUse } from './principal'
 
 // One algorithm, pinned on verify: a token that names another (or `none`) is refused.
 const ALGORITHM = 'HS256'

@@ -12,9 +12,10 @@ import {
 
 /**
  * Every JSON-RPC POST body this transport sends, published before it leaves (a no-op without a
- * subscriber): how the request-cost tests and the bench count RPC calls and round trips.
+ * subscriber): how the request-cost tests and the bench count RPC calls and round trips. The
+ * three channels are subscribed to by name (tests/support/rpcChannels.ts).
  */
-export const rpcRequestChannel = channel('wallet-backend:rpc-request')
+const rpcRequestChannel = channel('wallet-backend:rpc-request')
 
 /**
  * Each POST's life, for the counters' sequential steps: `{ exchange, phase: 'open' }` when its
@@ -22,15 +23,15 @@ export const rpcRequestChannel = channel('wallet-backend:rpc-request')
  * DynamoDB command never look as if they waited for it), `{ exchange, phase: 'close' }` once its
  * answers are handed out.
  */
-export const rpcExchangeChannel = channel('wallet-backend:rpc-exchange')
+const rpcExchangeChannel = channel('wallet-backend:rpc-exchange')
 
 /**
  * The size in bytes of every answer body received (also one cut off at the cap), published as it
  * ends: how the indexer's tests and bench count what a provider sent.
  */
-export const rpcResponseChannel = channel('wallet-backend:rpc-response')
+const rpcResponseChannel = channel('wallet-backend:rpc-response')
 
-export interface RpcExchangeMessage {
+interface RpcExchangeMessage {
   exchange: number
   phase: 'open' | 'close'
 }

@@ -11,8 +11,8 @@ import { untrustedCallGas } from '../chain/callBudget'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { ChainUnavailable, Unprocessable } from '../errors'
-import { estimateGasLimit, withHeadroom } from '../swap/gasLimit'
-import { beforeBroadcast, translateSendError } from '../swap/sendError'
+import { estimateGasLimit, withHeadroom } from '../send/gasLimit'
+import { beforeBroadcast, translateSendError } from '../send/sendError'
 
 export interface GasCall {
   /** Names the transaction in a failure: "swap", "approval", "transfer". */

@@ -4,12 +4,11 @@ import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../config'
 import { Unprocessable } from '../errors'
-import type { SessionGate } from '../http/types'
 import { countMetric } from '../metrics'
-import { type Broadcast, sendOnce } from '../swap/idempotent'
-import { readDecimals } from '../swap/readHolding'
-import { recordSent, type SentTrade } from '../swap/recordSent'
-import { broadcastSigned, waitForSuccess } from '../swap/sendSigned'
+import { type Broadcast, sendOnce } from '../send/idempotent'
+import { readDecimals } from '../send/readHolding'
+import { recordSent, type SentTrade } from '../send/recordSent'
+import { broadcastSigned, waitForSuccess } from '../send/sendSigned'
 import {
   type CheckedTransaction,
   checkSigned,
@@ -26,8 +25,6 @@ export interface SubmitSignedParameters {
   /** The access token's wallet: every transaction must be its own. */
   wallet: Address
   idempotencyKey: string | undefined
-  /** The route's session gate: checked beside the key's claim and the reads. */
-  session: SessionGate
   transactions: Hex[]
 }
 
@@ -81,17 +78,17 @@ async function planSubmit(decoded: DecodedSubmission): Promise<SubmitPlan> {
  * Broadcasts transactions the wallet signed, once each has passed checkSubmitted and the first
  * nonce is the wallet's next: in order, each recorded as a `pending` trade as the `{key}` routes
  * record theirs (N transactions, N trades), an approval mined before the next is sent. Once per
- * Idempotency-Key (sendOnce): the session check, the claim and the reads leave together, the
+ * Idempotency-Key (sendOnce): the claim and the reads leave together, the
  * last trade is recorded with the key's completion. A failure before a broadcast frees the key
  * like the `{key}` routes do, and resubmitting the same bytes cannot send twice: the nonces are
  * signed in.
  */
 export async function submitSigned(parameters: SubmitSignedParameters): Promise<Submitted> {
-  const { network, route, wallet, idempotencyKey, session, transactions } = parameters
+  const { network, route, wallet, idempotencyKey, transactions } = parameters
   // Local (400 for what is not a signed transaction), before the claim and the reads leave.
   const decoded = await decodeSubmitted({ network, wallet, transactions })
   const sent = await sendOnce(
-    { wallet, key: idempotencyKey, request: { route, body: { transactions } }, session },
+    { wallet, key: idempotencyKey, request: { route, body: { transactions } } },
     {
       plan: () => planSubmit(decoded),
       async send({ checked, decimalsOf }): Promise<Broadcast> {

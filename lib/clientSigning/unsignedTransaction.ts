@@ -4,7 +4,7 @@ import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
-import type { SendContext } from '../swap/sendContext'
+import type { SendContext } from '../send/sendContext'
 import { gasLimits } from './gasLimits'
 
 export type TransactionKind = 'approval' | 'swap' | 'transfer'

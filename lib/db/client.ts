@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
+import { admitted } from '../admission'
 import { loadCoreConfig } from '../config'
 import { DatabaseUnavailable } from '../errors'
 
@@ -46,6 +47,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   )
 }
 
+// The commands that change nothing; any other waits for the request's session (lib/admission.ts).
+const READ_COMMANDS = new Set([
+  'GetItemCommand',
+  'BatchGetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'TransactGetItemsCommand',
+])
+
 function createDocumentClient(): DynamoDBDocumentClient {
   const config = loadCoreConfig()
   const client = new DynamoDBClient({
@@ -72,6 +82,13 @@ function createDocumentClient(): DynamoDBDocumentClient {
       }
     },
     { step: 'initialize', name: 'translateUnavailable' },
+  )
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!READ_COMMANDS.has(context.commandName ?? '')) await admitted()
+      return next(args)
+    },
+    { step: 'initialize', name: 'writeOnceAdmitted' },
   )
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },

@@ -1,14 +1,10 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
 import { depositCursorKey } from './keys'
 import { isConditionFailed } from './writeConflicts'
 
 // The deposit indexer's place in each chain: the first block it has not yet recorded.
-
-export async function getDepositCursor(network: NetworkName): Promise<bigint | undefined> {
-  return (await getDepositCursorState(network))?.nextBlock
-}
 
 export interface DepositCursorState {
   nextBlock: bigint
@@ -66,19 +62,4 @@ export async function advanceDepositCursor(
     if (isConditionFailed(error)) return false
     throw error
   }
-}
-
-/** Puts the cursor at `nextBlock` whatever it was: re-indexes from there (operators, tests). */
-export async function setDepositCursor(network: NetworkName, nextBlock: bigint): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...depositCursorKey(network),
-        type: 'DepositCursor',
-        nextBlock: Number(nextBlock),
-        updatedAt: new Date().toISOString(),
-      },
-    }),
-  )
 }

@@ -13,7 +13,6 @@
 // | requests of a client in a window   | UpdateItem| pk = CLIENT#<route>#<source ip>, sk = WINDOW#<start> (ADD if < limit) |
 // | token family (refresh lineage)     | GetItem, TransactWrite | pk = FAMILY#<familyId>, sk = FAMILY (current session, revoked) |
 // | get a session by id (guard)        | GetItem   | pk = SESSION#<sid>, sk = SESSION#<sid>           |
-// | require a live session in a write  | ConditionCheck | pk = SESSION#<sid> active, the caller's, not past TTL (lib/db/sessionCondition.ts) |
 // | register an account (unique name)  | PutItem   | pk = USERNAME#<lower>, sk = ACCOUNT (if absent)  |
 // | login: the account                 | GetItem   | pk = USERNAME#<lower>, sk = ACCOUNT              |
 // | list the catalog (token list)      | Query     | pk = CATALOG                                     |
@@ -32,9 +31,9 @@
 // | every known wallet (indexer: recipient filters of a block too big to read whole) | Query GSI1 | gsi1pk = KNOWN_WALLET (the wallet item; sk = its address) |
 // | claim an Idempotency-Key (swaps)   | PutItem   | pk = IDEMPOTENCY#<address>, sk = KEY#<sha256 of the key> (if absent) |
 // | complete it with the trade         | TransactWrite | the trade's items + Update of the key (status completed, txId) |
-// | attach networks to a wallet        | TransactWrite | Update pk = WALLET#<address>, sk = NETWORK#<networkId> + ConditionCheck NETWORK / NETWORK#<name> exists + the session's |
+// | attach networks to a wallet        | TransactWrite | Update pk = WALLET#<address>, sk = NETWORK#<networkId> + ConditionCheck NETWORK / NETWORK#<name> exists |
 // | networks of a wallet (balance)     | Query     | pk = WALLET#<address>, sk begins_with NETWORK#   |
-// | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> + the session's ConditionCheck |
+// | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> |
 // | watchlist of a wallet              | Query, BatchGet | pk = WALLET#<address>, sk begins_with WATCH#; then the projects |
 // | fold a price sample                | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (ADD) |
 // | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |

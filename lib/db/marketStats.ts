@@ -3,7 +3,7 @@ import { formatUnits, parseUnits } from 'viem'
 import type { PriceChangePeriod } from './priceGrains'
 import { batchGetItems, itemId } from './batchGet'
 import { db, tableName } from './client'
-import { projectKey, type TableKey } from './keys'
+import { projectKey } from './keys'
 import { type Project, queryCatalogItems, toProject } from './project'
 import { isConditionFailed } from './writeConflicts'
 
@@ -84,22 +84,14 @@ export async function getProjectMarket(id: string): Promise<ProjectMarket | unde
 
 /**
  * Projects with their metrics, in the order of `ids`, unknown ids left out: one BatchGetItem per
- * 100 keys. `beside`, another item such as the caller's session, is read in the first of them
- * (strongly consistent, as a session must be).
+ * 100 keys.
  */
-export async function getProjectMarkets(
-  ids: readonly string[],
-  beside?: TableKey,
-): Promise<{ projectMarkets: ProjectMarket[]; beside: Record<string, unknown> | undefined }> {
-  const keys = [...(beside ? [beside] : []), ...[...new Set(ids)].map(projectKey)]
-  const items = await batchGetItems(keys, { consistentRead: beside !== undefined })
-  return {
-    projectMarkets: ids.flatMap((id) => {
-      const item = items.get(itemId(projectKey(id)))
-      return item ? [toProjectMarket(item)] : []
-    }),
-    beside: beside && items.get(itemId(beside)),
-  }
+export async function getProjectMarkets(ids: readonly string[]): Promise<ProjectMarket[]> {
+  const items = await batchGetItems([...new Set(ids)].map(projectKey))
+  return ids.flatMap((id) => {
+    const item = items.get(itemId(projectKey(id)))
+    return item ? [toProjectMarket(item)] : []
+  })
 }
 
 /** Every project with its metrics: a Query on the catalog partition (scheduled jobs only). */

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { getAddress } from 'viem'
 import type { NetworkName } from '../config'
 import { db, tableName } from './client'
@@ -46,12 +46,6 @@ export function toProject(item: Record<string, unknown>): Project {
     categories: (item.categories ?? []) as Project['categories'],
     createdAt: String(item.createdAt),
   }
-}
-
-/** One project by id: one GetItem. */
-export async function getProject(id: string): Promise<Project | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: projectKey(id) }))
-  return Item ? toProject(Item) : undefined
 }
 
 /** Every item of the catalog partition: one Query (paged by DynamoDB past 1 MB). */

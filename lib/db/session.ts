@@ -5,18 +5,65 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
-import {
-  type Audience,
-  LIVE_SESSION_CONDITION,
-  liveSessionOperands,
-  type Session,
-  toSession,
-} from './sessionItem'
 import { db, tableName } from './client'
 import { familyKey, sessionKey } from './keys'
-import { isTransactionCanceled, transact } from './writeConflicts'
+import { isConditionFailed, isTransactionCanceled, transact } from './writeConflicts'
 
-export type { Session } from './sessionItem'
+/** Who a session and its tokens are for: a wallet (signature login) or an account (password). */
+export type Audience = 'wallet' | 'account'
+
+/**
+ * A session is `active` until logout deletes it or a refresh rotates it. A rotated session stays
+ * as a tombstone until its TTL, so a second use of its refresh token is recognised as a replay.
+ */
+export interface Session {
+  sessionId: string
+  audience: Audience
+  subject: string
+  status: 'active' | 'rotated'
+  /** The first session of the login this one descends from by refresh (its token family). */
+  familyId: string
+  /** When a refresh rotated it (ISO); only on rotated sessions. */
+  rotatedAt?: string
+  createdAt: string
+  /** Epoch seconds; DynamoDB's TTL removes the item some time after. */
+  expiresAt: number
+}
+
+/** A session item as read; one past its TTL is none (DynamoDB deletes it some time after). */
+function toSession(item: Record<string, unknown> | undefined): Session | undefined {
+  if (!item || Number(item.expiresAt) <= Math.floor(Date.now() / 1000)) return undefined
+  return {
+    sessionId: String(item.sessionId),
+    audience: item.audience as Audience,
+    subject: String(item.subject),
+    status: item.status === 'rotated' ? 'rotated' : 'active',
+    familyId: String(item.familyId ?? item.sessionId),
+    ...(typeof item.rotatedAt === 'string' && { rotatedAt: item.rotatedAt }),
+    createdAt: String(item.createdAt),
+    expiresAt: Number(item.expiresAt),
+  }
+}
+
+/** A session live for this caller: active, theirs, not past its TTL (whose deletion lags). */
+const LIVE_SESSION_CONDITION =
+  '#status = :active AND audience = :audience AND subject = :subject AND expiresAt > :epoch'
+
+/** The names and values LIVE_SESSION_CONDITION reads, for `audience` and `subject` at `now`. */
+function liveSessionOperands(
+  session: { audience: Audience; subject: string },
+  now: Date,
+): { names: Record<string, string>; values: Record<string, unknown> } {
+  return {
+    names: { '#status': 'status' },
+    values: {
+      ':active': 'active',
+      ':audience': session.audience,
+      ':subject': session.subject,
+      ':epoch': Math.floor(now.getTime() / 1000),
+    },
+  }
+}
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number]
 
@@ -137,11 +184,6 @@ export async function rotateSessionRecord(
   }
 }
 
-/** Deletes a session unconditionally (tests end sessions this way). */
-export async function deleteSession(sessionId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(sessionId) }))
-}
-
 /**
  * Deletes a session only while it is active and the caller's (audience, subject, not past its
  * TTL): the delete is the session check of a logout. Returns false when it was not.
@@ -163,7 +205,7 @@ export async function deleteLiveSession(
     )
     return true
   } catch (error) {
-    if ((error as { name?: unknown }).name === 'ConditionalCheckFailedException') return false
+    if (isConditionFailed(error)) return false
     throw error
   }
 }

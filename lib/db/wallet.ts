@@ -1,9 +1,4 @@
-import {
-  BatchWriteCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import {
@@ -122,11 +117,6 @@ function knownWalletItem(address: string, now: string): TransactItem {
       },
     },
   }
-}
-
-/** Makes a wallet known outside a login (demo data, fixtures). */
-export async function markWalletKnown(address: string, now = new Date()): Promise<void> {
-  await db().send(new UpdateCommand(knownWalletItem(address, now.toISOString()).Update as never))
 }
 
 // BatchWriteItem takes at most 25 items a call.

@@ -1,71 +1,44 @@
 import { tableName } from './client'
 import { projectKey, WATCH_PREFIX, walletKey, watchKey } from './keys'
 import { queryAll } from './queryAll'
-import type { TransactItem } from './session'
-import { sessionConditionCheck } from './sessionCondition'
-import type { SessionCondition } from './sessionItem'
 import { transact } from './writeConflicts'
 
 // A watch is an item in the wallet's partition; the project's `watchLists` counter moves in the
-// same transaction as the item, so the count stays exact whatever runs concurrently. The same
-// transaction checks the caller's session (one DynamoDB call in all).
+// same transaction as the item, so the count stays exact whatever runs concurrently.
 
 const failed = (codes: string[], index: number) => codes[index] === 'ConditionalCheckFailed'
 
 export type WatchOutcome = 'added' | 'alreadyWatching' | 'unknownProject'
 
-/**
- * Runs the two items of a watch or unwatch with the session's check after them: 401003 (through
- * `session.ended()`) when the session is what refused it, the codes of the two otherwise.
- */
-async function transactWithSession(
-  items: [TransactItem, TransactItem],
-  session: SessionCondition,
-  now: Date,
-): Promise<string[] | undefined> {
-  const codes = await transact([...items, sessionConditionCheck(session, now)])
-  if (failed(codes ?? [], 2)) session.ended()
-  session.confirm()
-  return codes
-}
-
-/**
- * Puts the watch (if absent) and adds one to the project's count, in one transaction that also
- * requires the caller's session live.
- */
+/** Puts the watch (if absent) and adds one to the project's count, in one transaction. */
 export async function watchProject(
   wallet: string,
   projectId: string,
-  session: SessionCondition,
   now = new Date(),
 ): Promise<WatchOutcome> {
-  const codes = await transactWithSession(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: projectKey(projectId),
-          UpdateExpression: 'ADD watchLists :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        },
+  const codes = await transact([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: projectKey(projectId),
+        UpdateExpression: 'ADD watchLists :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
       },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...watchKey(wallet, projectId),
-            type: 'Watch',
-            projectId,
-            addedAt: now.toISOString(),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...watchKey(wallet, projectId),
+          type: 'Watch',
+          projectId,
+          addedAt: now.toISOString(),
         },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-    ],
-    session,
-    now,
-  )
+    },
+  ])
   if (!codes) return 'added'
   if (failed(codes, 0)) return 'unknownProject'
   if (failed(codes, 1)) return 'alreadyWatching'
@@ -74,38 +47,26 @@ export async function watchProject(
 
 export type UnwatchOutcome = 'removed' | 'notWatching' | 'unknownProject'
 
-/**
- * Deletes the watch (if present) and takes one from the project's count, in one transaction that
- * also requires the caller's session live.
- */
-export async function unwatchProject(
-  wallet: string,
-  projectId: string,
-  session: SessionCondition,
-  now = new Date(),
-): Promise<UnwatchOutcome> {
-  const codes = await transactWithSession(
-    [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: projectKey(projectId),
-          UpdateExpression: 'ADD watchLists :minusOne',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
+/** Deletes the watch (if present) and takes one from the project's count, in one transaction. */
+export async function unwatchProject(wallet: string, projectId: string): Promise<UnwatchOutcome> {
+  const codes = await transact([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: projectKey(projectId),
+        UpdateExpression: 'ADD watchLists :minusOne',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':minusOne': -1 },
       },
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: watchKey(wallet, projectId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
+    },
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: watchKey(wallet, projectId),
+        ConditionExpression: 'attribute_exists(pk)',
       },
-    ],
-    session,
-    now,
-  )
+    },
+  ])
   if (!codes) return 'removed'
   if (failed(codes, 0)) return 'unknownProject'
   if (failed(codes, 1)) return 'notWatching'

@@ -1,15 +1,16 @@
 import type { MiddlewareObj } from '@middy/core'
-import { createSessionGate } from './sessionGate'
-import type { Guard, HttpEvent, HttpRequest, HttpResponse } from './types'
+import type { Guard } from '../auth/guard'
+import type { HttpEvent, HttpRequest, HttpResponse } from './types'
 
 /**
- * Checks the bearer token. With `sessionRead: 'route'` or `'beside'` only the token is verified
- * here, and the route checks the session with its own work through the session gate; with
- * 'beside' the gate's GetItem starts now, so it runs while the request is parsed and the core reads.
+ * Checks the bearer token and, by the route's `sessionRead`, its session: with 'guard' before
+ * anything else runs; with 'beside' the session's GetItem starts here and runs while the request
+ * is parsed and the core works (lib/admission.ts holds back the core's writes and broadcasts, and
+ * defineHandler and the error handler its answer, until it is done).
  */
 export function authenticate(
   guard: Guard,
-  sessionRead: 'guard' | 'route' | 'beside' = 'guard',
+  sessionRead: 'guard' | 'beside' = 'guard',
 ): MiddlewareObj<HttpEvent, HttpResponse> {
   return {
     before: async (request: HttpRequest) => {
@@ -20,10 +21,10 @@ export function authenticate(
       }
       const principal = await guard.verify(header)
       request.context.principal = principal
-      const gate = createSessionGate(guard, principal)
-      request.context.sessionGate = gate
-      // Awaited by defineHandler's core; a rejection is never left unhandled meanwhile.
-      if (sessionRead === 'beside') gate.check().catch(() => undefined)
+      const admission = guard.checkSession(principal)
+      // Awaited before any answer; a rejection is never left unhandled meanwhile.
+      admission.catch(() => undefined)
+      request.context.admission = admission
     },
   }
 }

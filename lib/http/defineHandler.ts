@@ -2,41 +2,25 @@ import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
 import type { MiddlewareObj } from '@middy/core'
-import { AppError, UNAUTHORIZED, Unauthorized } from '../errors'
+import { whileAdmitting } from '../admission'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
-import type { SessionGate } from './types'
-import type { Guard, HandlerContext, HttpEvent, HttpResponse, Principal } from './types'
+import type { Guard } from '../auth/guard'
+import type { Principal } from '../auth/principal'
+import type { HandlerContext, HttpEvent, HttpResponse } from './types'
 import { validateInput } from './validateInput'
-
-/**
- * Whether an ended session must answer before `error`: a refusal of the request or an unexpected
- * failure, yes; the session's own 401003, or an outage (503, 502), which the session read would
- * only wait on again, no.
- */
-const sessionAnswersFirst = (error: unknown) =>
-  !(
-    error instanceof AppError &&
-    (error.status >= 500 ||
-      (error instanceof Unauthorized && error.code === UNAUTHORIZED.sessionEnded))
-  )
 
 type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
 
-export interface HandlerInput<Params, Query, Body, Auth, Gate = SessionGate | undefined> {
+export interface HandlerInput<Params, Query, Body, Auth> {
   params: Params
   query: Query
   body: Body
   principal: Auth
   headers: Record<string, string | undefined>
-  /**
-   * With `sessionRead: 'route'` or `'beside'` (and only then, by type): the caller's session,
-   * to check with the route's own DynamoDB work (see SessionGate in lib/http/types.ts).
-   */
-  session: Gate
 }
 
 export interface HandlerDefinition<
@@ -45,20 +29,17 @@ export interface HandlerDefinition<
   BodySchema extends z.ZodMiniType | undefined,
   AuthOption extends 'none' | Guard,
   ResultSchema extends z.ZodMiniType,
-  SessionRead extends 'guard' | 'route' | 'beside' = 'guard',
 > {
-  /** 'none' for public routes, or a guard from lib/http/authGuard.ts. */
+  /** 'none' for public routes, or a guard from lib/auth/guard.ts. */
   auth: AuthOption
   /**
-   * 'guard' (the default): the guard reads the session (one GetItem) before the core runs.
-   * Otherwise the core gets a session gate and the session is checked with the route's own
-   * DynamoDB work, one sequential round trip fewer. 'route': in the same request (a key in its
-   * BatchGetItem, a ConditionCheck in its transaction, its conditional write). 'beside': the
-   * gate's GetItem starts before the core and the answer waits for it; a core that writes or
-   * sends awaits `session.check()` (the same read) before anything irreversible. An ended
-   * session answers 401003 whatever the core found, but after input validation.
+   * When the caller's session is read (one GetItem); either way an ended session gets 401003 and
+   * nothing else, and causes no write and no broadcast. 'guard' (the default): before anything
+   * else. 'beside': while the core runs, which saves the read's round trip where the core reads
+   * first; the core's DynamoDB writes and broadcasts wait for it (lib/admission.ts), and so does
+   * the answer, whatever the core or the input validation found.
    */
-  sessionRead?: SessionRead
+  sessionRead?: 'guard' | 'beside'
   /**
    * A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1), from
    * lib/http/clientLimit.ts: passed in, so that only those routes bundle the table client.
@@ -74,8 +55,7 @@ export interface HandlerDefinition<
       Infer<ParamsSchema>,
       Infer<QuerySchema>,
       Infer<BodySchema>,
-      AuthOption extends Guard ? Principal : undefined,
-      SessionRead extends 'route' | 'beside' ? SessionGate : undefined
+      AuthOption extends Guard ? Principal : undefined
     >,
   ) => Promise<z.input<ResultSchema>> | z.input<ResultSchema>
 }
@@ -93,44 +73,20 @@ export function defineHandler<
   BodySchema extends z.ZodMiniType | undefined = undefined,
   AuthOption extends 'none' | Guard = 'none',
   ResultSchema extends z.ZodMiniType = z.ZodMiniType,
-  SessionRead extends 'guard' | 'route' | 'beside' = 'guard',
->(
-  definition: HandlerDefinition<
-    ParamsSchema,
-    QuerySchema,
-    BodySchema,
-    AuthOption,
-    ResultSchema,
-    SessionRead
-  >,
-) {
+>(definition: HandlerDefinition<ParamsSchema, QuerySchema, BodySchema, AuthOption, ResultSchema>) {
   const core = async (event: HttpEvent, context: HandlerContext): Promise<HttpResponse> => {
     const input = context.input ?? { params: undefined, query: undefined, body: undefined }
-    const running = Promise.resolve().then(() =>
+    const run = async () =>
       definition.run({
         ...(input as { params: never; query: never; body: never }),
         principal: context.principal as never,
         headers: event.headers ?? {},
-        session: context.sessionGate as never,
-      }),
-    )
-    // 'beside': the session check and the core ran together; an ended session wins over
-    // whatever the core answered, and nothing is answered before the check passed.
-    const gate = context.sessionGate
-    const check = definition.sessionRead === 'beside' ? gate?.check() : undefined
-    const [checked, ran] = await Promise.allSettled([check, running])
-    if (checked.status === 'rejected') throw checked.reason
-    if (ran.status === 'rejected') {
-      // A route that failed before its session was admitted (a refusal of its input, a key that
-      // is not the wallet's) answers 401003 first if the session ended, as if the guard had read
-      // it: one GetItem, on this path only.
-      if (gate && !gate.admitted && sessionAnswersFirst(ran.reason)) await gate.check()
-      throw ran.reason
-    }
-    const result = ran.value
-    if (context.sessionGate && !context.sessionGate.admitted) {
-      throw new Error('the route answered without admitting its session')
-    }
+      })
+    const { admission } = context
+    const result = admission ? await whileAdmitting(admission, run) : await run()
+    // 'beside': nothing is answered before the session is admitted (a failure waits for it in
+    // the error handler).
+    await admission
     // The envelope middleware wraps this; the cast carries the parsed result through middy.
     return definition.result.parse(result) as HttpResponse
   }

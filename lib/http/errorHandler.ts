@@ -27,8 +27,14 @@ function fromBodyParser(error: Error): AppError | undefined {
 /** The one place an error becomes a response: typed errors map to their status and code. */
 export function errorHandler(): MiddlewareObj<HttpEvent, HttpResponse> {
   return {
-    onError: (request: HttpRequest) => {
-      const error = request.error ?? new Error('unknown error')
+    onError: async (request: HttpRequest) => {
+      // A session read beside the core (`sessionRead: 'beside'`): an ended one is answered 401003
+      // whatever else failed, and nothing is answered before the read is done.
+      const refused = await request.context.admission?.then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      )
+      const error = refused ?? request.error ?? new Error('unknown error')
       const known = error instanceof AppError ? error : fromBodyParser(error)
       if (known) {
         if (known instanceof ChainUnavailable) countMetric('ChainUnavailable')

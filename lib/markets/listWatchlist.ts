@@ -1,6 +1,5 @@
 import { getProjectMarkets } from '../db/marketStats'
 import { listWatchedProjectIds } from '../db/watchlist'
-import type { SessionGate } from '../http/sessionGate'
 
 export interface WatchlistEntry {
   id: string
@@ -13,15 +12,11 @@ export interface WatchlistEntry {
 
 /**
  * The projects a wallet watches, oldest watch first: one Query, then one BatchGetItem per 100
- * keys that also reads the caller's session, admitted before anything is returned.
+ * keys.
  */
-export async function listWatchlist(
-  wallet: string,
-  session: SessionGate,
-): Promise<WatchlistEntry[]> {
+export async function listWatchlist(wallet: string): Promise<WatchlistEntry[]> {
   const projectIds = await listWatchedProjectIds(wallet)
-  const { projectMarkets, beside } = await getProjectMarkets(projectIds, session.key)
-  await session.admit(beside)
+  const projectMarkets = await getProjectMarkets(projectIds)
   return projectMarkets.map(({ project, market }) => ({
     id: project.id,
     symbol: project.symbol,

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as z from 'zod/mini'
-import type { Guard } from '../http/types'
+import type { Guard } from '../auth/guard'
 import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
 import { COMPONENT_NAMES } from './componentSchemas'
 import { ROUTE_DESCRIPTIONS, TAG_DESCRIPTIONS } from './routeDescriptions'
@@ -336,7 +336,7 @@ function operationOf(
     required: false,
     description:
       'A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.',
-    // lib/swap/idempotent.ts: 1 to 255 visible ASCII characters.
+    // lib/send/idempotent.ts: 1 to 255 visible ASCII characters.
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
     example: '7f9c2d4e-retry-1',
   }

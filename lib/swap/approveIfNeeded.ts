@@ -1,10 +1,10 @@
 import { type Address, encodeFunctionData, erc20Abi, formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
-import { estimateGasLimit } from './gasLimit'
-import { recordSent } from './recordSent'
-import type { Fees } from './sendContext'
-import { sendSigned, waitForSuccess } from './sendSigned'
+import { estimateGasLimit } from '../send/gasLimit'
+import { recordSent } from '../send/recordSent'
+import type { Fees } from '../send/sendContext'
+import { sendSigned, waitForSuccess } from '../send/sendSigned'
 import { approvalAmounts } from './swapPlan'
 
 export interface ApproveIfNeededParameters {

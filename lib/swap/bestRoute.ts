@@ -26,7 +26,7 @@ import { legsOf, type SplitLeg, swapRouterCall } from '../chain/swapRouterCall'
 import { loadChainConfig, MAX_CONNECTOR_TOKENS, type NetworkName } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { NoRouterConfigured, Unprocessable } from '../errors'
-import { estimateBeside, type GasEstimate } from './gasLimit'
+import { estimateBeside, type GasEstimate } from '../send/gasLimit'
 
 /**
  * Connectors beyond the base tokens the search keeps: those pooling with both ends first, then

@@ -5,7 +5,7 @@ import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
 import { Unprocessable } from '../errors'
 import { type BestRoute, bestRoute } from './bestRoute'
 import { routerToken } from './nativeCoin'
-import { readDecimals } from './readHolding'
+import { readDecimals } from '../send/readHolding'
 import { type BestRouteAnswer, describeBestRoute, largestRoutePath } from './routeAnswer'
 import { minimumOut, routeCall } from './routerCall'
 

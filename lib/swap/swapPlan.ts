@@ -3,11 +3,11 @@ import { loadChainConfig, type NetworkName } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { NoRouterConfigured, Unprocessable } from '../errors'
 import type { BestRoute } from './bestRoute'
-import { type GasEstimate, limitFrom } from './gasLimit'
+import { type GasEstimate, limitFrom } from '../send/gasLimit'
 import { quoteRoute, type SwapSides } from './quoteSwap'
-import { assertDecimals, type Holding, readDecimals, readHolding } from './readHolding'
+import { assertDecimals, type Holding, readDecimals, readHolding } from '../send/readHolding'
 import { minimumOut, routeCall, type RouterCall } from './routerCall'
-import { type Fees, readSendContext, type SendContext } from './sendContext'
+import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
 
 /**
  * The approvals a short allowance needs, in order (DECISIONS §7.2): none when it suffices; the

@@ -1,9 +1,9 @@
 import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits } from 'viem'
 import { isNative, NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
-import { estimateBeside, limitFrom } from '../swap/gasLimit'
-import { assertDecimals, type Holding, readHolding } from '../swap/readHolding'
-import { type Fees, readSendContext, type SendContext } from '../swap/sendContext'
+import { estimateBeside, limitFrom } from '../send/gasLimit'
+import { assertDecimals, type Holding, readHolding } from '../send/readHolding'
+import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
 import type { NetworkName } from '../config'
 
 export interface PlanTransferParameters {

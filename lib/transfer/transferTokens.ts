@@ -1,10 +1,10 @@
 import { type Address, formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../config'
-import { estimateGasLimit } from '../swap/gasLimit'
-import type { SendOperation } from '../swap/idempotent'
+import { estimateGasLimit } from '../send/gasLimit'
+import type { SendOperation } from '../send/idempotent'
 import { planTransfer, type TransferPlan } from './transferPlan'
-import { sendSigned } from '../swap/sendSigned'
+import { sendSigned } from '../send/sendSigned'
 
 export interface TransferTokensParameters {
   network: NetworkName

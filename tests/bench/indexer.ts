@@ -121,9 +121,8 @@ async function measureOn(rpcUrl: string): Promise<IndexerRunFigure[]> {
   const { countRequests } = await load<typeof import('../support/requestCounters')>(
     '../support/requestCounters',
   )
-  const { rpcResponseChannel, rpcRequestChannel } = await load<
-    typeof import('../../lib/chain/nodeHttpTransport')
-  >('../../lib/chain/nodeHttpTransport')
+  const { rpcResponseChannel, rpcRequestChannel } =
+    await load<typeof import('../support/rpcChannels')>('../support/rpcChannels')
   const { markWalletsKnown } =
     await load<typeof import('../../lib/db/wallet')>('../../lib/db/wallet')
   const { listInCatalog } = await load<typeof import('../support/catalogListing')>(

@@ -85,8 +85,8 @@ export function requestsSection(figures: RequestFigure[]): string[] {
     'Every /api/v1 route, warm (the first request of each is not counted), one request at a ' +
       'time. Calls are per request: DynamoDB commands (SDK retries not counted), JSON-RPC calls ' +
       'and the HTTP round trips carrying them (viem batches calls made together). Authenticated ' +
-      "routes include the session check (a `GetItem` by the guard, a key in the route's own " +
-      '`BatchGetItem`, or a `ConditionCheck` in its transaction). Swaps, transfers and submits ' +
+      "routes include the session check (one `GetItem`, before the route's own work or beside " +
+      'it: docs/architecture.md). Swaps, transfers and submits ' +
       "send an Idempotency-Key (its claim a `PutItem`, its completion in the trade's " +
       'transaction) with the router already approved. ' +
       'The exact counts are asserted in tests/functions/requestCosts.test.ts.',

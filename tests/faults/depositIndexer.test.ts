@@ -2,9 +2,9 @@ import '../support/env'
 import { randomUUID } from 'node:crypto'
 import { parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { getDepositCursor, setDepositCursor } from '../../lib/db/depositCursor'
+import { depositCursorOf, placeDepositCursor } from '../support/depositCursor'
 import { listTrades } from '../../lib/db/trade'
-import { markWalletKnown } from '../../lib/db/wallet'
+import { markWalletsKnown } from '../../lib/db/wallet'
 import { ChainUnavailable } from '../../lib/errors'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { listInCatalog } from '../support/catalogListing'
@@ -49,9 +49,9 @@ describe('a node that fails the token decimals read of an indexer run', () => {
     const network = 'ethereum'
     const token = demoToken(network)
     const wallet = await fundedAccount(network, { native: parseEther('1') })
-    await markWalletKnown(wallet.address)
+    await markWalletsKnown([wallet.address])
     const head = await devnet(network).getBlockNumber({ cacheTime: 0 })
-    await setDepositCursor(network, head + 1n)
+    await placeDepositCursor(network, head + 1n)
     await giveTokens(network, {
       token: token.address,
       to: wallet.address,
@@ -63,7 +63,7 @@ describe('a node that fails the token decimals read of an indexer run', () => {
     proxy.refuse(undefined)
 
     expect(failed).toBeInstanceOf(ChainUnavailable)
-    expect(await getDepositCursor(network)).toBe(head + 1n)
+    expect(await depositCursorOf(network)).toBe(head + 1n)
     expect(
       (await listTrades({ wallet: wallet.address, limit: 10, offset: 0, direction: 'ASC' })).count,
     ).toBe(0)

@@ -5,9 +5,9 @@ import { type Address, type Hash, type Hex, getAddress, parseEther, parseUnits }
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chainOf } from '../../lib/chain/clients'
-import { rpcRequestChannel, rpcResponseChannel } from '../../lib/chain/nodeHttpTransport'
+import { rpcRequestChannel, rpcResponseChannel } from '../support/rpcChannels'
 import { loadChainConfig } from '../../lib/config'
-import { getDepositCursor, setDepositCursor } from '../../lib/db/depositCursor'
+import { depositCursorOf, placeDepositCursor } from '../support/depositCursor'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletsKnown } from '../../lib/db/wallet'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
@@ -233,7 +233,7 @@ describe('address poisoning', () => {
 describe('a contract emitting 13,000 Transfer events in each of two blocks', () => {
   it('costs the indexer nothing: one run passes both blocks and records their real deposits once', async () => {
     const [first, second, third] = knownWallets as [Address, Address, Address]
-    const cursorBefore = (await getDepositCursor('ethereum')) ?? 0n
+    const cursorBefore = (await depositCursorOf('ethereum')) ?? 0n
     const one = await inOneBlock([
       spam(deployer),
       payToken(first, '12.5'),
@@ -249,14 +249,14 @@ describe('a contract emitting 13,000 Transfer events in each of two blocks', () 
     expect(result).toEqual([
       expect.objectContaining({ fromBlock: cursorBefore, toBlock: two.block, recorded: 3 }),
     ])
-    expect(await getDepositCursor('ethereum')).toBe(two.block + 1n)
+    expect(await depositCursorOf('ethereum')).toBe(two.block + 1n)
     // One query over both blocks, for the catalog's token only: the spam is not in the answer
     // (13,000 logs would be about 8 MB a block).
     expect(calls.eth_getLogs).toBe(1)
     expect(bytes).toBeLessThan(200_000)
 
     // Scanned again from the first block: nothing is recorded twice.
-    await setDepositCursor('ethereum', one.block)
+    await placeDepositCursor('ethereum', one.block)
     const [again] = await indexDeposits({ networks: ['ethereum'] })
     expect(again).toMatchObject({ recorded: 0, toBlock: two.block })
     expect(await deposits(first)).toEqual([
@@ -294,7 +294,7 @@ describe('a burst of 13,000 transfers of a catalog token in each of two blocks',
         account: deployer,
         chain: null,
       })
-    const cursorBefore = (await getDepositCursor('ethereum')) ?? 0n
+    const cursorBefore = (await depositCursorOf('ethereum')) ?? 0n
     const one = await inOneBlock([burst(randomAddress()), deposit(first)])
     // A deposit inside the burst: its receipt carries all 13,000 logs (about 8 MB).
     const two = await inOneBlock([burst(inBurst), deposit(second)])
@@ -304,7 +304,7 @@ describe('a burst of 13,000 transfers of a catalog token in each of two blocks',
     expect(result).toEqual([
       expect.objectContaining({ fromBlock: cursorBefore, toBlock: two.block, recorded: 3 }),
     ])
-    expect(await getDepositCursor('ethereum')).toBe(two.block + 1n)
+    expect(await depositCursorOf('ethereum')).toBe(two.block + 1n)
     // Both blocks' logs (about 16 MB) are over the transport's cap: the range was split.
     expect(calls.eth_getLogs).toBeGreaterThan(1)
     expect(await deposits(first)).toEqual([

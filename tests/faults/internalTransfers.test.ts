@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { NetworkName } from '../../lib/config'
 import { listTrades } from '../../lib/db/trade'
-import { markWalletKnown } from '../../lib/db/wallet'
+import { markWalletsKnown } from '../../lib/db/wallet'
 import { compileSolidity } from '../../lib/local/catalogTokenArtifact'
 import { createTable } from '../../lib/local/localStack'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
@@ -80,7 +80,7 @@ async function depositsOf(wallet: `0x${string}`) {
 describe('internal transfers of the native coin', () => {
   it('records one sent by a contract once, where the network reads traces', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address
-    await markWalletKnown(wallet)
+    await markWalletsKnown([wallet])
     await indexDeposits({ networks: ['ethereum'] })
     const receipt = await forwardTo('ethereum', wallet)
 
@@ -100,7 +100,7 @@ describe('internal transfers of the native coin', () => {
 
   it('does not see it where traces are off (the default)', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey()).address
-    await markWalletKnown(wallet)
+    await markWalletsKnown([wallet])
     await indexDeposits({ networks: ['altchain'] })
     await forwardTo('altchain', wallet)
 

@@ -4,9 +4,9 @@ import { hexToBigInt } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NETWORK_NAMES, type NetworkName } from '../../lib/config'
-import { setDepositCursor } from '../../lib/db/depositCursor'
+import { placeDepositCursor } from '../support/depositCursor'
 import { listTrades } from '../../lib/db/trade'
-import { markWalletKnown, markWalletsKnown } from '../../lib/db/wallet'
+import { markWalletsKnown } from '../../lib/db/wallet'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { listInCatalog } from '../support/catalogListing'
 import { devnet } from '../support/devnetAccounts'
@@ -96,7 +96,7 @@ describe.each(NETWORK_NAMES)('eth_getLogs ranges a provider refuses, on %s', (ne
     async (refusal) => {
       const proxy = proxies[network] as RpcProxy
       const wallet = privateKeyToAccount(generatePrivateKey()).address
-      await markWalletKnown(wallet)
+      await markWalletsKnown([wallet])
       const client = devnet(network)
       // Some blocks before the deposit, so the run's range is wider than the maximum.
       await client.mine({ blocks: 20 })
@@ -107,7 +107,7 @@ describe.each(NETWORK_NAMES)('eth_getLogs ranges a provider refuses, on %s', (ne
         to: wallet,
         amount: 10n ** BigInt(token.decimals),
       })
-      await setDepositCursor(network, start)
+      await placeDepositCursor(network, start)
       const asked: bigint[] = []
       const served: bigint[] = []
       proxy.answerWithError(
@@ -153,7 +153,7 @@ describe('a block whose Transfer logs a provider refuses even alone', () => {
       to: wallet,
       amount: 10n ** BigInt(token.decimals),
     })
-    await setDepositCursor(network, receipt.blockNumber)
+    await placeDepositCursor(network, receipt.blockNumber)
     const recipientQueries: number[] = []
     let refused = 0
     proxy.answerWithError(

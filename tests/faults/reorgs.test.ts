@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../../lib/config'
 import { getTrade, listTrades, recordTrade } from '../../lib/db/trade'
-import { markWalletKnown } from '../../lib/db/wallet'
+import { markWalletsKnown } from '../../lib/db/wallet'
 import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { reconcileTrades } from '../../lib/trades/reconcileTrades'
@@ -107,7 +107,7 @@ describe.each(NETWORK_NAMES)('on %s', (network) => {
     it('follows a chain shorter than the confirmation depth from block 0 and records its first deposit once confirmed', async () => {
       expect(await client().getBlockNumber({ cacheTime: 0 })).toBeLessThan(CONFIRMATIONS)
       const wallet = privateKeyToAccount(generatePrivateKey()).address
-      await markWalletKnown(wallet)
+      await markWalletsKnown([wallet])
       await index()
       const receipt = await mined(await signedTransfer(wallet))
       await index()
@@ -122,7 +122,7 @@ describe.each(NETWORK_NAMES)('on %s', (network) => {
 
     it('records only confirmed deposits, removes one whose block was rolled back, and records its re-inclusion once', async () => {
       const wallet = privateKeyToAccount(generatePrivateKey()).address
-      await markWalletKnown(wallet)
+      await markWalletsKnown([wallet])
       await index()
       const transfer = await signedTransfer(wallet)
       const receipt = await mined(transfer)
@@ -164,7 +164,7 @@ describe.each(NETWORK_NAMES)('on %s', (network) => {
 
     it('after anvil_reorg, removes a deposit the new chain dropped and records the one it re-included in another block once', async () => {
       const wallet = privateKeyToAccount(generatePrivateKey()).address
-      await markWalletKnown(wallet)
+      await markWalletsKnown([wallet])
       await index()
       const dropped = await signedTransfer(wallet)
       const kept = await signedTransfer(wallet)

@@ -50,13 +50,15 @@ import { handler as removeFromWatchlist } from '../../functions/watchlist/remove
 import { jwtSecret } from '../../lib/auth/jwtSecret'
 import { getTransactionCount, sendRawTransaction } from 'viem/actions'
 import { publicClient } from '../../lib/chain/clients'
-import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
+import { rpcRequestChannel } from '../support/rpcChannels'
 import { loadAuthConfig, NETWORK_NAMES } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { queryNetworks } from '../../lib/db/network'
 import { isTransactionCanceled } from '../../lib/db/writeConflicts'
 import { UNAUTHORIZED } from '../../lib/errors'
-import type { Audience, HttpEvent, TokenUse } from '../../lib/http/types'
+import type { TokenUse } from '../../lib/auth/principal'
+import type { Audience } from '../../lib/db/session'
+import type { HttpEvent } from '../../lib/http/types'
 import { NATIVE_COIN } from '../../lib/constants'
 import { type TokenRealm, tokenBreakers } from '../support/badTokens'
 import { httpEvent, invoke, lambdaContext } from '../support/httpEvent'
@@ -963,8 +965,8 @@ describe('bad input on every route', () => {
 
     row.tried += 1
     row.statuses.set(response.statusCode, (row.statuses.get(response.statusCode) ?? 0) + 1)
-    // A conditional write the table refused changed nothing: a refresh's rotation and a logout's
-    // delete are their session checks, so a token of an ended session costs one refused write.
+    // A conditional write the table refused changed nothing (a refresh's rotation or a logout's
+    // delete that a concurrent one beat).
     const outcomes = await Promise.allSettled(
       dbSend.mock.results.slice(sends).map((result) => result.value as unknown),
     )

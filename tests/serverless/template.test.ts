@@ -332,15 +332,15 @@ describe('least privilege: one role per function', () => {
 
     expect(granted).toEqual(derived)
     // Spot checks of the derivation: the docs and mnemonic functions touch nothing, nothing
-    // scans, and only the routes whose transactions check the session (lib/db/sessionCondition.ts)
-    // may make a condition check.
+    // scans, and only the route whose transaction checks that its networks exist may make a
+    // condition check.
     expect(granted.generateMnemonic).toEqual([])
     expect(granted.getOpenApiDocument).toEqual([])
     expect(granted.listNetworks).toEqual(['dynamodb:Query'])
     expect(Object.values(granted).flat()).not.toContain('dynamodb:Scan')
     expect(
       Object.keys(granted).filter((name) => granted[name]?.includes('dynamodb:ConditionCheckItem')),
-    ).toEqual(['attachWalletNetworks', 'addToWatchlist', 'removeFromWatchlist'])
+    ).toEqual(['attachWalletNetworks'])
   })
 
   it('lets no read route write or delete, beyond the writes that are its purpose', () => {

@@ -1,7 +1,8 @@
 import * as fc from 'fast-check'
 import { createHmac, randomUUID } from 'node:crypto'
 import { UNAUTHORIZED } from '../../lib/errors'
-import type { Audience, TokenUse } from '../../lib/http/types'
+import type { TokenUse } from '../../lib/auth/principal'
+import type { Audience } from '../../lib/db/session'
 import {
   base64UrlString,
   describeValue,

@@ -6,11 +6,10 @@ import { handler as transferAltchain } from '../../functions/transfer/transferAl
 import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { NETWORK_NAMES, type NetworkName } from '../../lib/config'
 import { NATIVE_COIN } from '../../lib/constants'
-import { attachWalletNetworks } from '../../lib/db/attachWalletNetworks'
+import { attachWalletNetworks } from '../../lib/db/walletNetwork'
 import { devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
 import { bearer } from './marketFixtures'
-import { liveSession } from './liveSession'
 import { signInWithWallet } from './walletSignIn'
 
 // The chain routes the provider-fault tests drive, through the real handlers: a funded,
@@ -33,7 +32,7 @@ export async function fundedCaller(): Promise<ChainCaller> {
     NETWORK_NAMES.map((network) => devnet(network).setBalance({ address, value: 10n ** 19n })),
   )
   const { access } = await signInWithWallet(privateKey)
-  await attachWalletNetworks(address, NETWORK_NAMES, await liveSession(address))
+  await attachWalletNetworks(address, NETWORK_NAMES)
   return { privateKey, access }
 }
 

@@ -1,9 +1,9 @@
 import { custom, http, type Hex, numberToHex, type Transport } from 'viem'
-import { withHeadroom } from '../../lib/swap/gasLimit'
+import { withHeadroom } from '../../lib/send/gasLimit'
 
 /**
  * The transport of every wallet a test signs with: plain http, except that the gas limit the node
- * suggests gets the service's own headroom (lib/swap/gasLimit.ts), from `eth_estimateGas` and from
+ * suggests gets the service's own headroom (lib/send/gasLimit.ts), from `eth_estimateGas` and from
  * `eth_fillTransaction` (which viem asks first, for gas, fees and nonce at once). Signed with the
  * bare figure, a Uniswap V2 swap estimated in the same second as its pool's last update runs out
  * of gas once the block time has moved (the pair then writes its price accumulators): on a busy

@@ -15,7 +15,7 @@ import {
   publicActions,
   walletActions,
 } from 'viem'
-import { rpcRequestChannel } from '../../lib/chain/nodeHttpTransport'
+import { rpcRequestChannel } from './rpcChannels'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
@@ -501,8 +501,9 @@ export function countRpcAttempts(rpcUrl: string): RpcAttempts {
 
 /**
  * The attempts the SDK made for each DynamoDB command sent through `client`: a middleware at the
- * initialize step sees each command once, one at the deserialize step (inside the retry loop of
- * `finalizeRequest`) each attempt, refused or timed out ones included.
+ * build step sees each command once as it leaves (a write held back for its route's session and
+ * refused with it never does: lib/admission.ts), one at the deserialize step (inside the retry
+ * loop of `finalizeRequest`) each attempt, refused or timed out ones included.
  */
 export interface DynamoAttempts {
   /**
@@ -533,7 +534,7 @@ export function countDynamoAttempts(client: DynamoDBDocumentClient): DynamoAttem
       )
       return result
     },
-    { step: 'initialize', name: 'faultCountCommands', priority: 'high' },
+    { step: 'build', name: 'faultCountCommands', priority: 'high' },
   )
   client.middlewareStack.add(
     (next, context) => (args) => {

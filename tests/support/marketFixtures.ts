@@ -4,7 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { loginAccount } from '../../functions/account/loginAccount'
 import { registerAccount } from '../../functions/account/registerAccount'
 import { importCatalogEntries } from '../../lib/catalog/importCatalog'
-import { getProject, type Project } from '../../lib/db/project'
+import { getProjectMarket } from '../../lib/db/marketStats'
+import type { Project } from '../../lib/db/project'
 import type { CatalogEntry } from '../../schemas/catalog'
 
 // Fixtures for the market routes: each call makes its own wallet, account or project.
@@ -45,7 +46,7 @@ export function catalogEntry(overrides: Partial<CatalogEntry> = {}): CatalogEntr
 export async function createProject(overrides: Partial<CatalogEntry> = {}): Promise<Project> {
   const entry = catalogEntry(overrides)
   const [id] = await importCatalogEntries([entry])
-  const project = id === undefined ? undefined : await getProject(id)
+  const project = id === undefined ? undefined : (await getProjectMarket(id))?.project
   if (!project) throw new Error('the project was not stored')
   return project
 }

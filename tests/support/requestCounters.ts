@@ -1,9 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
-import {
-  rpcExchangeChannel,
-  type RpcExchangeMessage,
-  rpcRequestChannel,
-} from '../../lib/chain/nodeHttpTransport'
+import { rpcExchangeChannel, type RpcExchangeMessage, rpcRequestChannel } from './rpcChannels'
 
 // What one request costs: the DynamoDB commands the code sends and the JSON-RPC calls viem makes,
 // for the counts test (tests/functions/requestCosts.test.ts) and the bench (tests/bench/).
@@ -130,8 +126,9 @@ function criticalPath() {
 }
 
 /**
- * Counts, until `stop()`, the commands sent through `client` (a middleware at the initialize
- * step, so once per command whatever the SDK retries) and the JSON-RPC calls the service's
+ * Counts, until `stop()`, the commands sent through `client` (a middleware at the build step:
+ * once per command whatever the SDK retries, and only once it leaves, after a write has waited
+ * for its route's session in the initialize step, lib/admission.ts) and the JSON-RPC calls the service's
  * transport publishes (`rpcRequestChannel`, one message per POST), and the sequential steps
  * between them (criticalPath). Counts everything in the process: measure one request at a time.
  */
@@ -154,7 +151,7 @@ export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
         path.end(exchange)
       }
     },
-    { step: 'initialize', name: MIDDLEWARE_NAME, priority: 'high' },
+    { step: 'build', name: MIDDLEWARE_NAME, priority: 'high' },
   )
 
   const onRpcRequest = (body: unknown) => {

@@ -58,12 +58,11 @@ import type { NetworkName } from '../../lib/config'
 import type { HttpEvent } from '../../lib/http/types'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'
-import { attachWalletNetworks as attachNetworks } from '../../lib/db/attachWalletNetworks'
+import { attachWalletNetworks as attachNetworks } from '../../lib/db/walletNetwork'
 import { listProjects } from '../../lib/db/project'
 import { NATIVE_COIN } from '../../lib/constants'
 import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
-import { liveSession } from './liveSession'
 import { devnetTransport } from './devnetTransport'
 import { randomAddress } from './marketFixtures'
 import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
@@ -158,14 +157,12 @@ export async function routeRequests(
   const reader = await signInWithWallet()
   const networks = await queryNetworks()
   const networkIds = networks.map((network) => network.id)
-  const readerSession = await liveSession(reader.address)
   const [project] = await listProjects()
   if (!project) throw new Error('no catalog project: the stack seeds the demo catalog')
-  await watchProject(reader.address, project.id, readerSession)
+  await watchProject(reader.address, project.id)
   await attachNetworks(
     reader.address,
     networks.map((network) => network.network),
-    readerSession,
   )
   const hash = toHex(randomBytes(32))
   const { id: tradeId } = await recordTrade({
@@ -571,7 +568,7 @@ export async function routeRequests(
       read: false,
       // Not yet watched, so the add writes: the path a client's first tap takes.
       prepare: async () => {
-        await unwatchProject(reader.address, project.id, readerSession)
+        await unwatchProject(reader.address, project.id)
         return call(addToWatchlist, {
           routeKey: 'POST /api/v1/watchlist/{projectId}',
           pathParameters: projectPath,
@@ -583,7 +580,7 @@ export async function routeRequests(
       routeKey: 'DELETE /api/v1/watchlist/{projectId}',
       read: false,
       prepare: async () => {
-        await watchProject(reader.address, project.id, readerSession)
+        await watchProject(reader.address, project.id)
         return call(removeFromWatchlist, {
           routeKey: 'DELETE /api/v1/watchlist/{projectId}',
           pathParameters: projectPath,

@@ -15,7 +15,7 @@ import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { CONTRACT_CHECK_GAS } from '../../../lib/auth/siwe'
 import { chainOf } from '../../../lib/chain/clients'
 import { loadChainConfig } from '../../../lib/config'
-import { rpcRequestChannel } from '../../../lib/chain/nodeHttpTransport'
+import { rpcRequestChannel } from '../../support/rpcChannels'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
 import { httpEvent, invoke } from '../../support/httpEvent'
 

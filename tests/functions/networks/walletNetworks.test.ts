@@ -9,8 +9,8 @@ import { httpEvent, invoke } from '../../support/httpEvent'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
 import { bearer } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
-import { endSessionOf, liveSession } from '../../support/liveSession'
-import { attachWalletNetworks as attachInTable } from '../../../lib/db/attachWalletNetworks'
+import { endSessionOf } from '../../support/liveSession'
+import { attachWalletNetworks as attachInTable } from '../../../lib/db/walletNetwork'
 import { listWalletNetworks } from '../../../lib/db/walletNetwork'
 import { readClient } from '../../support/readClient'
 
@@ -111,11 +111,7 @@ describe('networks of a wallet', () => {
     const wallet = await signInWithWallet()
     // A network item missing from the table (a stage seeded with one network; here a name no
     // stage has): unknown, as when the route listed the table's networks first.
-    const unknown = await attachInTable(
-      wallet.address,
-      ['ethereum', 'nonet' as 'altchain'],
-      await liveSession(wallet.address),
-    )
+    const unknown = await attachInTable(wallet.address, ['ethereum', 'nonet' as 'altchain'])
 
     expect(unknown).toEqual(['nonet'])
     expect(await listWalletNetworks(wallet.address)).toEqual([])

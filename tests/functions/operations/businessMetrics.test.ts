@@ -108,13 +108,13 @@ describe('business metrics (EMF)', () => {
     expect(logs.text().toLowerCase()).not.toContain(caller.privateKey.slice(2).toLowerCase())
   })
 
-  it('counts every 502 a chain node caused', () => {
+  it('counts every 502 a chain node caused', async () => {
     const request = {
       event: httpEvent({ routeKey: 'GET /api/v1/swap/quote/ethereum' }),
       error: new ChainUnavailable('ethereum'),
       context: {},
     } as unknown as HttpRequest
-    void errorHandler().onError?.(request)
+    await errorHandler().onError?.(request)
 
     expect(request.response?.statusCode).toBe(502)
     expect(emfLines().map(({ _aws, ...fields }) => fields)).toEqual([

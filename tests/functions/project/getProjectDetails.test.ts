@@ -113,14 +113,18 @@ describe('project details', () => {
     })
   })
 
-  it("reads the project and the caller's session with a single DynamoDB call", async () => {
+  it("reads the project's item and the caller's session, one GetItem each", async () => {
     const project = await createProject()
     const send = spyOnDbSend()
 
     const response = await details(token, project.id)
 
-    const commands = send.mock.calls.map(([command]) => command.constructor.name)
-    expect(commands).toEqual(['BatchGetCommand'])
+    // At once (sessionRead 'beside'): one round trip, tests/functions/requestCosts.test.ts.
+    const reads = send.mock.calls.map(([command]) => {
+      const { Key } = command.input as { Key?: { sk: string } }
+      return `${command.constructor.name} ${(Key?.sk ?? '').split('#')[0]}`
+    })
+    expect(reads.sort()).toEqual(['GetCommand PROJECT', 'GetCommand SESSION'])
     expect(response.status).toBe(200)
     expect((response.body.result as { project: { id: string } }).project.id).toBe(project.id)
   })

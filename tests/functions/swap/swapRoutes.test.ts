@@ -564,7 +564,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
         status: 401,
         body: { ok: false, error: { code: 401003, message: expect.any(String) } },
       })
-      // The key was claimed beside the session check and freed: the retry runs, once.
+      // The key's claim, a write, waited for the session and was never made: the retry runs, once.
       expect(retried.status).toBe(200)
       expect(await nonceOf('ethereum', account.address)).toBe(1)
     })

@@ -192,7 +192,7 @@ describe('watchlist', () => {
       await remove(wallet.access, randomUUID()),
     ]
 
-    // The session is checked in the watch's own transaction, so nothing of it is written.
+    // The guard reads the session before the route runs, so nothing of it is written.
     for (const response of responses) {
       expect(response).toEqual({
         status: 401,

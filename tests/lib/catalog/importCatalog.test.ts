@@ -8,7 +8,6 @@ import { CatalogError, importCatalogFile, parseCatalog } from '../../../lib/cata
 import { getProjectMarket } from '../../../lib/db/marketStats'
 import { projectId } from '../../../lib/db/project'
 import { watchProject } from '../../../lib/db/watchlist'
-import { liveSession } from '../../support/liveSession'
 import { readPriceHistory } from '../../../lib/markets/readPriceHistory'
 import { catalogEntry, randomAddress } from '../../support/marketFixtures'
 
@@ -39,7 +38,7 @@ describe('catalog import', () => {
 
     const ids = await importCatalogFile(path)
     const watcher = randomAddress()
-    await watchProject(watcher, ids[0] ?? '', await liveSession(watcher))
+    await watchProject(watcher, ids[0] ?? '')
     const renamed = [{ ...entries[0], name: 'Renamed' }, entries[1]]
     const again = await importCatalogFile(catalogFile({ projects: renamed }))
 

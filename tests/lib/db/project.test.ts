@@ -1,6 +1,6 @@
 import '../../support/env'
 import { describe, expect, it } from 'vitest'
-import { getProject } from '../../../lib/db/project'
+import { getProjectMarket } from '../../../lib/db/marketStats'
 import { catalogEntry, createProject } from '../../support/marketFixtures'
 
 describe('catalog projects', () => {
@@ -13,6 +13,6 @@ describe('catalog projects', () => {
     const project = await createProject({ address: checksummed.toLowerCase() })
 
     expect(project.address).toBe(checksummed)
-    expect((await getProject(project.id))?.address).toBe(checksummed)
+    expect((await getProjectMarket(project.id))?.project.address).toBe(checksummed)
   })
 })

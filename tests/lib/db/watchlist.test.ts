@@ -4,7 +4,6 @@ import { getProjectMarket } from '../../../lib/db/marketStats'
 import { watchProject } from '../../../lib/db/watchlist'
 import { createProject, randomAddress } from '../../support/marketFixtures'
 import { spyOnDbSend } from '../../support/dbSendSpy'
-import { liveSession } from '../../support/liveSession'
 
 // DynamoDB Local runs transactions one at a time, so it never cancels one for a conflict; real
 // DynamoDB does (TransactionConflict) when two touch the same item at once. Injected here.
@@ -19,11 +18,10 @@ describe('watchlist transactions', () => {
   it('retries a watch that lost a race to another transaction, and counts it once', async () => {
     const project = await createProject()
     const wallet = randomAddress()
-    const session = await liveSession(wallet)
     const send = spyOnDbSend()
     send.mockRejectedValueOnce(conflict()).mockRejectedValueOnce(conflict())
 
-    const outcome = await watchProject(wallet, project.id, session)
+    const outcome = await watchProject(wallet, project.id)
 
     expect(send).toHaveBeenCalledTimes(3)
     expect(outcome).toBe('added')

@@ -2,7 +2,8 @@ import '../../support/env'
 import { type Address, erc20Abi, formatUnits, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
 import { handler as getProjectDetails } from '../../../functions/project/getProjectDetails'
-import { getProject, projectId } from '../../../lib/db/project'
+import { getProjectMarket } from '../../../lib/db/marketStats'
+import { projectId } from '../../../lib/db/project'
 import { samplePrices } from '../../../lib/markets/samplePrices'
 import { deployment, devnet } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
@@ -46,7 +47,7 @@ async function burnByTransfers(token: Address, count: number, amount: string): P
 describe('supply of a token that burns on transfer', () => {
   it('follows the chain after the next price sample, circulating never above total', async () => {
     const token = deployment(NETWORK).token('FOT')
-    const project = await getProject(projectId(NETWORK, token))
+    const project = (await getProjectMarket(projectId(NETWORK, token)))?.project
     if (!project) throw new Error('the demo catalog has no FOT project')
     const { access } = await accountSession()
     const before = await chainTotalSupply(token)

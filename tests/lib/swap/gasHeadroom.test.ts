@@ -10,7 +10,7 @@ import {
   deployDex,
 } from '../../../lib/local/deployDex'
 import { uniswapV2Router02Abi } from '../../../lib/local/uniswapV2Artifacts'
-import { withHeadroom } from '../../../lib/swap/gasLimit'
+import { withHeadroom } from '../../../lib/send/gasLimit'
 import {
   ownDevnetClient,
   type RestartableAnvil,

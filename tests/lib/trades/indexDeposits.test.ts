@@ -3,10 +3,10 @@ import { erc20Abi, getAddress, parseEther, parseUnits, type TransactionReceipt }
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { NetworkName } from '../../../lib/config'
-import { getDepositCursor, setDepositCursor } from '../../../lib/db/depositCursor'
+import { depositCursorOf, placeDepositCursor } from '../../support/depositCursor'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { listTrades, type Trade } from '../../../lib/db/trade'
-import { markWalletKnown } from '../../../lib/db/wallet'
+import { markWalletsKnown } from '../../../lib/db/wallet'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { devnet } from '../../support/devnetAccounts'
 import { fundedAccount } from '../../support/devnetAccounts'
@@ -14,7 +14,7 @@ import { demoToken, giveTokens, receiptOf } from '../../support/tradeFixtures'
 
 async function knownWallet(network: NetworkName) {
   const wallet = await fundedAccount(network, { native: parseEther('10') })
-  await markWalletKnown(wallet.address)
+  await markWalletsKnown([wallet.address])
   return wallet
 }
 
@@ -59,14 +59,14 @@ describe('indexDeposits', () => {
     const [nativeReceipt, tokenReceipt] = receipts as [TransactionReceipt, TransactionReceipt]
     const firstBlock = nativeReceipt.blockNumber
 
-    await setDepositCursor(network, firstBlock)
+    await placeDepositCursor(network, firstBlock)
     const [first] = await indexDeposits({ networks: [network] })
-    await setDepositCursor(network, firstBlock)
+    await placeDepositCursor(network, firstBlock)
     const [again] = await indexDeposits({ networks: [network] })
 
     expect(first).toMatchObject({ network, fromBlock: firstBlock })
     expect(again).toMatchObject({ network, fromBlock: firstBlock, recorded: 0 })
-    expect(await getDepositCursor(network)).toBeGreaterThan(tokenReceipt.blockNumber)
+    expect(await depositCursorOf(network)).toBeGreaterThan(tokenReceipt.blockNumber)
     const { count, trades } = await allTrades(wallet.address)
     expect(count).toBe(2)
     expect(trades).toEqual(
@@ -123,7 +123,7 @@ describe('indexDeposits', () => {
     const ownReceipt = await receiptOf(network, own)
     await receiptOf(network, incoming)
 
-    await setDepositCursor(network, ownReceipt.blockNumber)
+    await placeDepositCursor(network, ownReceipt.blockNumber)
     await indexDeposits({ networks: [network] })
 
     const { count, trades } = await allTrades(wallet.address)
@@ -135,7 +135,7 @@ describe('indexDeposits', () => {
     const network = 'ethereum'
     const head = await devnet(network).getBlockNumber({ cacheTime: 0 })
 
-    await setDepositCursor(network, head - 5n)
+    await placeDepositCursor(network, head - 5n)
     const [run] = await indexDeposits({ networks: [network], maxBlocks: 3 })
 
     expect(run).toMatchObject({ fromBlock: head - 5n, toBlock: head - 3n })

@@ -60,10 +60,10 @@ describe('tableActionsOfBundle', () => {
 
   it('carries no revocation into a route on an access token (the refresh guards are pure)', async () => {
     const accessRoute = await actionsOf(
-      "import { accountGuard } from './lib/http/authGuard'\nexport const run = accountGuard",
+      "import { accountGuard } from './lib/auth/guard'\nexport const run = accountGuard",
     )
     const refreshRoute = await actionsOf(
-      "import { accountRefreshGuard } from './lib/http/authGuard'\nexport const run = accountRefreshGuard",
+      "import { accountRefreshGuard } from './lib/auth/guard'\nexport const run = accountRefreshGuard",
     )
 
     expect(accessRoute).toEqual(['dynamodb:GetItem'])

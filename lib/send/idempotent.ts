@@ -3,7 +3,6 @@ import { withCallBudget } from '../chain/callBudget'
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../db/idempotency'
 import { primeTradeTail, readTradeTail } from '../db/trade'
 import { BadRequest, Conflict, Unprocessable } from '../errors'
-import type { SessionGate } from '../http/types'
 import { logger } from '../logger'
 import { recordSent, type SentTrade } from './recordSent'
 
@@ -25,8 +24,6 @@ export interface SendOnceParameters {
   key: string | undefined
   /** What the request asks for (route and parsed body, never the private key). */
   request: unknown
-  /** The route's session gate (`sessionRead: 'route'`): its check runs beside the claim. */
-  session: Pick<SessionGate, 'check'>
 }
 
 /** A request that sends transactions: reads first, then broadcasts. */
@@ -40,10 +37,10 @@ export interface SendOperation<Plan> {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 /**
- * Runs a sending request once per (wallet, Idempotency-Key), in three sequential steps: the
- * session check, the key's claim and the plan's reads leave together; then the send; then one
- * transaction recording the last trade and completing the key. Nothing is sent unless the session
- * is live and the claim held; a key claimed by a request that then fails before broadcasting is
+ * Runs a sending request once per (wallet, Idempotency-Key): the key's claim and the plan's reads
+ * leave together (the claim, a write, once the route's session is admitted: lib/admission.ts);
+ * then the send; then one transaction recording the last trade and completing the key. Nothing is
+ * sent unless the claim held; a key claimed by a request that then fails before broadcasting is
  * freed. A retry gets the first hashes and sends nothing; 409 while the first runs, 422 when the
  * key was used for a different request. Once a transaction is out its hash is the answer, even if
  * recording fails.
@@ -57,17 +54,16 @@ export function sendOnce<Plan>(
 }
 
 async function sendOnceBudgeted<Plan>(
-  { wallet, key, request, session }: SendOnceParameters,
+  { wallet, key, request }: SendOnceParameters,
   operation: SendOperation<Plan>,
 ): Promise<Sent> {
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw new BadRequest('Idempotency-Key must be 1 to 255 visible ASCII characters')
   }
   const fingerprint = createHash('sha256').update(JSON.stringify(request)).digest('hex')
-  const [checked, claimed, planned, tail] = await Promise.allSettled([
-    session.check(),
+  const [claimed, planned, tail] = await Promise.allSettled([
     key === undefined ? undefined : claimIdempotencyKey({ wallet, key, fingerprint }),
-    // Started like the other two even if `plan` throws at once: the claim is never left behind.
+    // Started like the claim even if `plan` throws at once: the claim is never left behind.
     new Promise<Plan>((resolve) => resolve(operation.plan())),
     // Where the trade will go (recordTrade checks it is still free), read here and not after the
     // send, so recording stays one call.
@@ -80,10 +76,6 @@ async function sendOnceBudgeted<Plan>(
       // The key stays in progress (409 on retry until it expires): safe, only less convenient.
       logger.warn('idempotency key not released', { error: releaseError })
     })
-  }
-  if (checked.status === 'rejected') {
-    await release()
-    throw checked.reason
   }
   // A claim that failed may have been written: it is not released (409 until it expires).
   if (claimed.status === 'rejected') throw claimed.reason

@@ -1,6 +1,7 @@
 import { getTransactionCount, sendRawTransaction, waitForTransactionReceipt } from 'viem/actions'
 import { WaitForTransactionReceiptTimeoutError, type Address, type Hash, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { admitted } from '../admission'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
@@ -47,6 +48,8 @@ export async function sendSigned(parameters: SendSignedParameters): Promise<Hash
       value,
     })
     try {
+      // Nothing leaves before the route's session is admitted (lib/admission.ts).
+      await admitted()
       const hash = await sendRawTransaction(client, { serializedTransaction })
       countMetric('Broadcast', { Network: network })
       return hash
@@ -70,6 +73,8 @@ export async function broadcastSigned(
   serializedTransaction: Hex,
 ): Promise<Hash> {
   const client = publicClient(network)
+  // Nothing leaves before the route's session is admitted (lib/admission.ts).
+  await admitted()
   const hash = await beforeBroadcast(network, action, () =>
     sendRawTransaction(client, { serializedTransaction }),
   )

@@ -1,19 +1,19 @@
 import '../../support/env'
-import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
 import { decodeJwt, SignJWT } from 'jose'
 import { randomUUID } from 'node:crypto'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import * as z from '../../../schemas/zod'
 import { signToken } from '../../../lib/auth/tokens'
 import { loadAuthConfig } from '../../../lib/config'
 import { db, tableName } from '../../../lib/db/client'
-import { deleteSession, putSession } from '../../../lib/db/session'
-import { walletGuard, walletRefreshGuard } from '../../../lib/http/authGuard'
+import { putSession } from '../../../lib/db/session'
+import { walletGuard, walletRefreshGuard } from '../../../lib/auth/guard'
 import { defineHandler } from '../../../lib/http/defineHandler'
-import { BadRequest, DatabaseUnavailable, NotFound, UNAUTHORIZED } from '../../../lib/errors'
-import type { Audience } from '../../../lib/http/types'
-import { spyOnDbSend } from '../../support/dbSendSpy'
+import { DatabaseUnavailable, NotFound, UNAUTHORIZED } from '../../../lib/errors'
+import type { Audience } from '../../../lib/db/session'
+import { endSessionOf } from '../../support/liveSession'
 import { type EnvelopeResponse, httpEvent, invoke } from '../../support/httpEvent'
 
 const principalSchema = z.object({
@@ -36,52 +36,33 @@ const refreshWhoAmI = defineHandler({
   run: ({ principal }) => principal,
 })
 
-// Routes that read the session beside their own items (sessionRead: 'route').
-const whoAmIReadingSession = defineHandler({
-  auth: walletGuard,
-  sessionRead: 'route',
-  result: principalSchema,
-  run: async ({ principal, session }) => {
-    const { Item } = await db().send(
-      new GetCommand({ TableName: tableName(), Key: session?.key ?? {}, ConsistentRead: true }),
-    )
-    await session?.admit(Item)
-    return principal
-  },
-})
-
-// A route checking its session with its own work that fails first, as the header asks: a refusal
-// of its input (400), or an outage (503).
-const failingBeforeItsRead = defineHandler({
-  auth: walletGuard,
-  sessionRead: 'route',
-  result: principalSchema,
-  run: ({ headers }) => {
-    if (headers['x-fail'] === 'outage') throw new DatabaseUnavailable()
-    throw new BadRequest('the request is not valid')
-  },
-})
-
-const whoAmIForgettingSession = defineHandler({
-  auth: walletGuard,
-  sessionRead: 'route',
-  result: principalSchema,
-  run: ({ principal }) => principal,
-})
-
-// A read route checking its session beside its own read (sessionRead: 'beside'): the core
-// records that it ran, and throws a 404 when asked to, to see which answer wins.
+// One route per session mode whose core reads, then writes an item of its own (a mark keyed by
+// its session) and answers, or fails after its read as the request asks: what an ended session
+// gets from each.
 const coreRuns: string[] = []
-const whoAmIBeside = defineHandler({
-  auth: walletGuard,
-  sessionRead: 'beside',
-  result: principalSchema,
-  run: ({ principal, headers }) => {
-    coreRuns.push(principal.sessionId)
-    if (headers['x-missing'] === '1') throw new NotFound('no such item')
-    return principal
-  },
-})
+const markKey = (sessionId: string) => ({ pk: `TESTMARK#${sessionId}`, sk: 'MARK' })
+
+function markingRoute(sessionRead: 'guard' | 'beside') {
+  return defineHandler({
+    auth: walletGuard,
+    sessionRead,
+    query: z.object({ fail: z.optional(z.enum(['missing', 'outage'])) }),
+    result: principalSchema,
+    run: async ({ principal, query }) => {
+      coreRuns.push(principal.sessionId)
+      await db().send(new GetCommand({ TableName: tableName(), Key: markKey('none') }))
+      // Failing as asked after its read, before its write: what it answers must not be seen.
+      if (query.fail === 'missing') throw new NotFound('no such item')
+      if (query.fail === 'outage') throw new DatabaseUnavailable()
+      await db().send(
+        new PutCommand({ TableName: tableName(), Item: { ...markKey(principal.sessionId) } }),
+      )
+      return principal
+    },
+  })
+}
+
+const markingRoutes = { guard: markingRoute('guard'), beside: markingRoute('beside') }
 
 const now = () => Math.floor(Date.now() / 1000)
 
@@ -339,7 +320,7 @@ describe('the wallet guard', () => {
         sessionId: endedSessionId,
         tokenUse: 'access',
       })
-      await deleteSession(endedSessionId)
+      await endSessionOf(token)
 
       const response = await call(whoAmI, `Bearer ${token}`)
 
@@ -389,99 +370,91 @@ describe('the wallet guard', () => {
   })
 })
 
-describe('a read route that checks its session beside its own read', () => {
-  it('answers for a live session, and 401003 for an ended one though its core answered', async () => {
-    const subject = newWalletAddress()
-    const live = await createSession('wallet', subject)
-    const ended = await createSession('wallet', subject, now() - 1)
-    const token = (sessionId: string) =>
-      signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
-
-    const answered = await call(whoAmIBeside, `Bearer ${await token(live)}`)
-    const refused = await call(whoAmIBeside, `Bearer ${await token(ended)}`)
-
-    expect(answered.status).toBe(200)
-    expect(answered.body.result).toMatchObject({ subject, sessionId: live })
-    expectUnauthorized(refused, UNAUTHORIZED.sessionEnded)
-    // The core ran for both: the check ran beside it, not before it.
-    expect(coreRuns).toEqual(expect.arrayContaining([live, ended]))
+/** The table commands that leave the client from now on, past the step where writes wait. */
+function commandsSent(): string[] {
+  const names: string[] = []
+  const name = `commandsSent-${randomUUID()}`
+  db().middlewareStack.add(
+    (next, context) => (args) => {
+      names.push(context.commandName ?? 'unknown')
+      return next(args)
+    },
+    { step: 'build', name },
+  )
+  onTestFinished(() => {
+    db().middlewareStack.remove(name)
   })
+  return names
+}
 
-  it("answers 401003, not the core's 404, for an ended session", async () => {
-    const subject = newWalletAddress()
-    const ended = await createSession('wallet', subject, now() - 1)
-    const token = await signToken({
-      audience: 'wallet',
-      subject,
-      sessionId: ended,
-      tokenUse: 'access',
-    })
-
-    const response = await invoke(
-      whoAmIBeside,
+describe('the session rule, in each mode', () => {
+  const token = (subject: string, sessionId: string) =>
+    signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
+  const send = (mode: 'guard' | 'beside', access: string, query: Record<string, string> = {}) =>
+    invoke(
+      markingRoutes[mode],
       httpEvent({
-        routeKey: 'GET /api/v1/test/whoami',
-        headers: { authorization: `Bearer ${token}`, 'x-missing': '1' },
+        routeKey: 'GET /api/v1/test/marks',
+        headers: { authorization: `Bearer ${access}` },
+        queryStringParameters: query,
       }),
     )
+  const markOf = async (sessionId: string) =>
+    (await db().send(new GetCommand({ TableName: tableName(), Key: markKey(sessionId) }))).Item
 
-    expectUnauthorized(response, UNAUTHORIZED.sessionEnded)
-  })
-})
+  it.each(['guard', 'beside'] as const)(
+    '%s: answers a live session and writes what its core writes',
+    async (mode) => {
+      const subject = newWalletAddress()
+      const live = await createSession('wallet', subject)
 
-describe('a route that reads its own session', () => {
-  it('answers for a live session, and 401003 for an ended one, like the guard', async () => {
+      const answered = await send(mode, await token(subject, live))
+
+      expect(answered.status).toBe(200)
+      expect(answered.body.result).toMatchObject({ subject, sessionId: live })
+      expect(await markOf(live)).toBeDefined()
+    },
+  )
+
+  it.each(['guard', 'beside'] as const)(
+    '%s: answers 401003 and nothing else to a revoked or expired session, which writes nothing',
+    async (mode) => {
+      const subject = newWalletAddress()
+      const revoked = await createSession('wallet', subject)
+      const revokedToken = await token(subject, revoked)
+      await endSessionOf(revokedToken)
+      const expired = await createSession('wallet', subject, now() - 1)
+      const expiredToken = await token(subject, expired)
+      const sent = commandsSent()
+
+      const responses = [
+        await send(mode, revokedToken),
+        await send(mode, expiredToken),
+        // What the core would have answered instead: its 404, an outage, a refusal of the input.
+        await send(mode, revokedToken, { fail: 'missing' }),
+        await send(mode, expiredToken, { fail: 'outage' }),
+        await send(mode, revokedToken, { fail: 'nonsense' }),
+      ]
+
+      for (const response of responses) expectUnauthorized(response, UNAUTHORIZED.sessionEnded)
+      // Reads only: the session's, and with 'beside' the core's own; its write never left.
+      expect(new Set(sent)).toEqual(new Set(['GetItemCommand']))
+      expect([await markOf(revoked), await markOf(expired)]).toEqual([undefined, undefined])
+      // 'guard' never runs the core; 'beside' runs it while the session is read.
+      const ran = coreRuns.filter((sessionId) => sessionId === revoked || sessionId === expired)
+      expect(ran.length).toBe(mode === 'guard' ? 0 : 4)
+    },
+  )
+
+  it("beside: answers the core's own failure to a live session", async () => {
     const subject = newWalletAddress()
     const live = await createSession('wallet', subject)
-    const ended = await createSession('wallet', subject, now() - 1)
-    const token = (sessionId: string) =>
-      signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
+    const access = await token(subject, live)
 
-    const answered = await call(whoAmIReadingSession, `Bearer ${await token(live)}`)
-    const refused = await call(whoAmIReadingSession, `Bearer ${await token(ended)}`)
+    const missing = await send('beside', access, { fail: 'missing' })
+    const outage = await send('beside', access, { fail: 'outage' })
+    const invalid = await send('beside', access, { fail: 'nonsense' })
 
-    expect(answered.status).toBe(200)
-    expect(answered.body.result).toMatchObject({ subject, sessionId: live })
-    expectUnauthorized(refused, 401003)
-  })
-
-  it('answers 401003 before its own refusal when the session ended, and the refusal otherwise', async () => {
-    const subject = newWalletAddress()
-    const live = await createSession('wallet', subject)
-    const ended = await createSession('wallet', subject, now() - 1)
-    const send = async (sessionId: string, fail: string) =>
-      invoke(
-        failingBeforeItsRead,
-        httpEvent({
-          routeKey: 'GET /api/v1/test/whoami',
-          headers: {
-            authorization: `Bearer ${await signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })}`,
-            'x-fail': fail,
-          },
-        }),
-      )
-    const reads = spyOnDbSend()
-
-    const refusedInput = await send(live, 'input')
-    const endedFirst = await send(ended, 'input')
-    const readsBefore = reads.mock.calls.length
-    // An outage is answered as it is: reading the session would only wait on it again.
-    const outage = await send(ended, 'outage')
-
-    expect(refusedInput.status).toBe(400)
-    expectUnauthorized(endedFirst, UNAUTHORIZED.sessionEnded)
-    expect(outage.status).toBe(503)
-    expect(reads.mock.calls.length).toBe(readsBefore)
-  })
-
-  it('answers 500 rather than its result when it never admitted the session', async () => {
-    const subject = newWalletAddress()
-    const sessionId = await createSession('wallet', subject)
-    const token = await signToken({ audience: 'wallet', subject, sessionId, tokenUse: 'access' })
-
-    const response = await call(whoAmIForgettingSession, `Bearer ${token}`)
-
-    expect(response.status).toBe(500)
-    expect(response.body.result).toBeUndefined()
+    expect([missing.status, outage.status, invalid.status]).toEqual([404, 503, 400])
   })
 })

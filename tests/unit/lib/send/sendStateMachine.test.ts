@@ -12,8 +12,9 @@ import {
   Unauthorized,
   Unprocessable,
 } from '../../../../lib/errors'
-import { type Broadcast, sendOnce } from '../../../../lib/swap/idempotent'
-import { sendSigned } from '../../../../lib/swap/sendSigned'
+import { type Broadcast, sendOnce } from '../../../../lib/send/idempotent'
+import { broadcastSigned, sendSigned } from '../../../../lib/send/sendSigned'
+import { whileAdmitting } from '../../../../lib/admission'
 import type { IdempotencyRecord } from '../../../../lib/db/idempotency'
 
 // The send state machine without engines: the idempotency records live in a fake store (a Map
@@ -38,7 +39,7 @@ vi.mock('../../../../lib/db/idempotency', () => ({
   }),
 }))
 
-vi.mock('../../../../lib/swap/recordSent', () => ({
+vi.mock('../../../../lib/send/recordSent', () => ({
   recordSent: vi.fn(
     async (
       _trade: unknown,
@@ -98,8 +99,6 @@ function operation(
   }
 }
 
-const liveSession = { check: async () => {} }
-
 beforeEach(() => {
   store.clear()
   rpc.calls.length = 0
@@ -109,8 +108,8 @@ describe('sendOnce', () => {
   it('sends once per key: a retry gets the first hash and sends nothing', async () => {
     const { counts, operation: op } = operation()
     const request = { route: 'swap', amount: '1' }
-    const first = await sendOnce({ wallet: WALLET, key: 'k1', request, session: liveSession }, op)
-    const again = await sendOnce({ wallet: WALLET, key: 'k1', request, session: liveSession }, op)
+    const first = await sendOnce({ wallet: WALLET, key: 'k1', request }, op)
+    const again = await sendOnce({ wallet: WALLET, key: 'k1', request }, op)
 
     expect(first).toEqual({ txId: TX })
     expect(again).toEqual(first)
@@ -119,9 +118,9 @@ describe('sendOnce', () => {
 
   it('answers 422 for a key reused for another request, and 409 while the first still runs', async () => {
     const { operation: op } = operation()
-    await sendOnce({ wallet: WALLET, key: 'k2', request: { a: 1 }, session: liveSession }, op)
+    await sendOnce({ wallet: WALLET, key: 'k2', request: { a: 1 } }, op)
     await expect(
-      sendOnce({ wallet: WALLET, key: 'k2', request: { a: 2 }, session: liveSession }, op),
+      sendOnce({ wallet: WALLET, key: 'k2', request: { a: 2 } }, op),
     ).rejects.toBeInstanceOf(Unprocessable)
 
     const { counts, operation: waiting } = operation()
@@ -131,43 +130,28 @@ describe('sendOnce', () => {
       status: 'in_progress',
       fingerprint: createHash('sha256').update(JSON.stringify(request)).digest('hex'),
     })
-    await expect(
-      sendOnce({ wallet: WALLET, key: 'k3', request, session: liveSession }, waiting),
-    ).rejects.toBeInstanceOf(Conflict)
+    await expect(sendOnce({ wallet: WALLET, key: 'k3', request }, waiting)).rejects.toBeInstanceOf(
+      Conflict,
+    )
     expect(counts.send).toBe(0)
-  })
-
-  it('sends nothing when the session is gone, and frees the key it claimed', async () => {
-    const { counts, operation: op } = operation()
-    const ended = {
-      check: async () =>
-        Promise.reject(new Unauthorized(UNAUTHORIZED.sessionEnded, 'session ended')),
-    }
-    await expect(
-      sendOnce({ wallet: WALLET, key: 'k4', request: {}, session: ended }, op),
-    ).rejects.toBeInstanceOf(Unauthorized)
-    expect(counts.send).toBe(0)
-    expect(store.has(`${WALLET}#k4`)).toBe(false)
   })
 
   it('frees the key when the send fails before broadcasting, so a retry sends', async () => {
     const failing = operation(async () => Promise.reject(new Unprocessable('would revert')))
     await expect(
-      sendOnce({ wallet: WALLET, key: 'k5', request: {}, session: liveSession }, failing.operation),
+      sendOnce({ wallet: WALLET, key: 'k5', request: {} }, failing.operation),
     ).rejects.toBeInstanceOf(Unprocessable)
     expect(store.has(`${WALLET}#k5`)).toBe(false)
 
     const { counts, operation: op } = operation()
-    expect(
-      await sendOnce({ wallet: WALLET, key: 'k5', request: {}, session: liveSession }, op),
-    ).toEqual({ txId: TX })
+    expect(await sendOnce({ wallet: WALLET, key: 'k5', request: {} }, op)).toEqual({ txId: TX })
     expect(counts.send).toBe(1)
   })
 
   it('refuses a malformed Idempotency-Key with 400 before any read', async () => {
     const { counts, operation: op } = operation()
     await expect(
-      sendOnce({ wallet: WALLET, key: 'has space', request: {}, session: liveSession }, op),
+      sendOnce({ wallet: WALLET, key: 'has space', request: {} }, op),
     ).rejects.toBeInstanceOf(BadRequest)
     expect(counts).toEqual({ plan: 0, send: 0 })
   })
@@ -227,5 +211,40 @@ describe('sendSigned', () => {
     }
     await expect(sendSigned(parameters)).rejects.toBeInstanceOf(Unprocessable)
     expect(rpc.calls).toEqual(['eth_sendRawTransaction'])
+  })
+
+  it('broadcasts nothing before the session read beside the route admits it', async () => {
+    const sentWhen: string[] = []
+    let admittedYet = false
+    rpc.answer = () => {
+      sentWhen.push(admittedYet ? 'after' : 'before')
+      return TX
+    }
+    let admit = () => {}
+    const admission = new Promise<void>((resolve) => {
+      admit = resolve
+    })
+
+    const sending = whileAdmitting(admission, () => sendSigned(parameters))
+    // A turn of the event loop: long enough to sign and send, were nothing holding it back.
+    await new Promise((resolve) => setImmediate(resolve))
+    admittedYet = true
+    admit()
+
+    expect(await sending).toBe(TX)
+    expect(sentWhen).toEqual(['after'])
+  })
+
+  it('broadcasts nothing, signed here or by the client, for a session that is refused', async () => {
+    rpc.answer = () => TX
+    const refused = new Unauthorized(UNAUTHORIZED.sessionEnded, 'the session has ended')
+    const admission = Promise.reject(refused)
+    admission.catch(() => undefined)
+
+    await expect(whileAdmitting(admission, () => sendSigned(parameters))).rejects.toBe(refused)
+    await expect(
+      whileAdmitting(admission, () => broadcastSigned('ethereum', 'swap', '0x02')),
+    ).rejects.toBe(refused)
+    expect(rpc.calls).toEqual([])
   })
 })

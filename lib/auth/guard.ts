@@ -1,8 +1,23 @@
-import { refuseRotatedRefresh } from '../auth/sessions'
-import { verifyToken } from '../auth/tokens'
-import { getSession, type Session } from '../db/session'
+import { type Audience, getSession, type Session } from '../db/session'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
-import type { Audience, Guard, Principal, TokenUse } from './types'
+import type { Principal, TokenUse } from './principal'
+import { refuseRotatedRefresh } from './sessions'
+import { verifyToken } from './tokens'
+
+/**
+ * An authentication strategy for `defineHandler`'s `auth`: one kind of token, and its session
+ * read before the core (`sessionRead: 'guard'`) or beside it (`'beside'`, docs/architecture.md).
+ */
+export interface Guard {
+  audience: Audience
+  tokenUse: TokenUse
+  /** Verifies the token and admits its session (one GetItem): `sessionRead: 'guard'`. */
+  authenticate(authorizationHeader: string | undefined): Promise<Principal>
+  /** Verifies the token only: `sessionRead: 'beside'`, where `checkSession` runs beside the core. */
+  verify(authorizationHeader: string | undefined): Promise<Principal>
+  /** Reads the principal's session (one GetItem): 401003 unless it is live and the principal's. */
+  checkSession(principal: Principal): Promise<void>
+}
 
 // The scheme is case-insensitive (RFC 7235). The signature may be empty so that an unsigned
 // (`alg: none`) token reaches the verifier and is refused there as invalid (401002).
@@ -64,7 +79,6 @@ export function requireToken(
     audience,
     tokenUse,
     verify,
-    admit,
     async checkSession(principal) {
       await admit(principal, await getSession(principal.sessionId))
     },
