@@ -54,6 +54,8 @@
 // A project's id is derived from (network, lower-cased address), so a catalog import is an upsert.
 // Addresses are lower-cased in keys so the key is the same whatever the checksum casing.
 
+import type { PriceGrain } from './priceGrains'
+
 export interface TableKey {
   pk: string
   sk: string
@@ -236,18 +238,16 @@ export function watchKey(wallet: string, projectId: string): TableKey {
 
 export const WATCH_PREFIX = 'WATCH#'
 
-export type PriceGrainName = 'hour' | 'day' | 'month'
-
 export function pricePartition(projectId: string): string {
   return `PRICE#${projectId}`
 }
 
 /** A bucket of one grain; `label` is its start, `2026-11-21T20`, `2026-11-21` or `2026-11`. */
-export function priceBucketKey(projectId: string, grain: PriceGrainName, label: string): TableKey {
+export function priceBucketKey(projectId: string, grain: PriceGrain, label: string): TableKey {
   return { pk: pricePartition(projectId), sk: `${grain.toUpperCase()}#${label}` }
 }
 
 /** '~' sorts after every digit, so the marker closes the grain's range of buckets. */
-export function priceHistoryMarkerKey(projectId: string, grain: PriceGrainName): TableKey {
+export function priceHistoryMarkerKey(projectId: string, grain: PriceGrain): TableKey {
   return priceBucketKey(projectId, grain, '~')
 }

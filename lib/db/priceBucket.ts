@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb'
 import { batchWriteItems } from './batchWrite'
 import { mapConcurrently } from '../mapConcurrently'
-import { type BucketDelta, bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
+import { bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import { pricePartition, priceBucketKey, priceHistoryMarkerKey } from './keys'
@@ -12,6 +12,15 @@ export interface PriceBucket {
   start: Date
   sumE18: bigint
   count: number
+}
+
+/** What one fold adds to one bucket. */
+export interface BucketDelta {
+  grain: PriceGrain
+  start: Date
+  sumE18: bigint
+  count: number
+  expiresAt: Date
 }
 
 const WRITE_CONCURRENCY = 8

@@ -1,5 +1,5 @@
 import { addToPriceBuckets } from '../db/priceBucket'
-import { aggregateSamples, type PriceSample } from '../db/priceGrains'
+import { aggregateSamples, type PriceSample } from './priceGrains'
 
 export interface FoldPriceSamplesParameters {
   /** The fold's present: buckets already expired by then are not written. */

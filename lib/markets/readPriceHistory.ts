@@ -1,6 +1,7 @@
 import { queryPriceWindow } from '../db/priceBucket'
 import { NotFound } from '../errors'
-import { type PriceGrain, windowStart } from '../db/priceGrains'
+import type { PriceGrain } from '../db/priceGrains'
+import { windowStart } from './priceGrains'
 
 export interface PricePoint {
   /** The bucket's start. */

@@ -1,12 +1,8 @@
 import { getPriceBuckets } from '../db/priceBucket'
 import { type PriceChanges, setProjectPrice } from '../db/marketStats'
 import { foldPriceSamples } from './foldPriceSamples'
-import {
-  PRICE_CHANGE_PERIODS,
-  type PriceSample,
-  percentChange,
-  referenceBuckets,
-} from '../db/priceGrains'
+import { PRICE_CHANGE_PERIODS } from '../db/priceGrains'
+import { type PriceSample, percentChange, referenceBuckets } from './priceGrains'
 
 /**
  * Records one sample of a project's price: folds it into its buckets, then sets the project's

@@ -16,7 +16,7 @@ import {
 } from '../../../functions/price/getYearlyPriceHistory'
 import { db } from '../../../lib/db/client'
 import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
-import type { PriceSample } from '../../../lib/db/priceGrains'
+import type { PriceSample } from '../../../lib/markets/priceGrains'
 import { formatTimestamp } from '../../../lib/formatTimestamp'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { createProject } from '../../support/marketFixtures'

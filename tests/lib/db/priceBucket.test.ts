@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { db, tableName } from '../../../lib/db/client'
 import { priceBucketKey } from '../../../lib/db/keys'
 import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
-import { bucketLabel, bucketStart } from '../../../lib/db/priceGrains'
+import { bucketLabel } from '../../../lib/db/priceGrains'
+import { bucketStart } from '../../../lib/markets/priceGrains'
 import { createProject } from '../../support/marketFixtures'
 
 async function bucketItem(projectId: string, grain: 'hour' | 'day' | 'month', at: Date) {

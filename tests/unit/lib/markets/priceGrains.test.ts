@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
+import { bucketLabel } from '../../../../lib/db/priceGrains'
 import {
   aggregateSamples,
   bucketExpiry,
-  bucketLabel,
   bucketStart,
   percentChange,
   referenceBuckets,
   windowStart,
-} from '../../../../lib/db/priceGrains'
+} from '../../../../lib/markets/priceGrains'
 
 const at = new Date('2026-03-31T17:42:05.123Z')
 const usd = (value: number) => BigInt(Math.round(value * 1e6)) * 10n ** 12n
