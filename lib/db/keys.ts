@@ -36,7 +36,10 @@
 // | networks of a wallet (balance)     | Query     | pk = WALLET#<address>, sk begins_with NETWORK#   |
 // | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> + the session's ConditionCheck |
 // | watchlist of a wallet              | Query, BatchGet | pk = WALLET#<address>, sk begins_with WATCH#; then the projects |
-// | fold a price sample                | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (ADD) |
+// | write a bucket's average           | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (if no longer one of its path) |
+// | keep a pricing path                | UpdateItem| pk = PRICE#<projectId>, sk = PATH                |
+// | keep a boundary reading            | UpdateItem| pk = PRICE#<projectId>, sk = BOUNDARY#<yyyy-mm-ddThh> (TTL: until its buckets close) |
+// | path, buckets and boundaries to fill | BatchGet | pk = PRICE#<projectId>: PATH, the buckets and the BOUNDARY# readings a fill needs |
 // | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |
 // | price-change references            | BatchGet  | pk = PRICE#<projectId>, the buckets 24 h and 7/30/60/90 days back |
 // | project details (catalog + market) | GetItem   | pk = CATALOG, sk = PROJECT#<id> (market metrics on the same item) |
@@ -245,6 +248,16 @@ export function pricePartition(projectId: string): string {
 /** A bucket of one grain; `label` is its start, `2026-11-21T20`, `2026-11-21` or `2026-11`. */
 export function priceBucketKey(projectId: string, grain: PriceGrain, label: string): TableKey {
   return { pk: pricePartition(projectId), sk: `${grain.toUpperCase()}#${label}` }
+}
+
+/** Accumulators read at a boundary (an hour start, `2026-11-21T20`); BOUNDARY# sorts before DAY#. */
+export function priceBoundaryKey(projectId: string, label: string): TableKey {
+  return { pk: pricePartition(projectId), sk: `BOUNDARY#${label}` }
+}
+
+/** The pools a project's price history is read from. */
+export function pricingPathKey(projectId: string): TableKey {
+  return { pk: pricePartition(projectId), sk: 'PATH' }
 }
 
 /** '~' sorts after every digit, so the marker closes the grain's range of buckets. */

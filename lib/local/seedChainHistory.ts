@@ -20,12 +20,13 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import {
   getBlock,
   getTransactionCount,
-  getTransactionReceipt,
   mine,
   readContract,
   sendRawTransaction,
+  setAutomine,
   setBalance,
   setNextBlockTimestamp,
+  waitForTransactionReceipt,
 } from 'viem/actions'
 import { uniswapV2PairAbi } from '../chain/abis'
 import { ANVIL_MNEMONIC } from './anvil'
@@ -121,6 +122,200 @@ const INVENTORY_USD = 50_000_000n
 // account's nonce and balances stay as the deployment left them.
 const TRADER_ADDRESS_INDEX = 50
 
+/** A pool the trader moves, with its price at the deployment. */
+export interface TradedPool {
+  address: Address
+  token0: Address
+  token1: Address
+  v3: boolean
+  /** sqrt(token1 per token0) in Q64.96 at the deployment (a V2 pair's from its reserves). */
+  sqrtPriceX96: bigint
+}
+
+export interface PoolTarget {
+  pool: Address
+  v3: boolean
+  targetSqrtPriceX96: bigint
+}
+
+/** HistoryTrader.sol deployed and stocked on a devnet (DEMO DATA tooling). */
+export interface HistoryTrader {
+  address: Address
+  /** Every pool of the deployment, V2 pairs then V3 pools. */
+  pools: TradedPool[]
+  /**
+   * Mines one block at `timestamp` that moves each pool to its target (anvil's automine is off
+   * while the trader is open, so the block is mined here, at that time); the transaction's hash.
+   */
+  moveAt(timestamp: number, targets: readonly PoolTarget[]): Promise<Hash>
+  /** Checks that every move succeeded and turns automine back on. */
+  close(): Promise<void>
+}
+
+/**
+ * Deploys HistoryTrader.sol from a fresh account (index 50 of anvil's public mnemonic, so the
+ * demo account's nonce and balances stay as the deployment left them) and stocks it with each
+ * token (INVENTORY_USD at catalog prices, at most half the deployer's balance) and the wrapped
+ * native coin: a few blocks at the devnet's current time. Reads every pool's price as the base
+ * of its moves.
+ */
+export async function setUpHistoryTrader(deployment: DexDeployment): Promise<HistoryTrader> {
+  const client = createTestClient({
+    mode: 'anvil',
+    transport: http(deployment.rpcUrl, { batch: true }),
+  })
+  const trader = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: TRADER_ADDRESS_INDEX })
+  const deployer = privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY)
+  const catalog = SAMPLE_CATALOG[deployment.network]
+  const tokens = [
+    { symbol: 'USDC', address: deployment.usdStablecoin, decimals: 6, usdPrice: '1' },
+    ...[...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo].map(
+      ({ symbol, address, decimals, usdPrice }) => ({ symbol, address, decimals, usdPrice }),
+    ),
+  ]
+  const nativePrice = parseUnits(catalog.nativeCurrency.usdPrice, 18)
+  const wrappedAmount = (INVENTORY_USD * 10n ** 36n) / nativePrice
+  const artifact = await compileSolidity({
+    sourceName: 'HistoryTrader.sol',
+    source: await readFile(fileURLToPath(new URL('./HistoryTrader.sol', import.meta.url)), 'utf8'),
+    contractName: 'HistoryTrader',
+  })
+  const [traderNonce, deployerNonce, deployerBalances] = await Promise.all([
+    getTransactionCount(client, { address: trader.address, blockTag: 'pending' }),
+    getTransactionCount(client, { address: deployment.deployer, blockTag: 'pending' }),
+    Promise.all(
+      tokens.map((token) =>
+        readContract(client, {
+          address: token.address,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [deployment.deployer],
+        }),
+      ),
+    ),
+  ])
+  const address = getContractAddress({ from: trader.address, nonce: BigInt(traderNonce) })
+  await setBalance(client, {
+    address: trader.address,
+    value: wrappedAmount + parseUnits('1000', 18),
+  })
+  const sign = (
+    account: typeof trader | typeof deployer,
+    nonce: number,
+    tx: { to?: Address; data: `0x${string}`; value?: bigint; gas?: bigint },
+  ) =>
+    account.signTransaction({
+      chainId: deployment.chainId,
+      type: 'eip1559',
+      nonce,
+      gas: tx.gas ?? 5_000_000n,
+      maxFeePerGas: MAX_FEE,
+      maxPriorityFeePerGas: PRIORITY_FEE,
+      to: tx.to,
+      data: tx.data,
+      value: tx.value,
+    })
+  const setup = await Promise.all([
+    sign(trader, traderNonce, {
+      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode }),
+    }),
+    sign(trader, traderNonce + 1, {
+      to: deployment.wrappedNative,
+      data: encodeFunctionData({ abi: weth9DepositAbi, functionName: 'deposit' }),
+      value: wrappedAmount,
+    }),
+    sign(trader, traderNonce + 2, {
+      to: deployment.wrappedNative,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'transfer',
+        args: [address, wrappedAmount],
+      }),
+    }),
+    ...tokens.map((token, index) => {
+      const price = parseUnits(token.usdPrice, 18)
+      const wanted = (INVENTORY_USD * 10n ** BigInt(token.decimals + 18)) / price
+      const half = (deployerBalances[index] ?? 0n) / 2n
+      return sign(deployer, deployerNonce + index, {
+        to: token.address,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [address, wanted < half ? wanted : half],
+        }),
+      })
+    }),
+  ])
+  const hashes: Hash[] = []
+  for (const serializedTransaction of setup) {
+    hashes.push(await sendRawTransaction(client, { serializedTransaction }))
+  }
+  await expectSuccess(client, hashes)
+
+  const [v2Reserves, v3Slots] = await Promise.all([
+    Promise.all(
+      deployment.pairs.map((pair) =>
+        readContract(client, {
+          address: pair.address,
+          abi: uniswapV2PairAbi,
+          functionName: 'getReserves',
+        }),
+      ),
+    ),
+    Promise.all(
+      deployment.v3.pools.map((pool) =>
+        readContract(client, { address: pool.address, abi: v3PoolAbi, functionName: 'slot0' }),
+      ),
+    ),
+  ])
+  const pools: TradedPool[] = [
+    ...deployment.pairs.map((pair, index) => {
+      const [reserve0, reserve1] = v2Reserves[index] ?? [1n, 0n]
+      return { ...pair, v3: false, sqrtPriceX96: sqrt((reserve1 << 192n) / reserve0) }
+    }),
+    ...deployment.v3.pools.map((pool, index) => ({
+      address: pool.address,
+      token0: pool.token0,
+      token1: pool.token1,
+      v3: true,
+      sqrtPriceX96: v3Slots[index]?.[0] ?? 0n,
+    })),
+  ]
+  let nonce = traderNonce + 3
+  const moves: Hash[] = []
+  await setAutomine(client, false)
+  return {
+    address,
+    pools,
+    async moveAt(timestamp, targets) {
+      const serializedTransaction = await sign(trader, nonce, {
+        to: address,
+        gas: STEP_GAS,
+        data: encodeFunctionData({
+          abi: historyTraderAbi,
+          functionName: 'move',
+          args: [
+            targets.map(({ pool, v3, targetSqrtPriceX96 }) => ({ pool, v3, targetSqrtPriceX96 })),
+          ],
+        }),
+      })
+      nonce += 1
+      await setNextBlockTimestamp(client, { timestamp: BigInt(timestamp) })
+      const hash = await sendRawTransaction(client, { serializedTransaction })
+      await mine(client, { blocks: 1 })
+      moves.push(hash)
+      return hash
+    },
+    async close() {
+      await setAutomine(client, true)
+      // In batches of 20: a move's receipt carries ~80 logs, and viem caps an answer at 10 MB.
+      for (let start = 0; start < moves.length; start += 20) {
+        await expectSuccess(client, moves.slice(start, start + 20))
+      }
+    },
+  }
+}
+
 export interface SeedChainHistoryParameters {
   deployment: DexDeployment
   /** Unix seconds; the last trade happens then. */
@@ -146,140 +341,21 @@ export async function seedChainHistory({
   now = Math.floor(Date.now() / 1000),
 }: SeedChainHistoryParameters): Promise<ChainHistory> {
   const started = performance.now()
-  const client = createTestClient({
-    mode: 'anvil',
-    transport: http(deployment.rpcUrl, { batch: true }),
-  })
+  const client = createTestClient({ mode: 'anvil', transport: http(deployment.rpcUrl) })
   const [genesis, latest] = await Promise.all([
     getBlock(client, { blockNumber: 0n }),
     getBlock(client, { blockTag: 'latest' }),
   ])
   if (Number(latest.timestamp) > now - DAY) return { blocks: 0, durationMs: 0 }
 
-  const trader = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: TRADER_ADDRESS_INDEX })
-  const deployer = privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY)
-  const catalog = SAMPLE_CATALOG[deployment.network]
-  const tokens = [
-    { symbol: 'USDC', address: deployment.usdStablecoin, decimals: 6, usdPrice: '1' },
-    ...[...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo].map(
-      ({ symbol, address, decimals, usdPrice }) => ({ symbol, address, decimals, usdPrice }),
-    ),
-  ]
-  const nativePrice = parseUnits(catalog.nativeCurrency.usdPrice, 18)
-  const wrappedAmount = (INVENTORY_USD * 10n ** 36n) / nativePrice
-
-  // The trader contract and its inventory, in the deployment's own era.
-  const artifact = await compileSolidity({
-    sourceName: 'HistoryTrader.sol',
-    source: await readFile(fileURLToPath(new URL('./HistoryTrader.sol', import.meta.url)), 'utf8'),
-    contractName: 'HistoryTrader',
-  })
-  const historyTrader = getContractAddress({ from: trader.address, nonce: 0n })
-  await setBalance(client, {
-    address: trader.address,
-    value: wrappedAmount + parseUnits('1000', 18),
-  })
-  const deployerBalances = await Promise.all(
-    tokens.map((token) =>
-      readContract(client, {
-        address: token.address,
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [deployment.deployer],
-      }),
-    ),
-  )
-  const deployerNonce = await getTransactionCount(client, {
-    address: deployment.deployer,
-    blockTag: 'pending',
-  })
-  const sign = (
-    account: typeof trader | typeof deployer,
-    nonce: number,
-    tx: { to?: Address; data: `0x${string}`; value?: bigint; gas?: bigint },
-  ) =>
-    account.signTransaction({
-      chainId: deployment.chainId,
-      type: 'eip1559',
-      nonce,
-      gas: tx.gas ?? 5_000_000n,
-      maxFeePerGas: MAX_FEE,
-      maxPriorityFeePerGas: PRIORITY_FEE,
-      to: tx.to,
-      data: tx.data,
-      value: tx.value,
-    })
-  const setup = await Promise.all([
-    sign(trader, 0, {
-      data: encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode }),
-    }),
-    sign(trader, 1, {
-      to: deployment.wrappedNative,
-      data: encodeFunctionData({ abi: weth9DepositAbi, functionName: 'deposit' }),
-      value: wrappedAmount,
-    }),
-    sign(trader, 2, {
-      to: deployment.wrappedNative,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [historyTrader, wrappedAmount],
-      }),
-    }),
-    ...tokens.map((token, index) => {
-      const price = parseUnits(token.usdPrice, 18)
-      const wanted = (INVENTORY_USD * 10n ** BigInt(token.decimals + 18)) / price
-      const half = (deployerBalances[index] ?? 0n) / 2n
-      return sign(deployer, Number(deployerNonce) + index, {
-        to: token.address,
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: 'transfer',
-          args: [historyTrader, wanted < half ? wanted : half],
-        }),
-      })
-    }),
-  ])
-  const setupHashes: Hash[] = []
-  for (const serializedTransaction of setup) {
-    setupHashes.push(await sendRawTransaction(client, { serializedTransaction }))
-  }
-
-  // Every pool's price at the deployment, the base of its invented moves.
-  const v2Pools = deployment.pairs
-  const v3Pools = deployment.v3.pools
-  const [v2Reserves, v3Slots] = await Promise.all([
-    Promise.all(
-      v2Pools.map((pair) =>
-        readContract(client, {
-          address: pair.address,
-          abi: uniswapV2PairAbi,
-          functionName: 'getReserves',
-        }),
-      ),
-    ),
-    Promise.all(
-      v3Pools.map((pool) =>
-        readContract(client, { address: pool.address, abi: v3PoolAbi, functionName: 'slot0' }),
-      ),
-    ),
-  ])
+  const trader = await setUpHistoryTrader(deployment)
   const symbolOf = new Map<string, string>([
     [deployment.wrappedNative.toLowerCase(), 'native'],
-    ...tokens.map((token): [string, string] => [token.address.toLowerCase(), token.symbol]),
+    [deployment.usdStablecoin.toLowerCase(), 'USDC'],
+    ...[...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo].map(
+      (token): [string, string] => [token.address.toLowerCase(), token.symbol],
+    ),
   ])
-  const pools = [
-    ...v2Pools.map((pair, index) => {
-      const [reserve0, reserve1] = v2Reserves[index] ?? [0n, 0n]
-      return { ...pair, v3: false, sqrtPriceX96: sqrt((reserve1 << 192n) / reserve0) }
-    }),
-    ...v3Pools.map((pool, index) => ({
-      ...pool,
-      v3: true,
-      sqrtPriceX96: v3Slots[index]?.[0] ?? 0n,
-    })),
-  ]
-
   const times = historySchedule(Number(genesis.timestamp), now)
   const factorsOf = new Map(
     [...new Set(symbolOf.values())].map((symbol) => [
@@ -293,53 +369,45 @@ export async function seedChainHistory({
   )
   const factor = (token: Address, step: number) =>
     factorsOf.get(symbolOf.get(token.toLowerCase()) ?? '')?.[step] ?? 1
-  const steps = await Promise.all(
-    times.map((_, step) =>
-      sign(trader, 3 + step, {
-        to: historyTrader,
-        gas: STEP_GAS,
-        data: encodeFunctionData({
-          abi: historyTraderAbi,
-          functionName: 'move',
-          args: [
-            pools.map((pool) => ({
-              pool: pool.address,
-              v3: pool.v3,
-              // price0 / price1 moves the pool's price (token1 per token0) by their ratio.
-              targetSqrtPriceX96: scaleBySqrt(
-                pool.sqrtPriceX96,
-                factor(pool.token0, step) / factor(pool.token1, step),
-              ),
-            })),
-          ],
-        }),
-      }),
-    ),
-  )
-  const stepHashes: Hash[] = []
-  for (const [step, serializedTransaction] of steps.entries()) {
-    await setNextBlockTimestamp(client, { timestamp: BigInt(times[step] ?? now) })
-    stepHashes.push(await sendRawTransaction(client, { serializedTransaction }))
-  }
-  // In batches of 20: a step's receipt carries ~80 logs, and viem caps a response at 10 MB.
-  const hashes = [...setupHashes, ...stepHashes]
-  for (let start = 0; start < hashes.length; start += 20) {
-    const receipts = await Promise.all(
-      hashes.slice(start, start + 20).map((hash) => getTransactionReceipt(client, { hash })),
-    )
-    const reverted = receipts.find((receipt) => receipt.status !== 'success')
-    if (reverted) throw new Error(`a history trade reverted (${reverted.transactionHash})`)
+  try {
+    for (const [step, at] of times.entries()) {
+      await trader.moveAt(
+        at,
+        trader.pools.map((pool) => ({
+          pool: pool.address,
+          v3: pool.v3,
+          // price0 / price1 moves the pool's price (token1 per token0) by their ratio.
+          targetSqrtPriceX96: scaleBySqrt(
+            pool.sqrtPriceX96,
+            factor(pool.token0, step) / factor(pool.token1, step),
+          ),
+        })),
+      )
+    }
+  } finally {
+    await trader.close()
   }
   // One empty block at the wall clock, so the devnet's later blocks follow it, not `now`.
   await setNextBlockTimestamp(client, {
     timestamp: BigInt(Math.max(now + 1, Math.floor(Date.now() / 1000))),
   })
   await mine(client, { blocks: 1 })
-  return { blocks: steps.length + 1, durationMs: Math.round(performance.now() - started) }
+  return { blocks: times.length + 1, durationMs: Math.round(performance.now() - started) }
+}
+
+async function expectSuccess(
+  client: Parameters<typeof waitForTransactionReceipt>[0],
+  hashes: readonly Hash[],
+): Promise<void> {
+  const receipts = await Promise.all(
+    hashes.map((hash) => waitForTransactionReceipt(client, { hash, pollingInterval: 20 })),
+  )
+  const reverted = receipts.find((receipt) => receipt.status !== 'success')
+  if (reverted) throw new Error(`a history trade reverted (${reverted.transactionHash})`)
 }
 
 /** `sqrtPriceX96` for a price `ratio` times the one it states (1e-12 precision; exact at 1). */
-function scaleBySqrt(sqrtPriceX96: bigint, ratio: number): bigint {
+export function scaleBySqrt(sqrtPriceX96: bigint, ratio: number): bigint {
   if (ratio === 1) return sqrtPriceX96
   const scale = 1_000_000_000_000n
   return (sqrtPriceX96 * BigInt(Math.round(Math.sqrt(ratio) * 1e12))) / scale

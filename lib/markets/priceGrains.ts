@@ -1,8 +1,8 @@
-import { PRICE_GRAINS, type PriceChangePeriod, type PriceGrain } from '../db/priceGrains'
-import type { BucketDelta } from '../db/priceBucket'
+import type { PriceChangePeriod, PriceGrain } from '../db/priceGrains'
 
-// Bucket arithmetic of the price history, free of I/O. Prices are USD per whole token as bigint
-// fixed-point numbers with 18 decimals ("e18"); a bucket keeps their exact sum and the sample count.
+// The calendar of the price history, free of I/O: where buckets start, how long they live, which
+// buckets a window, a fill or a price change needs. Prices are USD per whole token as bigint
+// fixed-point numbers with 18 decimals ("e18").
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
@@ -20,12 +20,6 @@ const RULES: Record<PriceGrain, GrainRule> = {
   hour: { window: 24, lifetime: (start) => new Date(start.getTime() + 25 * HOUR_MS) },
   day: { window: 30, lifetime: (start) => new Date(start.getTime() + 92 * DAY_MS) },
   month: { window: 12, lifetime: (start) => addBuckets('month', start, 13) },
-}
-
-/** A sample: USD per whole token (18 decimals) at a moment. */
-export interface PriceSample {
-  at: Date
-  priceE18: bigint
 }
 
 /** The start (UTC) of the bucket of `grain` that holds `at`. */
@@ -54,46 +48,53 @@ export function bucketExpiry(grain: PriceGrain, start: Date): Date {
 }
 
 /**
- * Sums samples per bucket of every grain, so a fold writes each bucket once however many samples
- * it holds. Buckets whose lifetime has already ended at `now` are left out: the table's TTL would
- * delete them, and no window reads them.
+ * How long the accumulators read at a boundary (an hour start) are kept: until the buckets it
+ * starts have closed and the sampler's look-back (FORWARD_BUCKETS) has passed them.
  */
-export function aggregateSamples(samples: readonly PriceSample[], now: Date): BucketDelta[] {
-  const buckets = new Map<string, BucketDelta>()
-  // Samples come in time order, so consecutive ones mostly share their buckets: remember the
-  // last bucket of each grain instead of computing dates and map keys for every sample.
-  const last: Partial<Record<PriceGrain, { from: number; to: number; delta?: BucketDelta }>> = {}
-  for (const sample of samples) {
-    const time = sample.at.getTime()
-    for (const grain of PRICE_GRAINS) {
-      let current = last[grain]
-      if (!current || time < current.from || time >= current.to) {
-        const start = bucketStart(grain, sample.at)
-        const key = `${grain}#${start.getTime()}`
-        let delta = buckets.get(key)
-        if (!delta) {
-          const expiresAt = bucketExpiry(grain, start)
-          if (expiresAt.getTime() > now.getTime()) {
-            delta = { grain, start, sumE18: 0n, count: 0, expiresAt }
-            buckets.set(key, delta)
-          }
-        }
-        current = { from: start.getTime(), to: addBuckets(grain, start, 1).getTime(), delta }
-        last[grain] = current
-      }
-      if (current.delta) {
-        current.delta.sumE18 += sample.priceE18
-        current.delta.count += 1
-      }
+export function boundaryExpiry(at: Date): Date {
+  if (bucketStart('month', at).getTime() === at.getTime())
+    return new Date(at.getTime() + 100 * DAY_MS)
+  if (bucketStart('day', at).getTime() === at.getTime()) return new Date(at.getTime() + 4 * DAY_MS)
+  return new Date(at.getTime() + 4 * HOUR_MS)
+}
+
+export interface BucketRef {
+  grain: PriceGrain
+  start: Date
+}
+
+/** Buckets of each grain the sampler fills each run: the current one and the two before. */
+export const FORWARD_BUCKETS = 3
+
+/** What a sampler run fills: the open bucket of each grain and the ones just closed. */
+export function forwardBuckets(now: Date): BucketRef[] {
+  return (['hour', 'day', 'month'] as const).flatMap((grain) =>
+    Array.from({ length: FORWARD_BUCKETS }, (_, back) => ({
+      grain,
+      start: addBuckets(grain, bucketStart(grain, now), -back),
+    })),
+  )
+}
+
+/**
+ * What a backfill fills: the three history windows (24 hours, 30 days, 12 months, the current
+ * bucket of each included) and the buckets the price changes compare against.
+ */
+export function backfillBuckets(now: Date): BucketRef[] {
+  const buckets = new Map<string, BucketRef>()
+  const add = (bucket: BucketRef) =>
+    buckets.set(`${bucket.grain}#${bucket.start.getTime()}`, bucket)
+  for (const grain of ['hour', 'day', 'month'] as const) {
+    for (let index = 0; index < RULES[grain].window; index += 1) {
+      add({ grain, start: addBuckets(grain, windowStart(grain, now), index) })
     }
   }
+  for (const reference of Object.values(referenceBuckets(now))) add(reference)
   return [...buckets.values()]
 }
 
 /** The buckets whose averages the price changes compare against, keyed by change. */
-export function referenceBuckets(
-  now: Date,
-): Record<PriceChangePeriod, { grain: PriceGrain; start: Date }> {
+export function referenceBuckets(now: Date): Record<PriceChangePeriod, BucketRef> {
   const daysAgo = (days: number) => ({
     grain: 'day' as const,
     start: bucketStart('day', new Date(now.getTime() - days * DAY_MS)),
