@@ -92,7 +92,7 @@ export async function importCatalogEntries(entries: readonly CatalogEntry[]): Pr
     })),
   })
   const failed = outcomes.filter((outcome) => outcome.error !== undefined)
-  logger.info('price history backfilled', {
+  logger.debug('price history backfilled', {
     projects: outcomes.length,
     priced: outcomes.filter((outcome) => outcome.pathId !== undefined).length,
     buckets: outcomes.reduce((sum, outcome) => sum + outcome.written, 0),

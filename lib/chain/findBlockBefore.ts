@@ -1,6 +1,5 @@
 import { getBlock } from 'viem/actions'
 import type { ChainClient } from './clients'
-import { findBlockAtTime } from './findBlockAtTime'
 
 export interface BlockTime {
   number: bigint
@@ -8,25 +7,58 @@ export interface BlockTime {
   timestamp: bigint
 }
 
-export interface FindBlockBeforeParameters {
-  /** Unix seconds. */
-  timestamp: bigint
-  /** The head to search below. */
-  latest: BlockTime
-}
+/**
+ * The last block whose timestamp is before a moment: its state held from its own time until that
+ * moment (the next block came at or after it). The head when no block is that late yet;
+ * undefined when genesis is not before it.
+ */
+export type FindBlockBefore = (timestamp: bigint) => Promise<BlockTime | undefined>
 
 /**
- * The last block whose timestamp is before `timestamp`: its state held from its own time until
- * `timestamp` (the next block came at or after it). The head when no block is that late yet;
- * undefined when genesis is not before it. findBlockAtTime's reads and, below the head, one more.
+ * A search for the blocks before many moments below one head, as findBlockAtTime searches
+ * (interpolating on block times, alternating with bisection so an uneven chain still ends in
+ * O(log n) reads), sharing the block times it has read: each search starts from the tightest
+ * blocks known around its moment, so the boundaries of a window, close to each other, take a
+ * few reads each after the first.
  */
-export async function findBlockBefore(
-  client: ChainClient,
-  { timestamp, latest }: FindBlockBeforeParameters,
-): Promise<BlockTime | undefined> {
-  if (latest.timestamp < timestamp) return latest
-  const first = await findBlockAtTime(client, { timestamp, latest })
-  if (first === 0n) return undefined
-  const block = await getBlock(client, { blockNumber: first - 1n })
-  return { number: block.number, timestamp: block.timestamp }
+export function blockSearch(client: ChainClient, latest: BlockTime): FindBlockBefore {
+  const known = new Map<bigint, bigint>([[latest.number, latest.timestamp]])
+  const timeOf = async (number: bigint): Promise<bigint> => {
+    const cached = known.get(number)
+    if (cached !== undefined) return cached
+    const { timestamp } = await getBlock(client, { blockNumber: number })
+    known.set(number, timestamp)
+    return timestamp
+  }
+  return async (timestamp) => {
+    if (latest.timestamp < timestamp) return latest
+    // Invariant: time(low) < timestamp <= time(high).
+    let knownLow: bigint | undefined
+    let high = latest.number
+    for (const [number, time] of known) {
+      if (time < timestamp && (knownLow === undefined || number > knownLow)) knownLow = number
+      if (time >= timestamp && number < high) high = number
+    }
+    if (knownLow === undefined && (await timeOf(0n)) >= timestamp) return undefined
+    let low: bigint = knownLow ?? 0n
+    let lowTime = await timeOf(low)
+    let highTime = await timeOf(high)
+    for (let step = 0; high - low > 1n; step += 1) {
+      let guess: bigint =
+        step % 2 === 0 && highTime > lowTime
+          ? low + ((timestamp - lowTime) * (high - low)) / (highTime - lowTime)
+          : (low + high) / 2n
+      if (guess <= low) guess = low + 1n
+      if (guess >= high) guess = high - 1n
+      const guessTime = await timeOf(guess)
+      if (guessTime < timestamp) {
+        low = guess
+        lowTime = guessTime
+      } else {
+        high = guess
+        highTime = guessTime
+      }
+    }
+    return { number: low, timestamp: lowTime }
+  }
 }

@@ -35,7 +35,7 @@ export interface BackfillOutcome {
   boundariesRead: number
   /** Boundaries left unread: older than the node's reach, with no archive node. */
   outOfReach: number
-  /** Why the backfill of this project stopped (a node failure); a run again resumes it. */
+  /** Why some of its buckets are not filled (a node failure); a run again resumes them. */
   error?: string
 }
 
@@ -108,6 +108,9 @@ export async function backfillPriceHistory({
         written: filled.written,
         boundariesRead: filled.boundariesRead,
         outOfReach: filled.outOfReach,
+        ...(filled.failure === undefined
+          ? {}
+          : { error: failureReason(translateChainError(filled.failure, project.network)) }),
       }
     } catch (error) {
       return { ...outcome, error: failureReason(translateChainError(error, project.network)) }

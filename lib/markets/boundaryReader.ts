@@ -2,7 +2,7 @@ import { getBlock } from 'viem/actions'
 import { archiveClient } from '../chain/archiveClient'
 import { isNodeFailure } from '../chain/chainError'
 import { type ChainClient, publicClient } from '../chain/clients'
-import { type BlockTime, findBlockBefore } from '../chain/findBlockBefore'
+import { type BlockTime, blockSearch, type FindBlockBefore } from '../chain/findBlockBefore'
 import { type PoolAccumulators, readAccumulators } from '../chain/readAccumulators'
 import type { NetworkName } from '../config'
 import type { PricingPath } from '../db/priceBoundary'
@@ -62,6 +62,16 @@ export function createBoundaryReader({
 }: CreateBoundaryReaderParameters): BoundaryReader {
   let head: Promise<BlockTime> | undefined
   const blocks = new Map<string, Promise<BlockTime | undefined>>()
+  const searches = new Map<ChainClient, Promise<FindBlockBefore>>()
+  const searchOf = (client: ChainClient) => {
+    let search = searches.get(client)
+    if (!search) {
+      search = readHead().then((latest) => blockSearch(client, latest))
+      search.catch(() => searches.delete(client))
+      searches.set(client, search)
+    }
+    return search
+  }
   const pools = new Map<string, Promise<PoolAccumulators>>()
   const readHead = () =>
     (head ??= getBlock(recent, { blockTag: 'latest' }).then(
@@ -115,9 +125,9 @@ export function createBoundaryReader({
       const client = now.getTime() - at.getTime() <= FORWARD_REACH_MS ? recent : archive
       if (!client) return { status: 'out-of-reach' }
       const seconds = BigInt(Math.floor(at.getTime() / 1000))
-      const latest = await readHead()
+      const search = await searchOf(client)
       const block = await memo(blocks, `${client === archive ? 'a' : 'r'}:${seconds}`, () =>
-        findBlockBefore(client, { timestamp: seconds, latest }),
+        search(seconds),
       )
       if (!block) return { status: 'absent' }
       try {

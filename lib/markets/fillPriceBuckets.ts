@@ -36,6 +36,11 @@ export interface FillPriceBucketsReturnType {
   outOfReach: number
   /** The path's price at the head, when an open bucket was filled. */
   spotE18?: bigint
+  /**
+   * The first of the reads a node failed (timed out, refused) this run: the buckets that needed
+   * them are left for the next run, the others written.
+   */
+  failure?: unknown
 }
 
 /**
@@ -44,7 +49,8 @@ export interface FillPriceBucketsReturnType {
  * block before that moment), and for a bucket still open at the head, up to now. One BatchGetItem
  * for what the table holds; boundaries newest first, and none older than one where the path's
  * pools did not exist yet (they did not exist then either). Readings still needed by later runs
- * are stored; buckets are written unless the table holds a longer average of the same path.
+ * are stored; buckets are written unless the table holds a longer average of the same path. A
+ * read a node fails costs only the buckets that needed it (see `failure`).
  */
 export async function fillPriceBuckets({
   projectId,
@@ -94,9 +100,15 @@ export async function fillPriceBuckets({
   const newestFirst = [...missing].sort((a, b) => b - a)
   for (let start = 0; start < newestFirst.length; start += READ_CONCURRENCY) {
     const chunk = newestFirst.slice(start, start + READ_CONCURRENCY)
-    const reads = await mapConcurrently(chunk, READ_CONCURRENCY, async (time) =>
-      time <= absentBefore ? undefined : reader.readAt(path, new Date(time)),
-    )
+    const reads = await mapConcurrently(chunk, READ_CONCURRENCY, async (time) => {
+      if (time <= absentBefore) return undefined
+      try {
+        return await reader.readAt(path, new Date(time))
+      } catch (error) {
+        result.failure ??= error
+        return undefined
+      }
+    })
     chunk.forEach((time, index) => {
       const read = reads[index]
       if (read?.status === 'read') {
@@ -114,7 +126,12 @@ export async function fillPriceBuckets({
     })
   }
 
-  const present = todo.some((span) => !span.end) ? await reader.readPresent(path) : undefined
+  const present = todo.some((span) => !span.end)
+    ? await reader.readPresent(path).catch((error: unknown) => {
+        result.failure ??= error
+        return undefined
+      })
+    : undefined
   result.spotE18 = present?.spotE18
   const averages: PriceBucket[] = []
   for (const span of todo) {

@@ -68,6 +68,10 @@ export async function samplePrices({
   const failed: SamplePricesReturnType['failed'] = []
   const historyFailed: SamplePricesReturnType['historyFailed'] = []
   const history = { buckets: 0, boundariesRead: 0, outOfReach: 0 }
+  const historyFailure = (project: Project, error: unknown) => {
+    const reason = failureReason(translateChainError(error, project.network))
+    historyFailed.push({ projectId: project.id, reason })
+  }
   await mapConcurrently(catalog, CONCURRENCY, async (project) => {
     // The catalog's tokens connect routes (a V3-only token pooled with LINK).
     const candidates = connectorsFor(connectors, project)
@@ -102,9 +106,9 @@ export async function samplePrices({
       history.buckets += filled.written
       history.boundariesRead += filled.boundariesRead
       history.outOfReach += filled.outOfReach
+      if (filled.failure !== undefined) historyFailure(project, filled.failure)
     } catch (error) {
-      const reason = failureReason(translateChainError(error, project.network))
-      historyFailed.push({ projectId: project.id, reason })
+      historyFailure(project, error)
     }
     try {
       await recordPrice(project.id, { at, priceE18, midE18 }, { totalSupply })
