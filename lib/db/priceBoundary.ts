@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { Address } from 'viem'
 import { mapConcurrently } from '../mapConcurrently'
 import { batchGetItems } from './batchGet'
+import { batchWriteItems } from './batchWrite'
 import { db, tableName } from './client'
 import {
   priceBoundaryKey,
@@ -94,6 +95,27 @@ export async function putBoundaryReadings(
         },
       }),
     ),
+  )
+}
+
+/** Stores boundary readings 25 to a BatchWriteItem (a backfill's). */
+export async function putBoundaryReadingsInBatches(
+  projectId: string,
+  readings: readonly BoundaryReading[],
+): Promise<void> {
+  await batchWriteItems(
+    readings.map((reading) => ({
+      PutRequest: {
+        Item: {
+          ...priceBoundaryKey(projectId, boundaryLabel(reading.at)),
+          type: 'PriceBoundary',
+          at: reading.at.toISOString(),
+          pathId: reading.pathId,
+          cumulatives: reading.cumulatives.map(String),
+          expiresAt: Math.floor(reading.expiresAt.getTime() / 1000),
+        },
+      },
+    })),
   )
 }
 

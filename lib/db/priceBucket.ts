@@ -74,6 +74,32 @@ export async function putPriceBuckets(
 }
 
 /**
+ * Writes closed buckets over whatever the table holds, 25 to a BatchWriteItem: a backfill's, whose
+ * averages of a path are final (the same whoever reads them) and whose path is the one chosen.
+ */
+export async function putFinalPriceBuckets(
+  projectId: string,
+  buckets: readonly PriceBucket[],
+): Promise<number> {
+  await batchWriteItems(
+    buckets.map((bucket) => ({
+      PutRequest: {
+        Item: {
+          ...priceBucketKey(projectId, bucket.grain, bucketLabel(bucket.grain, bucket.start)),
+          type: 'PriceBucket',
+          bucketStart: bucket.start.toISOString(),
+          averageE18: bucket.averageE18.toString(),
+          coveredTo: bucket.coveredTo.toISOString(),
+          pathId: bucket.pathId,
+          expiresAt: Math.floor(bucket.expiresAt.getTime() / 1000),
+        },
+      },
+    })),
+  )
+  return buckets.length
+}
+
+/**
  * Writes the markers that make a project's history known (one per grain, no TTL). Idempotent;
  * the catalog import calls it for every project.
  */

@@ -20,12 +20,10 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import {
   getBlock,
   getTransactionCount,
-  mine,
   readContract,
   sendRawTransaction,
   setAutomine,
   setBalance,
-  setNextBlockTimestamp,
   waitForTransactionReceipt,
 } from 'viem/actions'
 import { uniswapV2PairAbi } from '../chain/abis'
@@ -300,9 +298,8 @@ export async function setUpHistoryTrader(deployment: DexDeployment): Promise<His
         }),
       })
       nonce += 1
-      await setNextBlockTimestamp(client, { timestamp: BigInt(timestamp) })
       const hash = await sendRawTransaction(client, { serializedTransaction })
-      await mine(client, { blocks: 1 })
+      await mineAt(client, timestamp)
       moves.push(hash)
       return hash
     },
@@ -388,11 +385,16 @@ export async function seedChainHistory({
     await trader.close()
   }
   // One empty block at the wall clock, so the devnet's later blocks follow it, not `now`.
-  await setNextBlockTimestamp(client, {
-    timestamp: BigInt(Math.max(now + 1, Math.floor(Date.now() / 1000))),
-  })
-  await mine(client, { blocks: 1 })
+  await mineAt(client, Math.max(now + 1, Math.floor(Date.now() / 1000)))
   return { blocks: times.length + 1, durationMs: Math.round(performance.now() - started) }
+}
+
+/** Mines one block at `timestamp` with what is pending (`evm_mine` takes the time itself). */
+async function mineAt(client: { request: (...args: never[]) => unknown }, timestamp: number) {
+  await (client.request as (request: { method: string; params: unknown[] }) => Promise<unknown>)({
+    method: 'evm_mine',
+    params: [timestamp],
+  })
 }
 
 async function expectSuccess(

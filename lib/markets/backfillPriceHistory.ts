@@ -2,7 +2,8 @@ import type { ChainClient } from '../chain/clients'
 import { translateChainError } from '../chain/chainError'
 import { NETWORK_NAMES, type NetworkName } from '../config'
 import { listProjectMarkets } from '../db/marketStats'
-import type { PricingPath } from '../db/priceBoundary'
+import { type PricingPath, putBoundaryReadingsInBatches } from '../db/priceBoundary'
+import { putFinalPriceBuckets } from '../db/priceBucket'
 import type { Project } from '../db/project'
 import { logger } from '../logger'
 import { mapConcurrently } from '../mapConcurrently'
@@ -95,6 +96,7 @@ export async function backfillPriceHistory({
         buckets,
         now,
         reader,
+        writes: { putClosed: putFinalPriceBuckets, putReadings: putBoundaryReadingsInBatches },
         resolvePath: pricingPathResolver({
           project,
           connectors: connectorsFor(connectors, project),

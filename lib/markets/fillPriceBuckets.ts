@@ -24,6 +24,15 @@ export interface FillPriceBucketsParameters {
    * token has none (nothing is filled).
    */
   resolvePath: (stored: PricingPath | undefined) => Promise<PricingPath | undefined>
+  /**
+   * How closed buckets and readings are written: by default one conditional UpdateItem each (a
+   * longer average of the path stays), as the sampler writes its few; a backfill writes many, in
+   * batches (putFinalPriceBuckets, putBoundaryReadingsInBatches).
+   */
+  writes?: {
+    putClosed(projectId: string, buckets: readonly PriceBucket[]): Promise<number>
+    putReadings(projectId: string, readings: readonly BoundaryReading[]): Promise<void>
+  }
 }
 
 export interface FillPriceBucketsReturnType {
@@ -58,6 +67,7 @@ export async function fillPriceBuckets({
   now,
   reader,
   resolvePath,
+  writes = { putClosed: putPriceBuckets, putReadings: putBoundaryReadings },
 }: FillPriceBucketsParameters): Promise<FillPriceBucketsReturnType> {
   const spans = buckets
     .filter((bucket) => bucket.start.getTime() < now.getTime())
@@ -150,10 +160,15 @@ export async function fillPriceBuckets({
       expiresAt: bucketExpiry(span.grain, span.start),
     })
   }
-  const [written] = await Promise.all([
-    putPriceBuckets(projectId, averages),
-    putBoundaryReadings(projectId, fresh),
+  const closed = averages.filter(
+    (bucket) => bucket.coveredTo.getTime() === addBuckets(bucket.grain, bucket.start, 1).getTime(),
+  )
+  const open = averages.filter((bucket) => !closed.includes(bucket))
+  const [closedWritten, openWritten] = await Promise.all([
+    writes.putClosed(projectId, closed),
+    putPriceBuckets(projectId, open),
+    writes.putReadings(projectId, fresh),
   ])
-  result.written = written
+  result.written = closedWritten + openWritten
   return result
 }
