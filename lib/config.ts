@@ -6,6 +6,11 @@ import * as z from '../schemas/zod'
 const nonEmpty = z.string().check(z.minLength(1))
 const positiveInt = z.pipe(z.coerce.number(), z.int().check(z.positive()))
 
+/** Connector tokens a network may configure beside its base tokens (a quote reads their pools). */
+export const MAX_CONNECTOR_TOKENS = 6
+/** Base tokens beside the wrapped coin and the stablecoin (a quote reads the pools among them). */
+export const MAX_EXTRA_BASE_TOKENS = 3
+
 const coreSchema = z.object({
   STAGE: z._default(nonEmpty, 'local'),
   AWS_REGION: z._default(nonEmpty, 'us-east-1'),
@@ -110,13 +115,20 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
       // Native coin moved by contracts (internal calls) is read from `trace_block` where the node
       // offers it; off unless set, since most hosted endpoints charge extra or refuse it.
       [`${prefix}_TRACE_INTERNAL`]: z._default(z.enum(['true', 'false']), 'false'),
+      // Calls per JSON-RPC batch at most: providers cap them (more go as several POSTs at once).
+      [`${prefix}_RPC_BATCH_MAX`]: z._default(positiveInt, 100),
       // The widest eth_getLogs range asked at once (providers refuse wide ones; refusals halve it).
       [`${prefix}_LOGS_MAX_BLOCKS`]: z._default(positiveInt, 2000),
       // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
+      // At most MAX_EXTRA_BASE_TOKENS: every quote reads the pools among them (DECISIONS §8.1).
       [`${prefix}_BASE_TOKENS`]: z.optional(
-        z
-          .string()
-          .check(z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses')),
+        z.string().check(
+          z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses'),
+          z.refine(
+            (list) => list.split(',').length <= MAX_EXTRA_BASE_TOKENS,
+            `at most ${MAX_EXTRA_BASE_TOKENS} addresses`,
+          ),
+        ),
       ),
       // The concentrated-liquidity DEX (DECISIONS §8.1), all four or none: without them the
       // network is V2-only. The deployer is the factory itself on Uniswap, PancakeV3PoolDeployer
@@ -133,6 +145,17 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
       ),
       // A SwapRouter02-compatible router (V2 and V3 hops, multicall with a deadline).
       [`${prefix}_SWAP_ROUTER`]: z.optional(address),
+      // Tokens beside the base tokens that a quote's route may pass through (DECISIONS §8.1),
+      // deepest first: at most MAX_CONNECTOR_TOKENS, so a quote's reads stay bounded.
+      [`${prefix}_CONNECTOR_TOKENS`]: z.optional(
+        z.string().check(
+          z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses'),
+          z.refine(
+            (list) => list.split(',').length <= MAX_CONNECTOR_TOKENS,
+            `at most ${MAX_CONNECTOR_TOKENS} addresses`,
+          ),
+        ),
+      ),
       // DECISIONS §8.3: a node that serves state at any past block, for the price history's
       // backfill (and a sampler that fell behind). Unset: the history fills forward only. On the
       // local stage the devnet's own URL (anvil keeps every state).
@@ -181,6 +204,8 @@ export interface ChainConfig {
   traceInternal: boolean
   /** The widest eth_getLogs range the indexer asks at once. */
   logsMaxBlocks: number
+  /** Calls per JSON-RPC batch at most (the provider's cap). */
+  rpcBatchMax: number
   /** Blocks after its own before a block's deposits and trades count (DECISIONS §7.2). */
   confirmations: number
   /** Tokens a route may pass through (DECISIONS §7.2): wrapped coin, stablecoin, then others. */
@@ -189,6 +214,8 @@ export interface ChainConfig {
   v3?: V3Config
   /** A SwapRouter02-compatible router taking V2 and V3 hops (`multicall(deadline, bytes[])`). */
   swapRouter?: `0x${string}`
+  /** Tokens beside the base tokens a quote's route may pass through (at most MAX_CONNECTOR_TOKENS). */
+  connectorTokens: `0x${string}`[]
   /**
    * A node serving state at past blocks (`<NET>_ARCHIVE_RPC_URL`; the RPC URL on the local
    * stage); absent: the price history fills forward only (DECISIONS §8.3). A secret like the
@@ -313,6 +340,7 @@ const chainLoaders = Object.fromEntries(
         usdStablecoin: String(env[`${prefix}_USD_STABLECOIN`]) as `0x${string}`,
         confirmations: Number(env[`${prefix}_CONFIRMATIONS`]),
         logsMaxBlocks: Number(env[`${prefix}_LOGS_MAX_BLOCKS`]),
+        rpcBatchMax: Number(env[`${prefix}_RPC_BATCH_MAX`]),
         traceInternal: env[`${prefix}_TRACE_INTERNAL`] === 'true',
         baseTokens: baseTokensOf(
           env[`${prefix}_WRAPPED_NATIVE`],
@@ -321,6 +349,7 @@ const chainLoaders = Object.fromEntries(
         ),
         v3: v3Of(env, prefix),
         swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
+        connectorTokens: baseTokensOf(env[`${prefix}_CONNECTOR_TOKENS`]),
         archiveRpcUrl: archiveRpcUrlOf(env, prefix),
       }
     })

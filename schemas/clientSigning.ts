@@ -11,6 +11,7 @@ import {
   MAX_SIGNED_HEX_DIGITS,
   MAX_SUBMITTED_TRANSACTIONS,
 } from './limits'
+import { routeAnswerFields } from './swap'
 import * as z from './zod'
 
 // Signing on the client (DECISIONS §7.3). The prepare routes take the bodies of the `{key}`
@@ -44,6 +45,7 @@ export const preparedSwapResultSchema = z.object({
     decimal: z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS)),
     amountOutMin: hexQuantityString,
     path: tokenPathSchema,
+    ...routeAnswerFields,
   }),
 })
 export type PreparedSwapResult = z.infer<typeof preparedSwapResultSchema>

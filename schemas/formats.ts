@@ -54,6 +54,13 @@ export const exactAmountString = documented(z.string().check(z.regex(/^\d{1,78}(
   description: 'Exact decimal string in whole units, e.g. "62293681.038691758060043412713395".',
 })
 
+/** An exact amount in base units (wei, the token's smallest unit) as a decimal string. */
+export const baseUnitsString = documented(z.string().check(z.regex(/^\d{1,78}$/)), {
+  maxLength: 78,
+  description:
+    'Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395".',
+})
+
 /** An id the service issues: an RFC 9562 UUID, 36 characters. */
 export const uuidString = documented(z.uuid(), { maxLength: 36 })
 

@@ -3,6 +3,7 @@ import { DEFAULT_DEADLINE_SECONDS, isNative, NATIVE_COIN } from '../lib/constant
 import { addressSchema } from './auth'
 import {
   addressString,
+  baseUnitsString,
   documented,
   hexDataString,
   hexQuantityString,
@@ -11,7 +12,14 @@ import {
   txHashString,
   uuidString,
 } from './formats'
-import { MAX_DECIMALS, MAX_NAME_CHARS, MAX_PAGE_SIZE, MAX_SYMBOL_CHARS } from './limits'
+import {
+  MAX_DECIMALS,
+  MAX_NAME_CHARS,
+  MAX_PAGE_SIZE,
+  MAX_PATH_TOKENS,
+  MAX_SPLIT_ROUTES,
+  MAX_SYMBOL_CHARS,
+} from './limits'
 import { networkNameSchema } from './networks'
 import { directionSchema, integerString } from './query'
 import * as z from './zod'
@@ -115,6 +123,39 @@ export const quoteQuerySchema = z
   .check(z.superRefine(checkSides))
 export type QuoteQuery = z.infer<typeof quoteQuerySchema>
 
+const routeHopSchema = z.object({
+  protocol: z.enum(['v2', 'v3']),
+  pool: addressString,
+  /** V3 only: the pool's fee tier in hundredths of a basis point (500 = 0.05 %). */
+  fee: z.optional(z.int().check(z.minimum(0), z.maximum(1_000_000))),
+  tokenIn: addressString,
+  tokenOut: addressString,
+  amountIn: baseUnitsString,
+  amountOut: baseUnitsString,
+})
+
+/**
+ * What a quote shows of its work (DECISIONS §8.1), beside the seed's fields: the exact amount
+ * out, each route of the split with its share and per-hop pools and amounts, the price impact,
+ * the gas and its cost in token1, the contract the calldata calls and the block quoted.
+ */
+export const routeAnswerFields = {
+  amountOut: baseUnitsString,
+  route: z
+    .array(
+      z.object({
+        shareBps: z.int().check(z.minimum(500), z.maximum(10_000), z.multipleOf(500)),
+        hops: z.array(routeHopSchema).check(z.minLength(1), z.maxLength(MAX_PATH_TOKENS - 1)),
+      }),
+    )
+    .check(z.minLength(1), z.maxLength(MAX_SPLIT_ROUTES)),
+  priceImpactBps: z.int().check(z.minimum(0), z.maximum(10_000)),
+  gasEstimate: z.int().check(z.nonnegative()),
+  gasCostToken1: baseUnitsString,
+  to: addressString,
+  blockNumber: z.int().check(z.nonnegative()),
+}
+
 export const altchainQuoteResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
@@ -122,6 +163,7 @@ export const altchainQuoteResultSchema = z.object({
   amountOutMin: hexQuantityString,
   path: tokenPathSchema,
   gasPriceWei: z.number(),
+  ...routeAnswerFields,
 })
 
 /** The interface's ethereum quote, plus `amountOutMin` (DECISIONS §4 lists it for every quote). */
@@ -134,6 +176,7 @@ export const ethereumQuoteResultSchema = z.object({
   path: tokenPathSchema,
   value: hexQuantityString,
   gasPriceWei: z.number(),
+  ...routeAnswerFields,
 })
 
 // Executing routes (POST /v1/swap/..., /v1/transfer/...).

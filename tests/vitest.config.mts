@@ -13,7 +13,8 @@ export default defineConfig({
           root: '.',
           include: ['tests/unit/**/*.test.ts'],
           pool: 'threads',
-          testTimeout: 20_000,
+          // Seconds on a quiet machine; the SDK property tests take longer beside CPU hogs.
+          testTimeout: 120_000,
           // Projects with different worker counts need their own group: unit runs first.
           sequence: { groupOrder: 0 },
         },

@@ -7,9 +7,7 @@ import {
   type Hex,
   isAddressEqual,
   keccak256,
-  type StateOverride,
   toHex,
-  zeroAddress,
 } from 'viem'
 import { loadChainConfig, type NetworkName } from '../config'
 import { Unprocessable } from '../errors'
@@ -17,7 +15,7 @@ import { uniswapV2RouterAbi } from './abis'
 import { readUntrusted } from './callBudget'
 import { onChain } from './chainError'
 import { publicClient } from './clients'
-import { SWAP_PROBE_ADDRESS, SWAP_PROBE_RUNTIME, swapProbeAbi } from './swapProbe'
+import { ROUTER_PROBE_ADDRESS } from './routerProbe'
 
 export interface BestAmountOutParameters {
   network: NetworkName
@@ -114,27 +112,6 @@ function bestOf<Quote extends BestAmountOutReturnType>(
   return best
 }
 
-export interface ExactAmountOutParameters extends BestAmountOutParameters {
-  /** The native coin goes in (tokenIn is then the wrapped coin). */
-  nativeIn: boolean
-  /** The native coin comes out (tokenOut is then the wrapped coin). */
-  nativeOut: boolean
-  /** Who receives the output; the zero address (an anonymous quote) measures at the probe. */
-  recipient: Address
-}
-
-export interface ExactAmountOutReturnType extends BestAmountOutReturnType {
-  /** The router's getAmountsOut on the same path and state, which ignores transfer fees. */
-  routerAmountOut: bigint
-  /**
-   * A token on the path took a fee on transfer (what arrives differs from getAmountsOut): swap
-   * with the router's ...SupportingFeeOnTransferTokens functions, which pay what arrived.
-   */
-  feeOnTransfer: boolean
-  /** Whether `amountOut` was measured by simulation (false: getAmountsOut, see below). */
-  simulated: boolean
-}
-
 /** Storage layouts whose balance slot the scan tries: Solidity and Vyper mappings at slots 0..N. */
 const BALANCE_SLOTS_SCANNED = 12
 /** OpenZeppelin's upgradeable ERC20 (ERC-7201): `_balances` is the first field at this base. */
@@ -180,14 +157,14 @@ export async function findBalanceSlot(network: NetworkName, token: Address): Pro
   const key = `${network}:${token.toLowerCase()}`
   const known = balanceSlots.get(key)
   if (known !== undefined) return known
-  const candidates = balanceSlotCandidates(SWAP_PROBE_ADDRESS)
+  const candidates = balanceSlotCandidates(ROUTER_PROBE_ADDRESS)
   const marker = await unlessNoRoute(
     onChain(network, () =>
       readUntrusted(publicClient(network), {
         address: token,
         abi: erc20Abi,
         functionName: 'balanceOf',
-        args: [SWAP_PROBE_ADDRESS],
+        args: [ROUTER_PROBE_ADDRESS],
         stateOverride: [
           {
             address: token,
@@ -207,80 +184,4 @@ export async function findBalanceSlot(network: NetworkName, token: Address): Pro
   if (balanceSlots.size >= BALANCE_SLOTS_KEPT) balanceSlots.clear()
   balanceSlots.set(key, found)
   return found
-}
-
-/**
- * The exact amount the recipient receives, on the best candidate path (DECISIONS §7.2). Each
- * candidate is simulated with eth_call: SwapProbe's code placed at an unused address holding
- * exactly `amountIn` (its native balance, or the token's balance slot, overridden) swaps along
- * the path with the router's fee-on-transfer functions, so every transfer runs with its real
- * fee, and returns what the recipient's balance gained beside the router's getAmountsOut.
- * Round trips: one for all candidates at once, joining the caller's other reads; before it, the
- * first time a container meets an input token, one to find its balance slot. A token whose
- * balance slot is not found, or that every simulation refuses, is quoted with getAmountsOut
- * (`simulated: false`).
- */
-export async function exactAmountOut(
-  parameters: ExactAmountOutParameters,
-): Promise<ExactAmountOutReturnType> {
-  const { network, amountIn, tokenIn, tokenOut, nativeIn, nativeOut, recipient } = parameters
-  const slotKey = `${network}:${tokenIn.toLowerCase()}`
-  const known = balanceSlots.get(slotKey)
-  // Not awaited when known, so the simulations join the caller's first batch.
-  const balanceSlot = nativeIn
-    ? null
-    : known !== undefined
-      ? known
-      : await findBalanceSlot(network, tokenIn)
-  if (!nativeIn && balanceSlot === null) {
-    const best = await bestAmountOut(parameters)
-    return { ...best, routerAmountOut: best.amountOut, feeOnTransfer: false, simulated: false }
-  }
-  const { router, baseTokens } = loadChainConfig(network)
-  const client = publicClient(network)
-  const to = isAddressEqual(recipient, zeroAddress) ? SWAP_PROBE_ADDRESS : recipient
-  const stateOverride: StateOverride = [
-    {
-      address: SWAP_PROBE_ADDRESS,
-      code: SWAP_PROBE_RUNTIME,
-      balance: nativeIn ? amountIn : 0n,
-    },
-    ...(balanceSlot === null
-      ? []
-      : [
-          {
-            address: tokenIn,
-            stateDiff: [{ slot: balanceSlot, value: toHex(amountIn, { size: 32 }) }],
-          },
-        ]),
-  ]
-  const quotes = await Promise.all(
-    candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
-      unlessNoRoute(
-        onChain(network, () =>
-          readUntrusted(client, {
-            address: SWAP_PROBE_ADDRESS,
-            abi: swapProbeAbi,
-            functionName: 'simulate',
-            args: [router, amountIn, path, nativeIn, nativeOut, to],
-            stateOverride,
-          }),
-        ).then(([routerAmountOut, amountOut]) => ({
-          amountOut,
-          path,
-          routerAmountOut,
-          feeOnTransfer: amountOut !== routerAmountOut,
-          simulated: true,
-        })),
-      ),
-    ),
-  )
-  // Every simulation reverted (a token that refuses the probe, or a slot that moved with an
-  // upgrade): the router's quote stands, and the slot is looked for again next time.
-  if (quotes.every((quote) => quote === undefined)) {
-    balanceSlots.delete(slotKey)
-    const best = await bestAmountOut(parameters)
-    return { ...best, routerAmountOut: best.amountOut, feeOnTransfer: false, simulated: false }
-  }
-  return bestOf(network, quotes)
 }

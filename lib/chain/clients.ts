@@ -45,19 +45,23 @@ export function createChainClient(config: ChainConfig): ChainClient {
     // A warm container must not answer from a block number cached seconds ago.
     cacheTime: 0,
     transport: config.rpcUrl
-      ? transportFor(config.rpcUrls.length > 1 ? config.rpcUrls : [config.rpcUrl])
+      ? transportFor(
+          config.rpcUrls.length > 1 ? config.rpcUrls : [config.rpcUrl],
+          config.rpcBatchMax,
+        )
       : deferredTransport(config),
   })
 }
 
-function transportFor(urls: readonly string[]): Transport {
+function transportFor(urls: readonly string[], batchSize: number): Transport {
   return urls.length > 1
-    ? failover(urls, { timeout: RPC_TIMEOUT_MS, batch: true })
+    ? failover(urls, { timeout: RPC_TIMEOUT_MS, batch: true, batchSize })
     : nodeHttp(urls[0] ?? '', {
         timeout: RPC_TIMEOUT_MS,
         retryCount: RPC_RETRY_COUNT,
         retryDelay: RPC_RETRY_DELAY_MS,
         batch: true,
+        batchSize,
       })
 }
 
@@ -81,7 +85,7 @@ function deferredTransport(config: ChainConfig): Transport {
         options?: Parameters<EIP1193RequestFn>[1],
       ) => {
         inner ??= rpcUrlsFor(config)
-          .then((urls) => transportFor(urls)(parameters))
+          .then((urls) => transportFor(urls, config.rpcBatchMax)(parameters))
           .catch((error: unknown) => {
             inner = undefined
             throw error
@@ -106,7 +110,7 @@ export const DEMOTION_MS = 60_000
  */
 export function failover(
   urls: readonly string[],
-  options: Pick<NodeHttpTransportConfig, 'timeout' | 'batch'>,
+  options: Pick<NodeHttpTransportConfig, 'timeout' | 'batch' | 'batchSize'>,
 ): Transport {
   const demotedUntil = urls.map(() => 0)
   const transports = urls.map((url) => nodeHttp(url, { ...options, retryCount: 0 }))

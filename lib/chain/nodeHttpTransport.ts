@@ -59,6 +59,11 @@ export interface NodeHttpTransportConfig {
   timeout: number
   /** Calls made in the same tick go out as one JSON array. */
   batch: boolean
+  /**
+   * Calls per JSON array at most (providers cap batches: some at 10, many at 100 or 1,000); more
+   * made in one tick go as several arrays at once, one round trip still.
+   */
+  batchSize?: number
   retryCount: number
   retryDelay?: number
 }
@@ -235,6 +240,20 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
   let queue: Pending[] = []
 
   const send = async (calls: Pending[], exchange: number) => {
+    const size = config.batch ? (config.batchSize ?? calls.length) : 1
+    const chunks: Pending[][] = []
+    for (let start = 0; start < calls.length; start += Math.max(size, 1)) {
+      chunks.push(calls.slice(start, start + Math.max(size, 1)))
+    }
+    // Over the cap, several arrays leave at once and are waited for together: one exchange.
+    const settlements = await Promise.all(chunks.map((chunk) => postChunk(chunk)))
+    // Closed before the callers' continuations, which run as microtasks after the settlements.
+    closeExchange(exchange)
+    for (const settle of settlements) settle()
+  }
+
+  /** One POST of `calls`; what it answered, to hand to the callers once the exchange closed. */
+  const postChunk = async (calls: Pending[]): Promise<() => void> => {
     target ??= targetOf(url)
     try {
       const data = config.batch
@@ -245,25 +264,26 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
           )
         : await post(target, calls[0]!.call, config.timeout)
       const answers = Array.isArray(data) ? (data as JsonRpcAnswer[]) : [data as JsonRpcAnswer]
-      if (!config.batch) return calls[0]!.resolve(answers[0] ?? {})
+      if (!config.batch) return () => calls[0]!.resolve(answers[0] ?? {})
       const byId = new Map(answers.map((answer) => [answer.id, answer]))
-      for (const pending of calls) {
-        const answer = byId.get(pending.call.id) ?? (isRpcError(data) ? data : undefined)
-        if (answer) pending.resolve(answer)
-        else
-          pending.reject(
-            new HttpRequestError({
-              body: pending.call,
-              details: `no answer to call ${pending.call.id}`,
-              url,
-            }),
-          )
+      return () => {
+        for (const pending of calls) {
+          const answer = byId.get(pending.call.id) ?? (isRpcError(data) ? data : undefined)
+          if (answer) pending.resolve(answer)
+          else
+            pending.reject(
+              new HttpRequestError({
+                body: pending.call,
+                details: `no answer to call ${pending.call.id}`,
+                url,
+              }),
+            )
+        }
       }
     } catch (error) {
-      for (const pending of calls) pending.reject(error)
-    } finally {
-      // Before the callers' continuations, which run as microtasks after this.
-      closeExchange(exchange)
+      return () => {
+        for (const pending of calls) pending.reject(error)
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { type Address, encodeFunctionData, encodePacked, type Hex, parseAbi } from 'viem'
-import type { Hop } from './pools/searchRoutes'
+import type { Split } from './pools/searchRoutes'
 
 /** SwapRouter02's surface the service sends (PancakeSwap's SmartRouter takes the same). */
 export const swapRouter02Abi = parseAbi([
@@ -16,9 +16,31 @@ const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
 /** amountIn meaning "the router's whole balance of the token" (Constants.CONTRACT_BALANCE). */
 const CONTRACT_BALANCE = 0n
 
+/** A hop as the router takes it: the protocol and, for V3, the pool's fee tier. */
+export interface RouterHop {
+  protocol: 'v2' | 'v3'
+  /** V3 only (0 for V2). */
+  fee: number
+  tokenIn: Address
+  tokenOut: Address
+}
+
 export interface SplitLeg {
-  hops: readonly Hop[]
+  hops: readonly RouterHop[]
   amountIn: bigint
+}
+
+/** The legs of a searched split, as the router takes them. */
+export function legsOf(split: Split): SplitLeg[] {
+  return split.routes.map((route) => ({
+    amountIn: route.amountIn,
+    hops: route.hops.map((hop) => ({
+      protocol: hop.pool.protocol,
+      fee: hop.pool.protocol === 'v3' ? hop.pool.state.fee : 0,
+      tokenIn: hop.tokenIn,
+      tokenOut: hop.tokenOut,
+    })),
+  }))
 }
 
 export interface SwapRouterCallParameters {
@@ -39,22 +61,22 @@ export interface SwapRouterCall {
 }
 
 /** Consecutive hops of one protocol: one router call each. */
-function segmentsOf(hops: readonly Hop[]): Hop[][] {
-  const segments: Hop[][] = []
+function segmentsOf(hops: readonly RouterHop[]): RouterHop[][] {
+  const segments: RouterHop[][] = []
   for (const hop of hops) {
     const last = segments[segments.length - 1]
-    if (last && last[0]?.pool.protocol === hop.pool.protocol) last.push(hop)
+    if (last && last[0]?.protocol === hop.protocol) last.push(hop)
     else segments.push([hop])
   }
   return segments
 }
 
-function v3Path(hops: readonly Hop[]): Hex {
+function v3Path(hops: readonly RouterHop[]): Hex {
   const types: ('address' | 'uint24')[] = ['address']
   const values: (Address | number)[] = [hops[0]?.tokenIn ?? ADDRESS_THIS]
   for (const hop of hops) {
     types.push('uint24', 'address')
-    values.push(hop.pool.protocol === 'v3' ? hop.pool.state.fee : 0, hop.tokenOut)
+    values.push(hop.fee, hop.tokenOut)
   }
   return encodePacked(types, values)
 }
@@ -85,7 +107,7 @@ export function swapRouterCall(parameters: SwapRouterCallParameters): SwapRouter
       const amountIn = index === 0 ? leg.amountIn : CONTRACT_BALANCE
       const minimum = last ? legMin : 0n
       calls.push(
-        segment[0]?.pool.protocol === 'v3'
+        segment[0]?.protocol === 'v3'
           ? encodeFunctionData({
               abi: swapRouter02Abi,
               functionName: 'exactInput',

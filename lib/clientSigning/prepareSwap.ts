@@ -1,15 +1,8 @@
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  formatUnits,
-  getAddress,
-  type Hex,
-  toHex,
-} from 'viem'
+import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, toHex } from 'viem'
 import { withCallBudget } from '../chain/callBudget'
 import { isNative } from '../constants'
 import type { SwapSides } from '../swap/quoteSwap'
+import { type BestRouteAnswer, describeBestRoute, largestRoutePath } from '../swap/routeAnswer'
 import { minimumOut } from '../swap/routerCall'
 import { gasFor, planSwap, swapCallOf } from '../swap/swapPlan'
 import { type KnownTokens, requireKnownTokens } from './knownTokens'
@@ -30,8 +23,8 @@ export interface PrepareSwapParameters extends SwapSides {
 
 export interface PreparedSwap {
   transactions: UnsignedTransaction[]
-  /** The quote the swap was built from. */
-  quote: {
+  /** The quote the swap was built from, with the route that shows its work (DECISIONS §8.1). */
+  quote: BestRouteAnswer & {
     quote: number
     amount: number
     decimal: number
@@ -101,7 +94,8 @@ async function prepareKnownSwap(
       amount: Number(formatUnits(amountIn, decimals0)),
       decimal: decimals1,
       amountOutMin: toHex(amountOutMin),
-      path: plan.best.path.map((address) => getAddress(address)),
+      path: largestRoutePath(plan.best),
+      ...describeBestRoute(plan.best),
     },
   }
 }

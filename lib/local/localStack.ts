@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-dynamodb'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import type { NetworkName } from '../config'
+import { MAX_CONNECTOR_TOKENS, type NetworkName } from '../config'
 import { TTL_ATTRIBUTE, tableDefinition } from '../db/tableSchema'
 import { type AnvilNode, startAnvil } from './anvil'
 import {
@@ -154,6 +154,11 @@ function functionEnv(
     [`${prefix}_V3_POOL_INIT_CODE_HASH`]: deployment.v3.poolInitCodeHash,
     [`${prefix}_V3_FEE_TIERS`]: deployment.v3.feeTiers.join(','),
     [`${prefix}_SWAP_ROUTER`]: deployment.swapRouter,
+    // The demo catalog's tokens connect routes (LINK on ethereum, CAKE on altchain).
+    [`${prefix}_CONNECTOR_TOKENS`]: [...deployment.tokens, ...deployment.v3OnlyTokens]
+      .slice(0, MAX_CONNECTOR_TOKENS)
+      .map((token) => token.address)
+      .join(','),
   })
   return {
     STAGE: 'local',

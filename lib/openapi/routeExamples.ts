@@ -3,6 +3,7 @@ import {
   type Address,
   encodeFunctionData,
   erc20Abi,
+  formatUnits,
   type Hex,
   keccak256,
   parseUnits,
@@ -10,7 +11,7 @@ import {
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
-import { uniswapV2SwapAbi } from '../chain/abis'
+import { swapRouterCall } from '../chain/swapRouterCall'
 import type { UnsignedTransaction } from '../clientSigning/unsignedTransaction'
 import { NATIVE_COIN } from '../constants'
 import { nameBasedUuid } from '../db/ids'
@@ -21,8 +22,8 @@ import { formatTimestamp } from '../formatTimestamp'
 // Request and result examples of every route: what a client sends (path, query and body values,
 // query integers as the integers the document types them as) and the `result` it gets back. Each
 // is parsed with its route's own schemas by tests/lib/openapi/openApiDocument.test.ts, and the
-// linters check each against the document. Mainnet addresses: Uniswap V2 on Ethereum (chain 1),
-// PancakeSwap V2 on BNB Chain (56). The wallet is anvil's public test account 3, so signatures
+// linters check each against the document. Mainnet addresses: Uniswap V2/V3 and SwapRouter02 on
+// Ethereum (chain 1), PancakeSwap V2/V3 and its SmartRouter on BNB Chain (56). The wallet is anvil's public test account 3, so signatures
 // and the submitted transactions are real.
 
 export interface RouteExample {
@@ -46,14 +47,14 @@ function keyOf(account: ReturnType<typeof mnemonicToAccount>): Hex {
 const RECIPIENT: Address = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
 const ETHEREUM = {
   chainId: 1,
-  router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+  swapRouter: '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45',
   weth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
   usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
   link: '0x514910771AF9Ca656af840dff83E8264EcF986CA',
 } as const
 const ALTCHAIN = {
   chainId: 56,
-  router: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
+  swapRouter: '0x13f4EA83D0bd40E75C8222255bc855a974568Dd4',
   wbnb: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
   cake: '0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82',
 } as const
@@ -86,125 +87,254 @@ function unsigned(
   }
 }
 
-interface TokenSwap {
+/** One hop of an example route (DECISIONS §8.1), amounts in base units. */
+interface ExampleHop {
+  protocol: 'v2' | 'v3'
+  pool: Address
+  fee?: number
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: bigint
+  amountOut: bigint
+}
+
+interface ExampleSwap {
   chainId: number
-  router: Address
+  swapRouter: Address
   symbolIn: string
+  /** Whole units of the input (18 decimals in these examples). */
   amountIn: string
   symbolOut: string
   decimalsOut: number
-  amountOutMin: string
-  quote: number
-  /** tokenIn first, tokenOut last. */
-  path: Address[]
+  slippageBps: number
+  /** Each leg of the split with its share; legs share no pool. */
+  route: { shareBps: number; hops: ExampleHop[] }[]
+  priceImpactBps: number
+  gasEstimate: number
+  gasCostToken1: bigint
+  blockNumber: number
+  nativeIn?: boolean
 }
 
-function tokenSwapExample(swap: TokenSwap) {
-  const tokenIn = swap.path[0] as Address
-  const amountIn = parseUnits(swap.amountIn, 18)
-  const amountOutMin = parseUnits(swap.amountOutMin, swap.decimalsOut)
+/** The quote fields of an example swap: the seed's, the route's (§8.1), and its router call. */
+function exampleQuote(swap: ExampleSwap) {
+  const amountOut = swap.route.reduce(
+    (sum, leg) => sum + (leg.hops[leg.hops.length - 1]?.amountOut ?? 0n),
+    0n,
+  )
+  const amountOutMin = (amountOut * BigInt(10_000 - swap.slippageBps)) / 10_000n
+  const largest = swap.route[0]?.hops ?? []
+  const call = swapRouterCall({
+    legs: swap.route.map((leg) => ({
+      amountIn: leg.hops[0]?.amountIn ?? 0n,
+      hops: leg.hops.map((hop) => ({ ...hop, fee: hop.fee ?? 0 })),
+    })),
+    amountOutMin,
+    recipient: WALLET,
+    deadline: DEADLINE,
+    nativeIn: swap.nativeIn ?? false,
+    nativeOut: false,
+  })
   return {
-    body: {
-      amount: swap.amountIn,
-      address0: tokenIn,
-      decimals0: 18,
-      address1: swap.path[swap.path.length - 1],
-      decimals1: swap.decimalsOut,
-      slippageBps: 50,
-    },
-    result: {
-      transactions: [
-        unsigned(swap.chainId, 7, {
-          kind: 'approval',
-          description: `approve ${swap.amountIn} ${swap.symbolIn} for the router`,
-          gas: 69_300n,
-          to: tokenIn,
-          data: encodeFunctionData({
-            abi: erc20Abi,
-            functionName: 'approve',
-            args: [swap.router, amountIn],
-          }),
-        }),
-        unsigned(swap.chainId, 8, {
-          kind: 'swap',
-          description: `swap ${swap.amountIn} ${swap.symbolIn} for at least ${swap.amountOutMin} ${swap.symbolOut}`,
-          gas: 231_000n,
-          to: swap.router,
-          data: encodeFunctionData({
-            abi: uniswapV2SwapAbi,
-            functionName: 'swapExactTokensForTokens',
-            args: [amountIn, amountOutMin, swap.path, WALLET, DEADLINE],
-          }),
-        }),
-      ],
-      quote: {
-        quote: swap.quote,
-        amount: Number(swap.amountIn),
-        decimal: swap.decimalsOut,
-        amountOutMin: toHex(amountOutMin),
-        path: swap.path,
-      },
+    call,
+    amountOutMin,
+    quote: {
+      quote: Number(formatUnits(amountOut, swap.decimalsOut)),
+      amount: Number(swap.amountIn),
+      decimal: swap.decimalsOut,
+      amountOutMin: toHex(amountOutMin),
+      path: [largest[0]?.tokenIn ?? NATIVE_COIN, ...largest.map((hop) => hop.tokenOut)],
+      amountOut: amountOut.toString(),
+      route: swap.route.map((leg) => ({
+        shareBps: leg.shareBps,
+        hops: leg.hops.map((hop) => ({
+          ...hop,
+          amountIn: hop.amountIn.toString(),
+          amountOut: hop.amountOut.toString(),
+        })),
+      })),
+      priceImpactBps: swap.priceImpactBps,
+      gasEstimate: swap.gasEstimate,
+      gasCostToken1: swap.gasCostToken1.toString(),
+      to: swap.swapRouter,
+      blockNumber: swap.blockNumber,
     },
   }
 }
 
-const linkForUsdc = tokenSwapExample({
+/** A prepare example: the approval when `approve`, then the swap through the router. */
+function swapExample(swap: ExampleSwap, nonce: number, approve: boolean) {
+  const tokenIn = swap.route[0]?.hops[0]?.tokenIn ?? NATIVE_COIN
+  const amountIn = parseUnits(swap.amountIn, 18)
+  const { call, amountOutMin, quote } = exampleQuote(swap)
+  const approval = unsigned(swap.chainId, nonce, {
+    kind: 'approval',
+    description: `approve ${swap.amountIn} ${swap.symbolIn} for the router`,
+    gas: 69_300n,
+    to: tokenIn,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [swap.swapRouter, amountIn],
+    }),
+  })
+  return {
+    body: {
+      amount: swap.amountIn,
+      address0: swap.nativeIn ? NATIVE_COIN : tokenIn,
+      decimals0: 18,
+      address1: quote.path[quote.path.length - 1] as Address,
+      decimals1: swap.decimalsOut,
+      slippageBps: swap.slippageBps,
+    },
+    result: {
+      transactions: [
+        ...(approve ? [approval] : []),
+        unsigned(swap.chainId, approve ? nonce + 1 : nonce, {
+          kind: 'swap',
+          description: `swap ${swap.amountIn} ${swap.symbolIn} for at least ${formatUnits(amountOutMin, swap.decimalsOut)} ${swap.symbolOut}`,
+          gas: 231_000n,
+          to: swap.swapRouter,
+          value: call.value,
+          data: call.data,
+        }),
+      ],
+      quote,
+    },
+  }
+}
+
+// 40 LINK for USDC split over Uniswap V3 (75 %) and V2 (25 %), each through WETH.
+const linkForUsdcSwap: ExampleSwap = {
   chainId: ETHEREUM.chainId,
-  router: ETHEREUM.router,
+  swapRouter: ETHEREUM.swapRouter,
   symbolIn: 'LINK',
   amountIn: '40',
   symbolOut: 'USDC',
   decimalsOut: 6,
-  amountOutMin: '557.34051',
-  quote: 560.141,
-  path: [ETHEREUM.link, ETHEREUM.weth, ETHEREUM.usdc],
-})
-
-const cakeForWbnb = tokenSwapExample({
-  chainId: ALTCHAIN.chainId,
-  router: ALTCHAIN.router,
-  symbolIn: 'CAKE',
-  amountIn: '40',
-  symbolOut: 'WBNB',
-  decimalsOut: 18,
-  amountOutMin: '0.152',
-  quote: 0.1528,
-  path: [ALTCHAIN.cake, ALTCHAIN.wbnb],
-})
-
-const bnbForCake = {
-  body: {
-    amount: '0.5',
-    address0: NATIVE_COIN,
-    decimals0: 18,
-    address1: ALTCHAIN.cake,
-    decimals1: 18,
-    slippageBps: 100,
-  },
-  result: {
-    transactions: [
-      unsigned(ALTCHAIN.chainId, 3, {
-        kind: 'swap',
-        description: 'swap 0.5 BNB for at least 128.7 CAKE',
-        gas: 180_000n,
-        to: ALTCHAIN.router,
-        value: parseUnits('0.5', 18),
-        data: encodeFunctionData({
-          abi: uniswapV2SwapAbi,
-          functionName: 'swapExactETHForTokens',
-          args: [parseUnits('128.7', 18), [ALTCHAIN.wbnb, ALTCHAIN.cake], WALLET, DEADLINE],
-        }),
-      }),
-    ],
-    quote: {
-      quote: 130,
-      amount: 0.5,
-      decimal: 18,
-      amountOutMin: toHex(parseUnits('128.7', 18)),
-      path: [ALTCHAIN.wbnb, ALTCHAIN.cake],
+  slippageBps: 50,
+  route: [
+    {
+      shareBps: 7_500,
+      hops: [
+        {
+          protocol: 'v3',
+          pool: '0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8',
+          fee: 3000,
+          tokenIn: ETHEREUM.link,
+          tokenOut: ETHEREUM.weth,
+          amountIn: parseUnits('30', 18),
+          amountOut: 158_402_117_306_145_911n,
+        },
+        {
+          protocol: 'v3',
+          pool: '0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640',
+          fee: 500,
+          tokenIn: ETHEREUM.weth,
+          tokenOut: ETHEREUM.usdc,
+          amountIn: 158_402_117_306_145_911n,
+          amountOut: 420_318_442n,
+        },
+      ],
     },
-  },
+    {
+      shareBps: 2_500,
+      hops: [
+        {
+          protocol: 'v2',
+          pool: '0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974',
+          tokenIn: ETHEREUM.link,
+          tokenOut: ETHEREUM.weth,
+          amountIn: parseUnits('10', 18),
+          amountOut: 52_690_550_917_002_101n,
+        },
+        {
+          protocol: 'v2',
+          pool: '0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc',
+          tokenIn: ETHEREUM.weth,
+          tokenOut: ETHEREUM.usdc,
+          amountIn: 52_690_550_917_002_101n,
+          amountOut: 139_672_087n,
+        },
+      ],
+    },
+  ],
+  priceImpactBps: 31,
+  gasEstimate: 360_000,
+  gasCostToken1: 23_328_000n,
+  blockNumber: 21_004_510,
 }
+const linkForUsdc = swapExample(linkForUsdcSwap, 7, true)
+
+// 40 CAKE for WBNB in PancakeSwap V3's 0.25 % pool.
+const cakeForWbnb = swapExample(
+  {
+    chainId: ALTCHAIN.chainId,
+    swapRouter: ALTCHAIN.swapRouter,
+    symbolIn: 'CAKE',
+    amountIn: '40',
+    symbolOut: 'WBNB',
+    decimalsOut: 18,
+    slippageBps: 50,
+    route: [
+      {
+        shareBps: 10_000,
+        hops: [
+          {
+            protocol: 'v3',
+            pool: '0x133B3D95bAD5405d14d53473671200e9342896BF',
+            fee: 2500,
+            tokenIn: ALTCHAIN.cake,
+            tokenOut: ALTCHAIN.wbnb,
+            amountIn: parseUnits('40', 18),
+            amountOut: 152_836_214_009_312_448n,
+          },
+        ],
+      },
+    ],
+    priceImpactBps: 2,
+    gasEstimate: 160_000,
+    gasCostToken1: 160_000_000_000_000n,
+    blockNumber: 44_120_388,
+  },
+  7,
+  true,
+)
+
+// 0.5 BNB for CAKE in PancakeSwap V2's pair: the router wraps the coin sent as value.
+const bnbForCake = swapExample(
+  {
+    chainId: ALTCHAIN.chainId,
+    swapRouter: ALTCHAIN.swapRouter,
+    symbolIn: 'BNB',
+    amountIn: '0.5',
+    symbolOut: 'CAKE',
+    decimalsOut: 18,
+    slippageBps: 100,
+    nativeIn: true,
+    route: [
+      {
+        shareBps: 10_000,
+        hops: [
+          {
+            protocol: 'v2',
+            pool: '0x0eD7e52944161450477ee417DE9Cd3a859b14fD0',
+            tokenIn: ALTCHAIN.wbnb,
+            tokenOut: ALTCHAIN.cake,
+            amountIn: parseUnits('0.5', 18),
+            amountOut: 130_004_518_992_100_551_337n,
+          },
+        ],
+      },
+    ],
+    priceImpactBps: 4,
+    gasEstimate: 140_000,
+    gasCostToken1: 36_400_000_000_000_000n,
+    blockNumber: 44_120_388,
+  },
+  3,
+  false,
+)
 
 const transferExample = (chainId: number, token: Address, symbol: string) => ({
   body: { to: RECIPIENT, amount: '12.5', token, decimals: 18 },
@@ -382,11 +512,11 @@ const tradeRecord = {
   blockNumber: 21_004_512,
   isNativeTransfer: false,
   from: WALLET,
-  to: ETHEREUM.router,
+  to: ETHEREUM.swapRouter,
   createdAt: formatTimestamp(new Date('2026-11-21T19:58:12.345Z')),
 }
 
-const linkForUsdcQuote = linkForUsdc.result.quote
+const linkForUsdcQuote = exampleQuote({ ...linkForUsdcSwap, slippageBps: 50 })
 
 /** Examples keyed by the function's name in serverless.yml. */
 export async function routeExamples(): Promise<Record<string, RouteExample>> {
@@ -464,19 +594,9 @@ export async function routeExamples(): Promise<Record<string, RouteExample>> {
         recipient: WALLET,
       },
       result: {
-        ...linkForUsdcQuote,
-        calldata: encodeFunctionData({
-          abi: uniswapV2SwapAbi,
-          functionName: 'swapExactTokensForTokens',
-          args: [
-            parseUnits('40', 18),
-            BigInt(linkForUsdcQuote.amountOutMin),
-            [...linkForUsdcQuote.path],
-            WALLET,
-            DEADLINE,
-          ],
-        }),
-        value: toHex(0n),
+        ...linkForUsdcQuote.quote,
+        calldata: linkForUsdcQuote.call.data,
+        value: toHex(linkForUsdcQuote.call.value),
         gasPriceWei: 24_000_000_000,
       },
     },

@@ -16,17 +16,18 @@ import { otherToken, type Pool, sameToken } from '../chain/pools/pool'
 import {
   bestSplit,
   type GasPriceInToken1,
+  type Hop,
   type Split,
   SPLIT_PARTS,
 } from '../chain/pools/searchRoutes'
 import { readPools } from '../chain/readPools'
 import { ROUTER_PROBE_ADDRESS, ROUTER_PROBE_RUNTIME, routerProbeAbi } from '../chain/routerProbe'
-import { swapRouterCall } from '../chain/swapRouterCall'
-import { loadChainConfig, type NetworkName } from '../config'
+import { legsOf, type SplitLeg, swapRouterCall } from '../chain/swapRouterCall'
+import { loadChainConfig, MAX_CONNECTOR_TOKENS, type NetworkName } from '../config'
+import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { NoRouterConfigured, Unprocessable } from '../errors'
+import { estimateBeside, type GasEstimate } from './gasLimit'
 
-/** Catalog tokens tried as connectors beyond the base tokens, at most (their pools are read). */
-export const MAX_CONNECTOR_CANDIDATES = 6
 /**
  * Connectors beyond the base tokens the search keeps: those pooling with both ends first, then
  * with one. With the 2-3 base tokens, C <= 6 connectors: at most 3,905 paths (searchRoutes.ts),
@@ -45,29 +46,49 @@ export interface BestRouteParameters {
   nativeOut: boolean
   /** Receives the output; the zero address measures at the probe (an anonymous quote). */
   recipient: Address
-  /** Tokens that may connect a route besides the base tokens (the network's catalog). */
+  /**
+   * Tokens that may connect a route besides the base tokens: the network's configured
+   * `connectorTokens` unless given (the sampler gives the catalog).
+   */
   connectorCandidates?: readonly Address[]
   /**
-   * Candidates whose pools are read, at most (default MAX_CONNECTOR_CANDIDATES, the quote's
+   * Candidates whose pools are read, at most (default MAX_CONNECTOR_TOKENS, the quote's
    * bound). The price sampler, off the request path, reads them all: more lens calls, still one
    * round trip, and the search still keeps MAX_EXTRA_CONNECTORS of them.
    */
   maxConnectorCandidates?: number
   /** Rank by amountOut alone (gas left out): the comparison with a reference that ignores gas. */
   ignoreGas?: boolean
+  /**
+   * Estimate the chosen route's router call sent from this address (to `recipient`, with a
+   * minimum of 0), beside the simulations: a swap's gas without a round trip of its own.
+   */
+  estimateFrom?: Address
 }
 
 export interface BestRoute {
-  /** What the recipient receives, simulated with the router call itself. */
+  /** What the recipient receives, simulated with the router call itself (see `simulated`). */
   amountOut: bigint
   split: Split
-  /** The search's own figure for the split (equal to amountOut unless ticks past those read). */
+  /** The search's own figure for the split (equal to amountOut unless a fee was taken). */
   searchedAmountOut: bigint
   gasPrice: bigint
   gasCostToken1: bigint
   priceImpactBps: number
   blockNumber: bigint
   router: Address
+  /**
+   * A token on the route took a fee on transfer (what arrived is less than the pools pay): the
+   * route is then the best single V2 route, whose router function pays what arrived.
+   */
+  feeOnTransfer: boolean
+  /**
+   * Whether `amountOut` was measured by simulation; false for an input token whose balances the
+   * simulation cannot set (no balance slot found): the search's figure on the V2 route then.
+   */
+  simulated: boolean
+  /** With `estimateFrom`: the gas of the route's call with a minimum of 0 (limitFrom), or why not. */
+  estimate?: GasEstimate
 }
 
 const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join(':')
@@ -156,6 +177,13 @@ function priceImpactBps(split: Split, pools: readonly Pool[]): number {
   return Number(((spotOut - split.amountOut) * 10_000n) / spotOut)
 }
 
+/** A single route over V2 pools only: what a fee-on-transfer token can take (see bestRoute). */
+const isSingleV2Route = (split: Split) =>
+  split.routes.length === 1 && split.routes.every((route) => isV2Only(route.hops))
+const isV2Only = (hops: readonly Hop[]) => hops.every((hop) => hop.pool.protocol === 'v2')
+/** Every hop priced on state that was read, so the simulation must equal it unless a fee. */
+const exactSearch = (split: Split) => split.routes.every((route) => route.exact)
+
 /**
  * The best split of `amountIn` over V2 and V3 pools (DECISIONS §8.1), in two round trips when
  * warm: (1) every pool among the ends, base tokens and connector candidates read by PoolLens,
@@ -163,15 +191,21 @@ function priceImpactBps(split: Split, pools: readonly Pool[]): number {
  * (2) the chosen split's router call simulated by RouterProbe from a holder of exactly
  * `amountIn`, so `amountOut` is what the recipient receives, ticks and transfer fees included.
  * The first time a container meets an input token, one round trip more finds its balance slot.
+ *
+ * Fee-on-transfer tokens: a V3 pool refuses them (it checks what it received) and a split's
+ * minimum is checked at the router, before the last transfer's fee. So beside the best split,
+ * when it is not already one, the best single V2 route is simulated in the same batch; where the
+ * split's simulation reverts or pays less than the search (a fee was taken), the V2 route is
+ * the answer: SwapRouter02's V2 swap pays what arrived, and checks the minimum at the recipient.
  */
 export async function bestRoute(parameters: BestRouteParameters): Promise<BestRoute> {
   const { network, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, recipient } = parameters
   const config = loadChainConfig(network)
   const router = config.swapRouter
-  if (!config.v3 || !router) throw new NoRouterConfigured(network)
-  const candidates = (parameters.connectorCandidates ?? [])
+  if (!router) throw new NoRouterConfigured(network)
+  const candidates = (parameters.connectorCandidates ?? config.connectorTokens)
     .filter((token) => !config.baseTokens.some((base) => sameToken(base, token)))
-    .slice(0, parameters.maxConnectorCandidates ?? MAX_CONNECTOR_CANDIDATES)
+    .slice(0, parameters.maxConnectorCandidates ?? MAX_CONNECTOR_TOKENS)
   const client = publicClient(network)
   const slotKnown = nativeIn ? null : knownBalanceSlot(network, tokenIn)
   const [pools, gasPrice, blockNumber, balanceSlot] = await Promise.all([
@@ -190,30 +224,18 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   const gasPriceToken1 = parameters.ignoreGas
     ? { numerator: 0n, denominator: 1n }
     : gasPriceInToken1(pools, config.wrappedNative, tokenOut, connectors, gasPrice)
-  const split = bestSplit({
-    pools,
-    tokenIn,
-    tokenOut,
-    connectors,
-    amountIn,
-    gasPrice: gasPriceToken1,
-  })
-  if (!split) throw new Unprocessable(`no liquidity path between these tokens on ${network}`)
-  const to = isAddressEqual(recipient, zeroAddress) ? ROUTER_PROBE_ADDRESS : recipient
-  const amountOut = await simulateSplit({
-    network,
-    router,
-    split,
-    tokenIn,
-    tokenOut,
-    amountIn,
-    nativeIn,
-    nativeOut,
-    to,
-    balanceSlot,
-    blockNumber,
-  })
-  return {
+  const search = { tokenIn, tokenOut, connectors, amountIn, gasPrice: gasPriceToken1 }
+  const best = bestSplit({ pools, ...search })
+  if (!best) throw new Unprocessable(`no liquidity path between these tokens on ${network}`)
+  const v2Route = isSingleV2Route(best)
+    ? best
+    : bestSplit({ pools: pools.filter((pool) => pool.protocol === 'v2'), ...search, maxRoutes: 1 })
+  const answer = (
+    split: Split,
+    amountOut: bigint,
+    simulated: boolean,
+    estimate?: GasEstimate,
+  ): BestRoute => ({
     amountOut,
     split,
     searchedAmountOut: split.amountOut,
@@ -222,13 +244,63 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     priceImpactBps: priceImpactBps(split, pools),
     blockNumber,
     router,
+    // Below the search on ticks it read: a fee was taken (past them, the search estimated).
+    feeOnTransfer: exactSearch(split) && amountOut < split.amountOut,
+    simulated,
+    ...(estimate && { estimate }),
+  })
+  // Balances the simulation cannot set: the search's figure, on the route any token can take.
+  if (!nativeIn && balanceSlot === null) {
+    const route = v2Route ?? best
+    return answer(route, route.amountOut, false)
   }
+  const to = isAddressEqual(recipient, zeroAddress) ? ROUTER_PROBE_ADDRESS : recipient
+  const simulate = (split: Split) =>
+    simulateSplit({
+      network,
+      router,
+      legs: legsOf(split),
+      tokenIn,
+      tokenOut,
+      amountIn,
+      nativeIn,
+      nativeOut,
+      to,
+      balanceSlot,
+      blockNumber,
+    })
+  const { estimateFrom } = parameters
+  const estimate = (split: Split) => {
+    if (!estimateFrom) return undefined
+    const call = swapRouterCall({
+      legs: legsOf(split),
+      amountOutMin: 0n,
+      recipient: to,
+      deadline: BigInt(Math.floor(Date.now() / 1000) + DEFAULT_DEADLINE_SECONDS),
+      nativeIn,
+      nativeOut,
+    })
+    return estimateBeside({ network, action: 'swap', from: estimateFrom, to: router, ...call })
+  }
+  const other = v2Route && v2Route !== best ? v2Route : undefined
+  const [bestOut, otherOut, bestEstimate, otherEstimate] = await Promise.all([
+    simulate(best),
+    other && simulate(other),
+    estimate(best),
+    other && estimate(other),
+  ])
+  if (bestOut !== undefined && (bestOut >= best.amountOut || !exactSearch(best))) {
+    return answer(best, bestOut, true, bestEstimate)
+  }
+  if (other && otherOut !== undefined) return answer(other, otherOut, true, otherEstimate)
+  if (bestOut !== undefined) return answer(best, bestOut, true, bestEstimate)
+  throw new Unprocessable(`every route between these tokens on ${network} reverted when simulated`)
 }
 
 interface SimulateSplitParameters {
   network: NetworkName
   router: Address
-  split: Split
+  legs: SplitLeg[]
   tokenIn: Address
   tokenOut: Address
   amountIn: bigint
@@ -239,15 +311,17 @@ interface SimulateSplitParameters {
   blockNumber: bigint
 }
 
-/** What `to` receives when the router runs the split's call (one eth_call, gas capped). */
-async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigint> {
-  const { network, router, split, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, to } =
-    parameters
+/**
+ * What `to` receives when the router runs the split's call (one eth_call, gas capped); undefined
+ * when the call reverts or runs out of its gas (a route this token cannot take).
+ */
+async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigint | undefined> {
+  const { network, router, legs, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, to } = parameters
   if (!nativeIn && parameters.balanceSlot === null) {
     throw new Unprocessable('the input token keeps balances the simulation cannot set')
   }
   const routerCall = swapRouterCall({
-    legs: split.routes.map((route) => ({ hops: route.hops, amountIn: route.amountIn })),
+    legs,
     amountOutMin: 0n,
     recipient: to,
     // The simulated block's clock is the node's; a day ahead never expires inside the call.
@@ -271,7 +345,7 @@ async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigin
         ]),
   ]
   const gas = untrustedCallGas()
-  const { data } = await onChain(network, () =>
+  const simulated = onChain(network, () =>
     call(publicClient(network), {
       to: ROUTER_PROBE_ADDRESS,
       data: encodeFunctionData({
@@ -284,5 +358,15 @@ async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigin
       blockNumber: parameters.blockNumber,
     }),
   )
-  return decodeFunctionResult({ abi: routerProbeAbi, functionName: 'simulate', data: data ?? '0x' })
+  try {
+    const { data } = await simulated
+    return decodeFunctionResult({
+      abi: routerProbeAbi,
+      functionName: 'simulate',
+      data: data ?? '0x',
+    })
+  } catch (error) {
+    if (error instanceof Unprocessable) return undefined
+    throw error
+  }
 }

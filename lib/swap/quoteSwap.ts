@@ -1,23 +1,13 @@
-import { getGasPrice } from 'viem/actions'
-import {
-  type Address,
-  formatUnits,
-  getAddress,
-  type Hex,
-  isAddressEqual,
-  parseUnits,
-  toHex,
-} from 'viem'
-import { exactAmountOut, type ExactAmountOutReturnType } from '../chain/bestAmountOut'
+import { type Address, formatUnits, type Hex, isAddressEqual, parseUnits, toHex } from 'viem'
 import { withCallBudget } from '../chain/callBudget'
-import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
-import { Unprocessable } from '../errors'
-import { routerToken } from './nativeCoin'
 import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
+import { Unprocessable } from '../errors'
+import { type BestRoute, bestRoute } from './bestRoute'
+import { routerToken } from './nativeCoin'
 import { readDecimals } from './readHolding'
-import { minimumOut, routerCall } from './routerCall'
+import { type BestRouteAnswer, describeBestRoute, largestRoutePath } from './routeAnswer'
+import { minimumOut, routeCall } from './routerCall'
 
 export interface SwapSides {
   network: NetworkName
@@ -37,21 +27,18 @@ export interface QuoteSwapParameters extends SwapSides {
   now?: Date
 }
 
-export interface SwapQuote {
-  /** Amount out in whole units of token1. */
+/** The seed's quote fields (DECISIONS §4) and the route that shows its work (§8.1). */
+export interface SwapQuote extends BestRouteAnswer {
+  /** Amount out in whole units of token1 (a JSON number: `amountOut` is the exact figure). */
   quote: number
   amount: number
   decimal: number
   amountOutMin: Hex
+  /** The tokens of the largest route of the split. */
   path: Address[]
   gasPriceWei: number
   calldata: Hex
   value: Hex
-  /**
-   * A token on the path takes a fee on transfer, so `calldata` uses the router's
-   * ...SupportingFeeOnTransferTokens function (not part of the response body).
-   */
-  feeOnTransfer: boolean
 }
 
 export interface QuoteRouteParameters {
@@ -62,6 +49,8 @@ export interface QuoteRouteParameters {
   amountIn: bigint
   /** Who receives the output (the simulation measures what arrives there). */
   recipient: Address
+  /** Also estimates the chosen route's call from this sender (see BestRouteParameters). */
+  estimateFrom?: Address
 }
 
 /**
@@ -82,34 +71,32 @@ export function routerTokens(
   return { tokenIn, tokenOut }
 }
 
-/**
- * The best path's exact output for the two sides (exactAmountOut), the native coin standing for
- * its wrapped token on the router; the coin and its wrapped token are one asset (422).
- */
-export async function quoteRoute({
+/** The best route for two sides as the client names them (bestRoute), the coin wrapped. */
+export function quoteRoute({
   network,
   address0,
   address1,
   amountIn,
   recipient,
-}: QuoteRouteParameters): Promise<ExactAmountOutReturnType> {
+  estimateFrom,
+}: QuoteRouteParameters): Promise<BestRoute> {
   const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
-  return exactAmountOut({
+  return bestRoute({
     network,
-    amountIn,
     tokenIn,
     tokenOut,
+    amountIn,
     nativeIn: isNative(address0),
     nativeOut: isNative(address1),
     recipient,
+    estimateFrom,
   })
 }
 
 /**
- * The exact quote of what `recipient` receives (exactAmountOut: every candidate path simulated
- * with its real transfers, fees on transfer included) and the node's gas price: one RPC round
- * trip, two the first time the container meets the input token (its balance slot first). The
- * calldata swaps to `recipient`, with the fee-on-transfer router function when a fee was seen.
+ * The exact quote of what `recipient` receives on the best split over the network's V2 and V3
+ * pools (bestRoute: DECISIONS §8.1), with the SwapRouter02 calldata that swaps to `recipient`.
+ * Two RPC round trips when warm: the pools, gas price and block; then the simulation of the call.
  */
 export function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
   // Anonymous, with tokens the caller names: their code runs capped (DECISIONS §8.2).
@@ -119,42 +106,35 @@ export function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
 async function quote(parameters: QuoteSwapParameters): Promise<SwapQuote> {
   const { network, address0, address1, decimals0, decimals1, slippageBps, recipient } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
-  const client = publicClient(network)
-  const [{ amountOut, path, feeOnTransfer, simulated }, gasPrice] = await Promise.all([
-    quoteRoute({ network, address0, address1, amountIn, recipient }),
-    onChain(network, () => getGasPrice(client)),
-  ])
-  // No simulation ran the tokens' code (a token that refused the probe, or burned its gas): each
-  // must at least answer decimals() within the cap, else the quote is a 422, not the router's
-  // figure for a token nobody could receive.
-  if (!simulated) {
+  const best = await quoteRoute({ network, address0, address1, amountIn, recipient })
+  // No simulation ran the tokens' code (a token whose balances the probe cannot set): each must
+  // at least answer decimals() within the cap, else the quote is a 422, not the search's figure
+  // for a token nobody could receive.
+  if (!best.simulated) {
     await Promise.all(
       [address0, address1]
         .filter((token) => !isNative(token))
         .map((token) => readDecimals(network, token)),
     )
   }
-  const amountOutMin = minimumOut(amountOut, slippageBps)
+  const amountOutMin = minimumOut(best.amountOut, slippageBps)
   const now = BigInt(Math.floor((parameters.now ?? new Date()).getTime() / 1000))
-  const call = routerCall({
+  const call = routeCall(best, {
     address0,
     address1,
-    amountIn,
     amountOutMin,
-    path,
     recipient,
     deadline: now + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
-    feeOnTransfer,
   })
   return {
-    quote: Number(formatUnits(amountOut, decimals1)),
+    quote: Number(formatUnits(best.amountOut, decimals1)),
     amount: Number(formatUnits(amountIn, decimals0)),
     decimal: decimals1,
     amountOutMin: toHex(amountOutMin),
-    path: path.map((address) => getAddress(address)),
-    gasPriceWei: Number(gasPrice),
+    path: largestRoutePath(best),
+    gasPriceWei: Number(best.gasPrice),
     calldata: call.data,
     value: toHex(call.value),
-    feeOnTransfer,
+    ...describeBestRoute(best),
   }
 }

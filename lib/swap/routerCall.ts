@@ -1,23 +1,16 @@
-import { type Address, encodeFunctionData, type Hex } from 'viem'
-import { uniswapV2SwapAbi } from '../chain/abis'
+import type { Address, Hex } from 'viem'
+import { legsOf, swapRouterCall } from '../chain/swapRouterCall'
 import { isNative } from '../constants'
+import type { BestRoute } from './bestRoute'
 
-export interface RouterCallParameters {
-  /** As the client named them: the native sentinel picks the router function. */
+export interface RouteCallParameters {
+  /** As the client named them: the native sentinel wraps or unwraps the coin. */
   address0: Address
   address1: Address
-  amountIn: bigint
   amountOutMin: bigint
-  /** Router path, wrapped native in place of the sentinel. */
-  path: Address[]
   recipient: Address
   /** Epoch seconds. */
   deadline: bigint
-  /**
-   * A token on the path takes a fee on transfer: use the router's ...SupportingFeeOnTransferTokens
-   * functions, which check what the recipient's balance gained against amountOutMin.
-   */
-  feeOnTransfer?: boolean
 }
 
 export interface RouterCall {
@@ -27,40 +20,18 @@ export interface RouterCall {
 }
 
 /**
- * The Uniswap V2 Router02 call that swaps exactly `amountIn`: the native coin is wrapped inside
- * swapExactETHForTokens and unwrapped inside swapExactTokensForETH; with `feeOnTransfer`, their
- * ...SupportingFeeOnTransferTokens variants (same arguments).
+ * The SwapRouter02 call that swaps exactly the route's input along its split (swapRouterCall):
+ * the native coin wrapped from the call's value, or unwrapped to the recipient.
  */
-export function routerCall(parameters: RouterCallParameters): RouterCall {
-  const { address0, address1, amountIn, amountOutMin, path, recipient, deadline } = parameters
-  const feeOnTransfer = parameters.feeOnTransfer ?? false
-  if (isNative(address0)) {
-    return {
-      data: encodeFunctionData({
-        abi: uniswapV2SwapAbi,
-        functionName: feeOnTransfer
-          ? 'swapExactETHForTokensSupportingFeeOnTransferTokens'
-          : 'swapExactETHForTokens',
-        args: [amountOutMin, path, recipient, deadline],
-      }),
-      value: amountIn,
-    }
-  }
-  const functionName = isNative(address1)
-    ? feeOnTransfer
-      ? 'swapExactTokensForETHSupportingFeeOnTransferTokens'
-      : 'swapExactTokensForETH'
-    : feeOnTransfer
-      ? 'swapExactTokensForTokensSupportingFeeOnTransferTokens'
-      : 'swapExactTokensForTokens'
-  return {
-    data: encodeFunctionData({
-      abi: uniswapV2SwapAbi,
-      functionName,
-      args: [amountIn, amountOutMin, path, recipient, deadline],
-    }),
-    value: 0n,
-  }
+export function routeCall(best: BestRoute, parameters: RouteCallParameters): RouterCall {
+  return swapRouterCall({
+    legs: legsOf(best.split),
+    amountOutMin: parameters.amountOutMin,
+    recipient: parameters.recipient,
+    deadline: parameters.deadline,
+    nativeIn: isNative(parameters.address0),
+    nativeOut: isNative(parameters.address1),
+  })
 }
 
 /** floor(out × (10000 − slippageBps) / 10000). */

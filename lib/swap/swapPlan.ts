@@ -1,12 +1,12 @@
 import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
-import { candidatePaths, type ExactAmountOutReturnType } from '../chain/bestAmountOut'
 import { loadChainConfig, type NetworkName } from '../config'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
-import { Unprocessable } from '../errors'
-import { estimateBeside, type GasEstimate, limitFrom } from './gasLimit'
-import { quoteRoute, routerTokens, type SwapSides } from './quoteSwap'
+import { NoRouterConfigured, Unprocessable } from '../errors'
+import type { BestRoute } from './bestRoute'
+import { type GasEstimate, limitFrom } from './gasLimit'
+import { quoteRoute, type SwapSides } from './quoteSwap'
 import { assertDecimals, type Holding, readDecimals, readHolding } from './readHolding'
-import { minimumOut, type RouterCall, routerCall } from './routerCall'
+import { minimumOut, routeCall, type RouterCall } from './routerCall'
 import { type Fees, readSendContext, type SendContext } from './sendContext'
 
 /**
@@ -27,18 +27,19 @@ export interface PlanSwapParameters extends SwapSides {
 /** What a swap needs once its reads are done and checked: signed here or on the client. */
 export interface SwapPlan {
   amountIn: bigint
+  /** The SwapRouter02 the swap calls and the allowance is given to. */
   router: Address
-  best: ExactAmountOutReturnType
+  best: BestRoute
   context: SendContext
   fees: Fees
   holding: Holding
   /** The approvals a short allowance needs, in order (approvalAmounts). */
   approvals: bigint[]
   /**
-   * The swap's estimate along the chosen path, made beside the reads (gasFor turns it into the
-   * limit of the final call); undefined when approvals come first, when a token on the path takes
-   * a fee (the function sent is not the one estimated) or when it failed: the exact call is
-   * estimated then, before it is signed.
+   * The swap's estimate along the chosen route, made beside its simulation (gasFor turns it into
+   * the limit of the final call); undefined when approvals come first (the estimate reverted
+   * short of an allowance) or when it failed: the exact call is estimated then, before it is
+   * signed.
    */
   estimate?: GasEstimate
 }
@@ -48,52 +49,17 @@ export function gasFor(plan: SwapPlan, data: Hex): bigint | undefined {
   return plan.estimate && limitFrom(plan.estimate, data)
 }
 
-const pathKey = (path: readonly Address[]) => path.join().toLowerCase()
-
 /**
- * Estimates, from the wallet, the swap along every candidate path at once, so the estimates join
- * the batch of reads, before the simulations say which path wins: with the plain router function
- * (the one sent unless a token takes a fee) and `amountOutMin` 0, which runs the same code as the
- * final call; what its calldata costs more is added (limitFrom).
- */
-function estimateEveryPath(
-  network: NetworkName,
-  parameters: PlanSwapParameters & { amountIn: bigint; router: Address },
-): Map<string, Promise<GasEstimate>> {
-  const { address0, address1, amountIn, owner, router } = parameters
-  const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
-  const clock = BigInt(Math.floor(Date.now() / 1000))
-  const deadline = clock + BigInt(DEFAULT_DEADLINE_SECONDS)
-  const { baseTokens } = loadChainConfig(network)
-  return new Map(
-    candidatePaths(tokenIn, tokenOut, baseTokens).map((path) => {
-      const call = routerCall({
-        address0,
-        address1,
-        amountIn,
-        amountOutMin: 0n,
-        path,
-        recipient: owner,
-        deadline,
-        feeOnTransfer: false,
-      })
-      const estimate = estimateBeside({ network, action: 'swap', from: owner, to: router, ...call })
-      return [pathKey(path), estimate]
-    }),
-  )
-}
-
-/**
- * One batch of reads (path simulations, block, nonce, tip, balance, allowance, both decimals, and
- * the swap's gas along every path) and the checks on them: stated decimals (400), balance (422).
+ * Two batches of reads and the checks on them: (1) the pools, gas price and block, with the
+ * nonce, tip, balance, allowance and both decimals; (2) the chosen route simulated and its call
+ * estimated from the wallet. Checked: stated decimals (400), balance (422).
  */
 export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan> {
   const { network, owner, address0, address1, decimals0, decimals1 } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
-  const { router } = loadChainConfig(network)
-  const estimates = estimateEveryPath(network, { ...parameters, amountIn, router })
+  const router = swapRouterOf(network)
   const [best, context, holding, actualDecimals1] = await Promise.all([
-    quoteRoute({ network, address0, address1, amountIn, recipient: owner }),
+    quoteRoute({ network, address0, address1, amountIn, recipient: owner, estimateFrom: owner }),
     readSendContext(network, owner),
     readHolding({ network, owner, token: address0, spender: router }),
     readDecimals(network, address1),
@@ -110,12 +76,8 @@ export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,
   }
   const approvals = approvalAmounts(holding.allowance, amountIn)
-  // Settled with the batch. Short of an allowance the estimates reverted, and with a fee on
-  // transfer another function is sent: not used then, nor when it failed (estimated again).
-  const estimate =
-    approvals.length === 0 && !best.feeOnTransfer
-      ? await estimates.get(pathKey(best.path))
-      : undefined
+  // Short of an allowance the estimate reverted: estimated again once the approvals are mined.
+  const estimate = approvals.length === 0 ? best.estimate : undefined
   return {
     amountIn,
     router,
@@ -128,6 +90,13 @@ export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan
   }
 }
 
+/** The network's SwapRouter02 (DECISIONS §8.1): every swap and its approvals go to it. */
+export function swapRouterOf(network: NetworkName): Address {
+  const { swapRouter } = loadChainConfig(network)
+  if (!swapRouter) throw new NoRouterConfigured(network)
+  return swapRouter
+}
+
 export interface SwapCallParameters extends PlanSwapParameters {
   slippageBps: number
   deadlineSeconds?: number
@@ -138,14 +107,11 @@ export interface SwapCallParameters extends PlanSwapParameters {
 export function swapCallOf(plan: SwapPlan, parameters: SwapCallParameters): RouterCall {
   const clock = BigInt(Math.floor((parameters.now ?? new Date()).getTime() / 1000))
   const start = clock > plan.context.timestamp ? clock : plan.context.timestamp
-  return routerCall({
+  return routeCall(plan.best, {
     address0: parameters.address0,
     address1: parameters.address1,
-    amountIn: plan.amountIn,
     amountOutMin: minimumOut(plan.best.amountOut, parameters.slippageBps),
-    path: plan.best.path,
     recipient: parameters.owner,
     deadline: start + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
-    feeOnTransfer: plan.best.feeOnTransfer,
   })
 }

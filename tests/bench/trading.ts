@@ -138,7 +138,7 @@ export async function measureTrading(
         address: dex.usdStablecoin,
         abi: erc20Abi,
         functionName: 'approve',
-        args: [dex.router, maxUint256],
+        args: [dex.swapRouter, maxUint256],
       }),
     })
     await measure('POST /v1/swap/tokens/ethereum (allowance given)', runs, () =>

@@ -198,7 +198,7 @@ describe('journeys over HTTP (serverless offline)', () => {
       blockNumber: Number(swapReceipt.blockNumber),
       isNativeTransfer: false,
       from: address,
-      to: dex.router,
+      to: dex.swapRouter,
       createdAt: expect.stringMatching(TIMESTAMP),
     })
     expect(byId).toEqual(byHash)
@@ -207,7 +207,7 @@ describe('journeys over HTTP (serverless offline)', () => {
       status: 'successful',
       amount: 40,
       from: address,
-      to: dex.router,
+      to: dex.swapRouter,
     })
 
     // The coin balance lost exactly the gas of the two transactions.

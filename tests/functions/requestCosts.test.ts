@@ -37,11 +37,15 @@ const row = (
 // broadcast, one transaction recording the trade and completing the key: 3 sequential steps, 2
 // of them DynamoDB's.
 const SIGNED_WRITES = 'GetItem ×2, PutItem ×1, TransactWriteItems ×1'
-// Block, nonce and tip batched with the balance reads and the estimate (one per candidate path
-// for a swap), then the broadcast.
+// Block, nonce and tip batched with the balance reads (a swap's with the route's pools), the
+// estimate (a swap's beside the route's simulation), then the broadcast.
 const SEND =
   'eth_getBlockByNumber ×1, eth_getTransactionCount ×1, eth_maxPriorityFeePerGas ×1, ' +
   'eth_sendRawTransaction ×1'
+
+// A quote's route (bestRoute): the pool lens's eth_calls with the gas price and the block, then
+// the route's simulation (and the best V2 route's beside it unless that is the route).
+const QUOTE = 'eth_blockNumber ×1, eth_gasPrice ×1'
 
 // Prepare: the session beside the catalog's tokens (the known-token check, before any chain call:
 // issue 22), then the send's reads with the native balance and the estimate (one batch). Nothing
@@ -77,16 +81,16 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/account/refresh':                   row('TransactWriteItems ×1', '', 0, 1, 1),
   'DELETE /api/v1/account/logout':                 row('DeleteItem ×1', '', 0, 1, 1),
   'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
-  'GET /api/v1/swap/quote/altchain':               row('', 'eth_call ×5, eth_gasPrice ×1', 1, 0, 1),
-  'GET /api/v1/swap/quote/ethereum':               row('', 'eth_call ×5, eth_gasPrice ×1', 1, 0, 1),
-  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}, eth_getBalance ×1`, 2, 2, 3),
-  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×6, eth_estimateGas ×2, ${SEND}`, 2, 2, 3),
-  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×6, eth_estimateGas ×2, ${SEND}`, 2, 2, 3),
+  'GET /api/v1/swap/quote/altchain':               row('', `eth_call ×7, ${QUOTE}`, 2, 0, 2),
+  'GET /api/v1/swap/quote/ethereum':               row('', `eth_call ×6, ${QUOTE}`, 2, 0, 2),
+  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 2, 4),
+  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 2, 4),
+  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 2, 4),
   'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 2, 3),
   'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 2, 3),
-  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 2),
-  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×6, eth_estimateGas ×2, ${PREPARE}`, 1, 1, 2),
-  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
+  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
   'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
   'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
   'POST /api/v1/submit/ethereum':                  row(SUBMIT_WRITES, SUBMIT, 2, 2, 4),
@@ -221,20 +225,16 @@ describe('the per-request goals of issue 7', () => {
     }
   })
 
-  it('quotes every candidate path of up to 3 hops and the gas price in one round trip', () => {
-    // DECISIONS §7.2: all candidates priced together; direct, via each of the 2 base tokens, and
-    // via both in either order: 5 simulations (eth_call with state overrides, each returning
-    // getAmountsOut beside what arrives), and eth_gasPrice, in one JSON-RPC batch. Warm: the
-    // input token's balance slot is known from the warm-up request (a cold quote finds it
-    // first, one more round trip: tests/functions/swap/tokenZoo.test.ts).
+  it('quotes in two round trips: the pools, gas price and block, then the simulation', () => {
+    // DECISIONS §8.1: the lens reads every pool among the ends, the base tokens and the configured
+    // connectors (ceil(lookups / 24) eth_calls, bounded by the configuration); the search runs on
+    // that state; then the chosen route's router call is simulated (with the best V2 route's
+    // beside it where they differ). Warm: the input token's balance slot is known from the
+    // warm-up request (a cold quote finds it beside the pools: tests/functions/swap/tokenZoo.test.ts).
     for (const route of ['GET /api/v1/swap/quote/ethereum', 'GET /api/v1/swap/quote/altchain']) {
       const rpc = measured.get(route)?.rpc
 
-      expect({ route, roundTrips: rpc?.roundTrips, calls: rpc?.calls }).toEqual({
-        route,
-        roundTrips: 1,
-        calls: 6,
-      })
+      expect({ route, roundTrips: rpc?.roundTrips }).toEqual({ route, roundTrips: 2 })
     }
   })
 })
@@ -267,21 +267,23 @@ describe('the per-request goals of issue 14', () => {
     )
   })
 
-  it('swaps, transfers and submits with the allowance given in 2 RPC round trips and 3 sequential steps (submits 4)', () => {
+  it('transfers and submits in 2 RPC round trips, swaps in 3, with the allowance given', () => {
     const sending = [...measured.keys()].filter((route) =>
       /\/(swap|transfer)\/.*\{key\}|\/submit\//.test(route),
     )
-    // The session check, the Idempotency-Key's claim and the chain reads (with the gas estimate)
-    // at once; the broadcast; one transaction recording the trade and completing the key. A
-    // submit's chain reads wait for the catalog: no chain call before its targets are known
-    // (DECISIONS §8.2, issue 22).
+    // The session check, the Idempotency-Key's claim and the chain reads at once (a transfer's
+    // with its gas estimate; a swap's with the route's pools, then the route simulated beside the
+    // swap's estimate); the broadcast; one transaction recording the trade and completing the
+    // key. A submit's chain reads wait for the catalog: no chain call before its targets are
+    // known (DECISIONS §8.2, issue 22).
     expect(sending).toHaveLength(7)
     for (const route of sending) {
+      const swap = route.includes('/swap/')
       expect({ route, ...stepsOf(route) }).toEqual({
         route,
-        roundTrips: 2,
+        roundTrips: swap ? 3 : 2,
         dynamoSteps: 2,
-        steps: route.includes('/submit/') ? 4 : 3,
+        steps: route.includes('/submit/') || swap ? 4 : 3,
       })
     }
   })

@@ -134,7 +134,7 @@ async function tradingWallet(dex: DexDeployment) {
     address: dex.usdStablecoin,
     abi: erc20Abi,
     functionName: 'approve',
-    args: [dex.router, maxUint256],
+    args: [dex.swapRouter, maxUint256],
   })
   await client.waitForTransactionReceipt({ hash: approved })
   const { access } = await signInWithWallet(privateKey)

@@ -1,13 +1,23 @@
-import { type Address, decodeFunctionData, type Hash, isAddressEqual, parseUnits } from 'viem'
+import {
+  type Address,
+  decodeFunctionData,
+  type Hash,
+  isAddressEqual,
+  parseAbi,
+  parseUnits,
+} from 'viem'
 import { expect } from 'vitest'
 import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
-import { uniswapV2SwapAbi } from '../../lib/chain/abis'
-import type { NetworkName } from '../../lib/config'
+import { swapRouter02Abi } from '../../lib/chain/swapRouterCall'
+import { LOOKUPS_PER_CALL, poolLookups } from '../../lib/chain/readPools'
+import { loadChainConfig, type NetworkName } from '../../lib/config'
+import { pairsToRead } from '../../lib/swap/bestRoute'
 import { NATIVE_COIN } from '../../lib/constants'
+import { quoterV2Abi } from '../../lib/local/v3Artifacts'
 import { balanceOf, deployment, devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
-import { amountOutAlong, reservesOf, type TransferFeeBps } from './pairReserves'
+import { amountOutAlong, type TransferFeeBps } from './pairReserves'
 
 // Checks that an executed swap moved exactly what the quote said, against the chain itself.
 
@@ -19,10 +29,22 @@ export interface SwapRequest {
   decimals1: number
 }
 
+/** One hop of a quote's `route` (DECISIONS §8.1), as the service answers it. */
+export interface QuotedHop {
+  protocol: 'v2' | 'v3'
+  pool: Address
+  fee?: number
+  tokenIn: Address
+  tokenOut: Address
+  amountIn: string
+  amountOut: string
+}
+
 export interface QuoteSnapshot {
   /** Exact amount out (the quote is asked with 0 bps, so amountOutMin is the amount out). */
   amountOut: bigint
   path: Address[]
+  route: { shareBps: number; hops: QuotedHop[] }[]
   blockNumber: bigint
 }
 
@@ -48,30 +70,127 @@ export async function quoteFor(network: NetworkName, request: SwapRequest): Prom
     )
     expect(response.status).toBe(200)
     if ((await client.getBlockNumber({ cacheTime: 0 })) !== blockNumber) continue
-    const result = response.body.result as { amountOutMin: `0x${string}`; path: Address[] }
-    return { amountOut: BigInt(result.amountOutMin), path: result.path, blockNumber }
+    const result = response.body.result as {
+      amountOutMin: `0x${string}`
+      amountOut: string
+      path: Address[]
+      route: QuoteSnapshot['route']
+    }
+    expect(BigInt(result.amountOut)).toBe(BigInt(result.amountOutMin))
+    return {
+      amountOut: BigInt(result.amountOut),
+      path: result.path,
+      route: result.route,
+      blockNumber,
+    }
   }
   throw new Error(`${network} kept mining during the quote`)
 }
 
-async function sameReserves(network: NetworkName, path: Address[], a: bigint, b: bigint) {
-  for (let hop = 0; hop + 1 < path.length; hop += 1) {
-    const [tokenIn, tokenOut] = [path[hop] as Address, path[hop + 1] as Address]
+const v2PairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)'])
+const v3PoolAbi = parseAbi([
+  'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint32, bool)',
+  'function liquidity() view returns (uint128)',
+])
+
+/** A pool's price state at a block: V2 reserves, or V3 price, tick and liquidity. */
+async function poolState(network: NetworkName, hop: QuotedHop, blockNumber: bigint) {
+  const client = devnet(network)
+  if (hop.protocol === 'v2') {
+    const [reserve0, reserve1] = await client.readContract({
+      address: hop.pool,
+      abi: v2PairAbi,
+      functionName: 'getReserves',
+      blockNumber,
+    })
+    return `${reserve0}:${reserve1}`
+  }
+  const [[sqrtPriceX96, tick], liquidity] = await Promise.all([
+    client.readContract({ address: hop.pool, abi: v3PoolAbi, functionName: 'slot0', blockNumber }),
+    client.readContract({
+      address: hop.pool,
+      abi: v3PoolAbi,
+      functionName: 'liquidity',
+      blockNumber,
+    }),
+  ])
+  return `${sqrtPriceX96}:${tick}:${liquidity}`
+}
+
+/** Whether no trade touched the route's pools between blocks `a` and `b`. */
+async function samePools(
+  network: NetworkName,
+  route: QuoteSnapshot['route'],
+  a: bigint,
+  b: bigint,
+) {
+  for (const hop of route.flatMap((leg) => leg.hops)) {
     const [before, after] = await Promise.all([
-      reservesOf(network, tokenIn, tokenOut, a),
-      reservesOf(network, tokenIn, tokenOut, b),
+      poolState(network, hop, a),
+      poolState(network, hop, b),
     ])
-    if (before?.[0] !== after?.[0] || before?.[1] !== after?.[1]) return false
+    if (before !== after) return false
   }
   return true
 }
 
 /**
- * Asserts the mined swap `hash` took exactly `amount` of address0 from `owner` and paid out what
- * the pair reserves just before it give along its path; and, when no other trade touched those
- * pools since `quote`, exactly the quoted amount. With `feeBps` naming a token of the path that
- * takes a fee on transfer, the router's ...SupportingFeeOnTransferTokens function is expected
- * and the fees are taken off as the token takes them.
+ * What the quote's route pays at `blockNumber`, computed apart from the service: V2 hops by the
+ * pair reserves and the constant-product formula (with transfer fees as `feeBps` names them),
+ * V3 hops by the network's QuoterV2 (Uniswap's, PancakeSwap's), each leg from its own input.
+ */
+export async function routeOutAt(
+  network: NetworkName,
+  route: QuoteSnapshot['route'],
+  blockNumber: bigint,
+  feeBps: TransferFeeBps,
+): Promise<bigint> {
+  let total = 0n
+  for (const leg of route) {
+    let amount = BigInt(leg.hops[0]?.amountIn ?? '0')
+    let v2Segment: Address[] = []
+    const flushV2 = async () => {
+      if (v2Segment.length < 2) return
+      const out = await amountOutAlong(network, amount, v2Segment, blockNumber, feeBps)
+      if (out === undefined) throw new Error(`no V2 pair along ${v2Segment.join(' > ')}`)
+      amount = out
+      v2Segment = []
+    }
+    for (const hop of leg.hops) {
+      if (hop.protocol === 'v2') {
+        if (v2Segment.length === 0) v2Segment.push(hop.tokenIn)
+        v2Segment.push(hop.tokenOut)
+        continue
+      }
+      await flushV2()
+      const { result } = await devnet(network).simulateContract({
+        address: deployment(network).v3.quoter,
+        abi: quoterV2Abi,
+        functionName: 'quoteExactInputSingle',
+        args: [
+          {
+            tokenIn: hop.tokenIn,
+            tokenOut: hop.tokenOut,
+            amountIn: amount,
+            fee: hop.fee ?? 0,
+            sqrtPriceLimitX96: 0n,
+          },
+        ],
+        blockNumber,
+      })
+      amount = result[0]
+    }
+    await flushV2()
+    total += amount
+  }
+  return total
+}
+
+/**
+ * Asserts the mined swap `hash` is one SwapRouter02 call that took exactly `amount` of address0
+ * from `owner` and paid out what the quote's route gives at the block before it, computed apart
+ * (routeOutAt); and, when no other trade touched those pools since `quote`, exactly the quoted
+ * amount. `feeBps` names the tokens that take a fee on transfer, taken off as the token takes it.
  */
 export async function expectSwapMatchesQuote(
   network: NetworkName,
@@ -94,9 +213,10 @@ export async function expectSwapMatchesQuote(
   const receipt = await client.waitForTransactionReceipt({ hash })
   const transaction = await client.getTransaction({ hash })
   expect(receipt.status).toBe('success')
-  expect(transaction.to?.toLowerCase()).toBe(deployment(network).router.toLowerCase())
-  const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: transaction.input })
-  const path = call.args[call.args.length - 3] as Address[]
+  expect(transaction.to?.toLowerCase()).toBe(deployment(network).swapRouter.toLowerCase())
+  expect(decodeFunctionData({ abi: swapRouter02Abi, data: transaction.input }).functionName).toBe(
+    'multicall',
+  )
   const amountIn = parseUnits(request.amount, request.decimals0)
   const before = receipt.blockNumber - 1n
   const gas = receipt.gasUsed * receipt.effectiveGasPrice
@@ -108,25 +228,36 @@ export async function expectSwapMatchesQuote(
     balanceOf(network, owner, request.address0, receipt.blockNumber),
     balanceOf(network, owner, request.address1, before),
     balanceOf(network, owner, request.address1, receipt.blockNumber),
-    amountOutAlong(network, amountIn, path, before, feeBps),
+    routeOutAt(network, quote.route, before, feeBps),
   ])
   const spent = in0 - in1 - (nativeIn ? gas : 0n)
   const received = out1 - out0 + (nativeOut ? gas : 0n)
 
-  const supporting = path.some((token) => feeBps(token) > 0n) ? 'SupportingFeeOnTransferTokens' : ''
-  expect(call.functionName).toBe(
-    (nativeIn
-      ? 'swapExactETHForTokens'
-      : nativeOut
-        ? 'swapExactTokensForETH'
-        : 'swapExactTokensForTokens') + supporting,
-  )
   expect(transaction.value).toBe(nativeIn ? amountIn : 0n)
   expect(spent).toBe(amountIn)
   expect(received).toBe(expectedOut)
-  expect(path).toEqual(quote.path)
-  if (await sameReserves(network, path, quote.blockNumber, before)) {
+  if (await samePools(network, quote.route, quote.blockNumber, before)) {
     expect(received).toBe(quote.amountOut)
   }
   return { receipt, received }
+}
+
+/**
+ * The RPC calls a quote of `route` makes (bestRoute): the lens calls over the pools among the
+ * ends, the base tokens and the configured connectors, and one simulation, two when the route is
+ * not a single V2 route (the best V2 route is simulated beside it for fee-on-transfer tokens).
+ */
+export function quoteCallsOf(
+  network: NetworkName,
+  tokenIn: Address,
+  tokenOut: Address,
+  route: QuoteSnapshot['route'],
+): { lens: number; simulations: number } {
+  const { baseTokens, connectorTokens } = loadChainConfig(network)
+  const pairs = pairsToRead(tokenIn, tokenOut, [...baseTokens, ...connectorTokens])
+  const singleV2 = route.length === 1 && route[0]?.hops.every((hop) => hop.protocol === 'v2')
+  return {
+    lens: Math.ceil(poolLookups(network, pairs).length / LOOKUPS_PER_CALL),
+    simulations: singleV2 ? 1 : 2,
+  }
 }

@@ -16,7 +16,7 @@ export const SPLIT_PARTS = 20
  */
 export const POOLS_PER_PAIR = 5
 export const POOLS_PER_PAIR_ON_3_HOPS = 5
-/** Routes kept per split size for combining (the top few by net output at that size). */
+/** Routes tried per split size and step of the combination: the best few that fit beside it. */
 export const ROUTES_KEPT_PER_SIZE = 6
 
 /** Gas units the router spends (SwapRouter02 multicall; mainnet receipts, rounded up). */
@@ -192,18 +192,21 @@ export interface BestSplitParameters extends CandidateRoutesParameters {
   amountIn: bigint
   gasModel?: GasModel
   gasPrice: GasPriceInToken1
+  /** Routes a split may use, at most (MAX_SPLIT_ROUTES; 1: the best single route). */
+  maxRoutes?: number
 }
 
 /**
  * The split of `amountIn` over up to 4 routes sharing no pool, in 5 % steps, that maximises
  * what arrives net of gas (the classic approach): every candidate route priced at 5 %…100 %,
- * the best ROUTES_KEPT_PER_SIZE routes of each size kept, their combinations with disjoint pools
- * tried, the winner priced again exactly (the largest share takes the rounding remainder).
+ * at each step of a combination the best ROUTES_KEPT_PER_SIZE routes of each size that share no
+ * pool with those chosen tried, the winner priced again exactly (the largest share takes the rounding remainder).
  * Undefined when no route pays anything.
  */
 export function bestSplit(parameters: BestSplitParameters): Split | undefined {
   const { amountIn, gasPrice } = parameters
   const gasModel = parameters.gasModel ?? DEFAULT_GAS_MODEL
+  const maxRoutes = Math.min(parameters.maxRoutes ?? MAX_SPLIT_ROUTES, MAX_SPLIT_ROUTES)
   if (amountIn <= 0n) return undefined
   const routes = candidateRoutes(parameters)
   // table[k - 1][r]: route r with k parts of the input.
@@ -217,11 +220,13 @@ export function bestSplit(parameters: BestSplitParameters): Split | undefined {
       return { routeIndex, quote, net: quote.amountOut - gasCost(quote.gas, gasPrice) }
     }),
   )
-  const kept = table.map((row) =>
+  // Every route that pays, best first; the search below tries the first ROUTES_KEPT_PER_SIZE
+  // that fit beside the routes already chosen (a fixed top list would be all variants of the same
+  // pools once connectors add routes, and leave no disjoint route to split over).
+  const ranked = table.map((row) =>
     row
       .filter((entry) => entry.quote.amountOut > 0n)
-      .sort((a, b) => (a.net === b.net ? 0 : a.net > b.net ? -1 : 1))
-      .slice(0, ROUTES_KEPT_PER_SIZE),
+      .sort((a, b) => (a.net === b.net ? 0 : a.net > b.net ? -1 : 1)),
   )
   let best: { entries: { routeIndex: number; parts: number }[]; net: bigint } | undefined
   const search = (
@@ -235,14 +240,17 @@ export function bestSplit(parameters: BestSplitParameters): Split | undefined {
       if (!best || net > best.net) best = { entries: chosen, net }
       return
     }
-    if (chosen.length === MAX_SPLIT_ROUTES) return
+    if (chosen.length === maxRoutes) return
     // Parts in non-increasing order, so each combination is tried once.
     for (let parts = Math.min(partsLeft, maxParts); parts >= 1; parts -= 1) {
-      if (chosen.length === MAX_SPLIT_ROUTES - 1 && parts !== partsLeft) continue
-      for (const entry of kept[parts - 1] ?? []) {
+      if (chosen.length === maxRoutes - 1 && parts !== partsLeft) continue
+      let tried = 0
+      for (const entry of ranked[parts - 1] ?? []) {
+        if (tried === ROUTES_KEPT_PER_SIZE) break
         const route = routes[entry.routeIndex] ?? []
         if (chosen.some((other) => other.routeIndex === entry.routeIndex)) continue
         if (!usesNoPoolOf(route, pools)) continue
+        tried += 1
         const next = new Set(pools)
         for (const hop of route) next.add(hop.pool.address.toLowerCase())
         search(

@@ -13,7 +13,13 @@ import { type PrepareOperation, prepareRoute, submitRoute } from '../../support/
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { countRequests, type RequestTally } from '../../support/requestCounters'
 import { type PreparedTransaction, signAll } from '../../support/signPrepared'
-import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
+import {
+  expectSwapMatchesQuote,
+  quoteCallsOf,
+  quoteFor,
+  type QuoteSnapshot,
+  type SwapRequest,
+} from '../../support/swapChecks'
 import { signInWithWallet } from '../../support/walletSignIn'
 
 // Signing on the client (DECISIONS §7.3), through the real handlers and both devnets: prepare,
@@ -21,7 +27,7 @@ import { signInWithWallet } from '../../support/walletSignIn'
 
 interface Prepared {
   transactions: PreparedTransaction[]
-  quote?: { quote: number; amountOutMin: Hex; path: Address[] }
+  quote?: { quote: number; amountOutMin: Hex; path: Address[]; route: QuoteSnapshot['route'] }
 }
 
 async function caller(network: NetworkName, tokens: Record<string, bigint> = {}) {
@@ -104,7 +110,7 @@ describe('prepare, sign on the client, submit', () => {
         description: expect.stringMatching(/^swap 40 LINK for at least [\d.]+ USDC$/),
         chainId: dex.chainId,
         nonce: nonce + 1,
-        to: dex.router,
+        to: dex.swapRouter,
         value: '0x0',
       }),
     ])
@@ -135,7 +141,7 @@ describe('prepare, sign on the client, submit', () => {
         type: 'approval',
         status: 'pending',
         from: wallet.address,
-        to: dex.router,
+        to: dex.swapRouter,
         token: body.address0,
         amount: '40',
         isNativeTransfer: false,
@@ -144,22 +150,31 @@ describe('prepare, sign on the client, submit', () => {
         hash: txId,
         type: 'swap',
         status: 'pending',
-        to: dex.router,
+        to: dex.swapRouter,
         token: body.address0,
         amount: '40',
         isNativeTransfer: false,
       }),
     ])
-    // Prepare: the batch of reads (path simulations, decimals, block, nonce, tip, balance,
-    // allowance, native balance: LINK's balance slot is known from the quote above, and the swap's
-    // estimate along each path, which reverts while the allowance is short), then one
-    // eth_simulateV1 for both gas limits; the session and one catalog read. Nothing sent.
+    // Prepare, three round trips: the reads (the lens over the pools, gas price, block, nonce,
+    // tip, balance, allowance, decimals, native balance: LINK's balance slot is known from the
+    // quote above); the route's simulation with its estimate from the wallet, which reverts while
+    // the allowance is short; then one eth_simulateV1 for both gas limits. The session and one
+    // catalog read. Nothing sent.
+    const { lens, simulations } = quoteCallsOf(
+      'ethereum',
+      body.address0,
+      body.address1,
+      result.quote?.route ?? [],
+    )
     expect(prepareCost.rpc).toEqual({
-      calls: 13,
-      roundTrips: 2,
+      calls: lens + simulations * 2 + 11,
+      roundTrips: 3,
       byMethod: {
-        eth_call: 6,
-        eth_estimateGas: 2,
+        eth_blockNumber: 1,
+        eth_call: lens + simulations + 4,
+        eth_estimateGas: simulations,
+        eth_gasPrice: 1,
         eth_getBalance: 1,
         eth_getBlockByNumber: 1,
         eth_getTransactionCount: 1,
@@ -209,7 +224,7 @@ describe('prepare, sign on the client, submit', () => {
         address: body.address0,
         abi: erc20Abi,
         functionName: 'approve',
-        args: [dex.router, parseUnits('1', 6)],
+        args: [dex.swapRouter, parseUnits('1', 6)],
       }),
     })
     const quote = await quoteFor('altchain', body)

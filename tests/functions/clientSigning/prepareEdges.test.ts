@@ -1,7 +1,7 @@
 import '../../support/env'
 import { decodeFunctionData, type Hex, parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
+import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
 import type { NetworkName } from '../../../lib/config'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { listTrades } from '../../../lib/db/trade'
@@ -28,22 +28,10 @@ const zoo = (network: NetworkName, symbol: string) => {
 
 describe('a fee-on-transfer token through prepare and submit', () => {
   it.each([
-    [
-      'ethereum',
-      'swap/tokens/ethereum',
-      'FOT',
-      'USDC',
-      'swapExactTokensForTokensSupportingFeeOnTransferTokens',
-    ],
-    [
-      'altchain',
-      'swap/native/altchain',
-      'NATIVE',
-      'FOT',
-      'swapExactETHForTokensSupportingFeeOnTransferTokens',
-    ],
+    ['ethereum', 'swap/tokens/ethereum', 'FOT', 'USDC', 'swapExactTokensForTokens'],
+    ['altchain', 'swap/native/altchain', 'NATIVE', 'FOT', 'swapExactTokensForTokens'],
   ] as const)(
-    '%s: %s %s → %s calls %s and pays at least amountOutMin',
+    '%s: %s %s → %s: one V2 route (SwapRouter02 %s pays what arrived), at least amountOutMin',
     async (network, operation, from, to, functionName) => {
       const dex = deployment(network)
       const side = (symbol: string) =>
@@ -71,9 +59,12 @@ describe('a fee-on-transfer token through prepare and submit', () => {
         quote: { amountOutMin: Hex }
       }
       const swap = transactions[transactions.length - 1] as PreparedTransaction
-      expect(decodeFunctionData({ abi: uniswapV2SwapAbi, data: swap.data }).functionName).toBe(
-        functionName,
+      const outer = decodeFunctionData({ abi: swapRouter02Abi, data: swap.data })
+      if (outer.functionName !== 'multicall') throw new Error(outer.functionName)
+      const inner = outer.args[1].map(
+        (data) => decodeFunctionData({ abi: swapRouter02Abi, data }).functionName,
       )
+      expect(inner).toEqual([functionName])
       const submitted = await submitRoute(
         network,
         wallet.token,

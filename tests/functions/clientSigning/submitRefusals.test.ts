@@ -137,7 +137,7 @@ describe('POST /v1/submit/{network} refuses before broadcasting anything', () =>
         await signPrepared(who.account, approval as PreparedTransaction),
         await signPrepared(who.account, swap as PreparedTransaction, { data: '0xe8e33700' }),
       ],
-      /calls a router function the service does not prepare/,
+      /calls a swap router function other than multicall\(deadline, data\)/,
     ],
     [
       'value smuggled into an approval',
@@ -152,7 +152,7 @@ describe('POST /v1/submit/{network} refuses before broadcasting anything', () =>
         await signPrepared(who.account, approval as PreparedTransaction),
         await signPrepared(who.account, swap as PreparedTransaction, { value: parseEther('1') }),
       ],
-      /sends native coin with swapExactTokensForTokens/,
+      /sends native coin with a swap whose input is not the wrapped coin/,
     ],
     [
       'non-consecutive nonces',

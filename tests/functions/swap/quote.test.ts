@@ -14,13 +14,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
-import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
+import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
 import type { NetworkName } from '../../../lib/config'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { deployment, devnet, devnetWallet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { bestOut } from '../../support/pairReserves'
+import { type QuoteSnapshot, routeOutAt } from '../../support/swapChecks'
 
 const handlers = { ethereum: quoteEthereum, altchain: quoteAltchain }
 
@@ -33,6 +33,13 @@ interface Quote {
   gasPriceWei: number
   calldata?: `0x${string}`
   value?: `0x${string}`
+  amountOut: string
+  route: QuoteSnapshot['route']
+  priceImpactBps: number
+  gasEstimate: number
+  gasCostToken1: string
+  to: Address
+  blockNumber: number
 }
 
 function quote(network: NetworkName, query: Record<string, string>) {
@@ -43,37 +50,58 @@ function quote(network: NetworkName, query: Record<string, string>) {
 }
 
 /**
- * A quote and the independent computation over the same state: other test files trade on these
- * pools, so the pair is taken only when no block was mined while the quote ran.
+ * A quote and an independent computation of its route over the same state (routeOutAt: pair
+ * reserves and QuoterV2): other test files trade on these pools, so the pair is taken only when
+ * no block was mined while the quote ran.
  */
-async function quoteWithExpectation(
-  network: NetworkName,
-  query: Record<string, string> & { amount: string; decimals0: string },
-) {
+async function quoteWithExpectation(network: NetworkName, query: Record<string, string>) {
   const client = devnet(network)
-  const { wrappedNative } = deployment(network)
-  const routerToken = (address: string) =>
-    getAddress(address) === NATIVE_COIN ? wrappedNative : getAddress(address)
   for (let attempt = 0; attempt < 10; attempt += 1) {
     const before = await client.getBlockNumber({ cacheTime: 0 })
     const [response, gasPrice] = await Promise.all([quote(network, query), client.getGasPrice()])
     const after = await client.getBlockNumber({ cacheTime: 0 })
     if (before !== after) continue
-    const amountIn = parseUnits(query.amount, Number(query.decimals0))
-    const expected = await bestOut(
-      network,
-      amountIn,
-      routerToken(query.address0 as string),
-      routerToken(query.address1 as string),
-      before,
-    )
-    return { response, expected, gasPrice, amountIn }
+    expect(response.status).toBe(200)
+    const result = response.body.result as Quote
+    const expected = await routeOutAt(network, result.route, before, () => 0n)
+    return { response, result, expected, gasPrice, blockNumber: before }
   }
   throw new Error(`${network} kept mining blocks during the quote`)
 }
 
+/** The route's shape: shares in 5 % steps summing to the whole, hops chained from in to out. */
+function expectRouteShape(result: Quote, tokenIn: Address, tokenOut: Address, amountIn: bigint) {
+  expect(result.route.reduce((sum, leg) => sum + leg.shareBps, 0)).toBe(10_000)
+  let legsIn = 0n
+  for (const leg of result.route) {
+    expect(leg.shareBps % 500).toBe(0)
+    expect(getAddress(leg.hops[0]?.tokenIn ?? zeroAddress)).toBe(getAddress(tokenIn))
+    expect(getAddress(leg.hops[leg.hops.length - 1]?.tokenOut ?? zeroAddress)).toBe(
+      getAddress(tokenOut),
+    )
+    leg.hops.forEach((hop, index) => {
+      const next = leg.hops[index + 1]
+      if (next) expect([next.tokenIn, next.amountIn]).toEqual([hop.tokenOut, hop.amountOut])
+      expect(hop.protocol === 'v3').toBe(hop.fee !== undefined)
+    })
+    legsIn += BigInt(leg.hops[0]?.amountIn ?? '0')
+  }
+  expect(legsIn).toBe(amountIn)
+}
+
 const floorSlippage = (amountOut: bigint, bps: number) =>
   (amountOut * BigInt(10_000 - bps)) / 10_000n
+
+/** The SwapRouter02 multicall of a quote's calldata: its deadline and its inner calls. */
+function decodeRouterCall(data: `0x${string}`) {
+  const outer = decodeFunctionData({ abi: swapRouter02Abi, data })
+  if (outer.functionName !== 'multicall') throw new Error(`not a multicall: ${outer.functionName}`)
+  const [deadline, inner] = outer.args
+  return {
+    deadline,
+    calls: inner.map((call) => decodeFunctionData({ abi: swapRouter02Abi, data: call })),
+  }
+}
 
 describe('GET /v1/swap/quote/{network}', () => {
   it.each([
@@ -114,7 +142,7 @@ describe('GET /v1/swap/quote/{network}', () => {
     { network: 'ethereum', from: 'UNI', decimals0: 18, to: 'LINK', decimals1: 18, amount: '750' },
     { network: 'altchain', from: 'DOGE', decimals0: 8, to: 'CAKE', decimals1: 18, amount: '9000' },
   ] as const)(
-    'quotes $network $from→$to exactly as the pair reserves give it',
+    "quotes $network $from→$to exactly as its route's pools give it, and shows the route",
     async ({ network, from: symbol0, decimals0, to: symbol1, decimals1, amount }) => {
       const dex = deployment(network)
       const query = {
@@ -126,22 +154,33 @@ describe('GET /v1/swap/quote/{network}', () => {
         slippageBps: '0',
       }
 
-      const { response, expected, gasPrice } = await quoteWithExpectation(network, query)
+      const { result, expected, gasPrice, blockNumber } = await quoteWithExpectation(network, query)
 
-      expect(response.status).toBe(200)
-      const result = response.body.result as Quote
-      if (!expected) throw new Error(`no route from ${symbol0} to ${symbol1} on ${network}`)
-      expect(expected.amountOut).toBeGreaterThan(0n)
-      expect(result.amountOutMin).toBe(toHex(expected.amountOut))
-      expect(result.path).toEqual(expected.path)
-      expect(result.quote).toBe(Number(formatUnits(expected.amountOut, decimals1)))
+      const amountOut = BigInt(result.amountOut)
+      expect(amountOut).toBeGreaterThan(0n)
+      expect(amountOut).toBe(expected)
+      expect(result.amountOutMin).toBe(toHex(amountOut))
+      expect(result.quote).toBe(Number(formatUnits(amountOut, decimals1)))
       expect(result).toMatchObject({ amount: Number(amount), decimal: decimals1 })
       expect(result.gasPriceWei).toBe(Number(gasPrice))
+      expectRouteShape(
+        result,
+        dex.token(symbol0),
+        dex.token(symbol1),
+        parseUnits(amount, decimals0),
+      )
+      const largest = result.route[0]?.hops ?? []
+      expect(result.path).toEqual([largest[0]?.tokenIn, ...largest.map((hop) => hop.tokenOut)])
+      expect(result.to).toBe(getAddress(dex.swapRouter))
+      expect(result.blockNumber).toBe(Number(blockNumber))
+      expect(result.gasEstimate).toBeGreaterThan(0)
+      expect(BigInt(result.gasCostToken1)).toBeGreaterThanOrEqual(0n)
+      expect(result.priceImpactBps).toBeGreaterThanOrEqual(0)
     },
   )
 
-  it('takes the best path through the base tokens, and applies slippage', async () => {
-    // CAKE and BTCB share no pool: the route goes through WALT or the stablecoin.
+  it('takes a route beyond the direct pool, and applies slippage', async () => {
+    // CAKE and BTCB share no pool: the route goes through a connector.
     const dex = deployment('altchain')
     const query = {
       amount: '5000',
@@ -152,12 +191,11 @@ describe('GET /v1/swap/quote/{network}', () => {
       slippageBps: '137',
     }
 
-    const { response, expected } = await quoteWithExpectation('altchain', query)
+    const { result, expected } = await quoteWithExpectation('altchain', query)
 
-    const result = response.body.result as Quote
-    expect(result.path).toEqual(expected?.path)
     expect(result.path.length).toBeGreaterThan(2)
-    expect(result.amountOutMin).toBe(toHex(floorSlippage(expected?.amountOut ?? 0n, 137)))
+    expect(BigInt(result.amountOut)).toBe(expected)
+    expect(result.amountOutMin).toBe(toHex(floorSlippage(expected, 137)))
     expect(result).not.toHaveProperty('calldata')
     expect(result).not.toHaveProperty('value')
   })
@@ -176,25 +214,25 @@ describe('GET /v1/swap/quote/{network}', () => {
         decimals1: '18',
       }
 
-      const { response, expected } = await quoteWithExpectation(network, query)
+      const { result, expected } = await quoteWithExpectation(network, query)
 
-      const result = response.body.result as Quote
-      expect(result.path).toEqual([dex.wrappedNative, dex.token(symbol)])
-      expect(result.amountOutMin).toBe(toHex(floorSlippage(expected?.amountOut ?? 0n, 50)))
+      expectRouteShape(result, dex.wrappedNative, dex.token(symbol), parseEther('1.5'))
+      expect(result.path[0]).toBe(getAddress(dex.wrappedNative))
+      expect(result.amountOutMin).toBe(toHex(floorSlippage(expected, 50)))
     }
   })
 
-  it('returns ethereum calldata that performs the quoted swap to the recipient', async () => {
+  it('returns ethereum calldata: one SwapRouter02 multicall of the quoted route to the recipient', async () => {
     const dex = deployment('ethereum')
     const recipient = privateKeyToAccount(
       '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
     ).address
     const cases = [
-      { address0: dex.token('LINK'), address1: dex.token('WBTC'), fn: 'swapExactTokensForTokens' },
-      { address0: NATIVE_COIN, address1: dex.token('WBTC'), fn: 'swapExactETHForTokens' },
-      { address0: dex.token('LINK'), address1: NATIVE_COIN, fn: 'swapExactTokensForETH' },
+      { address0: dex.token('LINK'), address1: dex.token('WBTC') },
+      { address0: NATIVE_COIN, address1: dex.token('WBTC') },
+      { address0: dex.token('LINK'), address1: NATIVE_COIN },
     ] as const
-    for (const { address0, address1, fn } of cases) {
+    for (const { address0, address1 } of cases) {
       const query = {
         amount: '3',
         address0,
@@ -205,22 +243,33 @@ describe('GET /v1/swap/quote/{network}', () => {
       }
       const startedAt = Math.floor(Date.now() / 1000)
 
-      const { response, expected } = await quoteWithExpectation('ethereum', query)
+      const { result, expected } = await quoteWithExpectation('ethereum', query)
       const endedAt = Math.ceil(Date.now() / 1000)
 
-      const result = response.body.result as Quote
-      const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: result.calldata ?? '0x' })
-      const amountOutMin = floorSlippage(expected?.amountOut ?? 0n, 50)
-      const { args } = call
-      const deadline = Number(args[args.length - 1])
-      expect(call.functionName).toBe(fn)
-      // [amountIn,] amountOutMin, path, to, deadline
-      expect(args.slice(-4, -1)).toEqual([amountOutMin, result.path, recipient])
-      if (fn !== 'swapExactETHForTokens') expect(args[0]).toBe(parseEther('3'))
+      const { deadline, calls } = decodeRouterCall(result.calldata ?? '0x')
+      const amountOutMin = floorSlippage(expected, 50)
+      // The whole output's minimum and recipient: on the only leg's swap, or on the unwrap
+      // (native out) or sweep (a split) that pays the recipient once every leg has paid the router.
+      const last = calls[calls.length - 1]
+      if (last?.functionName === 'unwrapWETH9' || last?.functionName === 'sweepToken') {
+        expect(last.args.slice(-2)).toEqual([amountOutMin, recipient])
+        expect(last.functionName).toBe(address1 === NATIVE_COIN ? 'unwrapWETH9' : 'sweepToken')
+      } else if (last?.functionName === 'exactInput') {
+        expect([last.args[0].amountOutMinimum, last.args[0].recipient]).toEqual([
+          amountOutMin,
+          recipient,
+        ])
+      } else if (last?.functionName === 'swapExactTokensForTokens') {
+        expect(last.args.slice(1, 2)).toEqual([amountOutMin])
+        expect(last.args[3]).toBe(recipient)
+      } else {
+        throw new Error(`unexpected last call ${last?.functionName}`)
+      }
+      if (address1 === NATIVE_COIN) expect(last?.functionName).toBe('unwrapWETH9')
       // 20 minutes from the moment the quote was made, however long the request took.
-      expect(deadline - startedAt).toBeGreaterThanOrEqual(20 * 60)
-      expect(deadline - endedAt).toBeLessThanOrEqual(20 * 60)
-      expect(result.value).toBe(fn === 'swapExactETHForTokens' ? toHex(parseEther('3')) : '0x0')
+      expect(Number(deadline) - startedAt).toBeGreaterThanOrEqual(20 * 60)
+      expect(Number(deadline) - endedAt).toBeLessThanOrEqual(20 * 60)
+      expect(result.value).toBe(address0 === NATIVE_COIN ? toHex(parseEther('3')) : '0x0')
     }
   })
 
@@ -234,12 +283,20 @@ describe('GET /v1/swap/quote/{network}', () => {
       decimals1: '18',
     }
 
-    const { response, expected } = await quoteWithExpectation('ethereum', query)
+    const { result, expected } = await quoteWithExpectation('ethereum', query)
 
-    const result = response.body.result as Quote
-    const call = decodeFunctionData({ abi: uniswapV2SwapAbi, data: result.calldata ?? '0x' })
-    expect(call.args[3]).toBe(zeroAddress)
-    expect(call.args[1]).toBe(floorSlippage(expected?.amountOut ?? 0n, 50))
+    const { calls } = decodeRouterCall(result.calldata ?? '0x')
+    const recipients = calls.flatMap((call) =>
+      call.functionName === 'exactInput'
+        ? [call.args[0].recipient]
+        : call.functionName === 'swapExactTokensForTokens'
+          ? [call.args[3]]
+          : call.functionName === 'sweepToken'
+            ? [call.args[2]]
+            : [],
+    )
+    expect(recipients[recipients.length - 1]).toBe(zeroAddress)
+    expect(result.amountOutMin).toBe(toHex(floorSlippage(expected, 50)))
   })
 
   describe('without a route', () => {

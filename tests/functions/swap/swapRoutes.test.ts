@@ -117,7 +117,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
       address: body.address0,
       abi: erc20Abi,
       functionName: 'allowance',
-      args: [account.address, dex.router],
+      args: [account.address, dex.swapRouter],
     })
     // The approval was for exactly the amount, and the swap used all of it.
     expect(allowance).toBe(0n)
@@ -134,7 +134,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
         status: 'pending',
         network: 'ethereum',
         from: account.address,
-        to: dex.router,
+        to: dex.swapRouter,
         token: body.address0,
         amount: '40.5',
         isNativeTransfer: false,
@@ -144,7 +144,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
         type: 'swap',
         status: 'pending',
         from: account.address,
-        to: dex.router,
+        to: dex.swapRouter,
         token: body.address0,
         amount: '40.5',
         isNativeTransfer: false,
@@ -153,7 +153,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
     const approvalTx = await client.getTransaction({ hash: trades[0]?.hash as Hex })
     expect(decodeFunctionData({ abi: erc20Abi, data: approvalTx.input })).toEqual({
       functionName: 'approve',
-      args: [dex.router, parseEther('40.5')],
+      args: [dex.swapRouter, parseEther('40.5')],
     })
   })
 
@@ -283,7 +283,7 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
         address: body.address0,
         abi: erc20Abi,
         functionName: 'approve',
-        args: [deployment('ethereum').router, maxUint256],
+        args: [deployment('ethereum').swapRouter, maxUint256],
       }),
     })
     const nonce = await nonceOf('ethereum', account.address)

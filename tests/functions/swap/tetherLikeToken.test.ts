@@ -132,7 +132,7 @@ async function walletWithSmallAllowance() {
       address: token,
       abi: erc20Abi,
       functionName: 'approve',
-      args: [deployment('ethereum').router, parseUnits('1', 6)],
+      args: [deployment('ethereum').swapRouter, parseUnits('1', 6)],
     }),
   })
   const { access } = await signInWithWallet(privateKey)

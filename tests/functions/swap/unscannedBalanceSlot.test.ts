@@ -4,8 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
-import { exactAmountOut } from '../../../lib/chain/bestAmountOut'
 import { NATIVE_COIN } from '../../../lib/constants'
+import { bestRoute } from '../../../lib/swap/bestRoute'
 import { db } from '../../../lib/db/client'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../../lib/local/uniswapV2Artifacts'
@@ -17,8 +17,9 @@ import { expectSwapMatchesQuote, quoteFor } from '../../support/swapChecks'
 import { signInWithWallet } from '../../support/walletSignIn'
 
 // A token whose balances live where the quote's balance-slot scan does not look (a mapping
-// behind 16 other slots): its quote falls back to the router's getAmountsOut, exact for a token
-// without a fee, and the swap uses the plain router function. Pooled with WETH by this file.
+// behind 16 other slots): no simulation can hold it, so its quote is the search's figure on its
+// best V2 route, exact for a token without a fee, and the swap is that route's SwapRouter02 call.
+// Pooled with WETH by this file.
 const FAR_SLOT_TOKEN = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 contract FarSlotToken {
@@ -128,7 +129,7 @@ describe('a token whose balance slot the scan does not find', () => {
     decimals1: 18,
   })
 
-  it('is quoted with getAmountsOut: the scan, then the router, then the router alone', async () => {
+  it('is quoted by the search unsimulated: the scan beside the pools, then decimals()', async () => {
     const query = {
       ...sell('100'),
       decimals0: '18',
@@ -147,12 +148,13 @@ describe('a token whose balance slot the scan does not find', () => {
     const first = await ask()
     const again = await ask()
 
-    // The scan's eth_call and eth_gasPrice, then 2 getAmountsOut; the miss is remembered. No
-    // simulation ran the token's code, so its decimals() is asked last, capped (issue 22).
-    expect([first.roundTrips, first.calls]).toEqual([3, 5])
-    expect([again.roundTrips, again.calls]).toEqual([2, 4])
-    const exact = (tokenIn: Address) =>
-      exactAmountOut({
+    // The scan's eth_call beside the pools, gas price and block; the miss is remembered (one
+    // call fewer after). No simulation ran the token's code, so its decimals() is asked in the
+    // second round trip, capped (issue 22).
+    expect(first.roundTrips).toBe(2)
+    expect([again.roundTrips, again.calls]).toEqual([2, first.calls - 1])
+    const best = (tokenIn: Address) =>
+      bestRoute({
         network: 'ethereum',
         amountIn: parseEther('1'),
         tokenIn,
@@ -161,15 +163,15 @@ describe('a token whose balance slot the scan does not find', () => {
         nativeOut: true,
         recipient: zeroAddress,
       })
-    const [far, zoo] = await Promise.all([
-      exact(token),
-      exact(deployment('ethereum').token('USDT')),
-    ])
-    expect([far.simulated, far.amountOut === far.routerAmountOut]).toEqual([false, true])
+    const [far, zoo] = await Promise.all([best(token), best(deployment('ethereum').token('USDT'))])
+    expect([far.simulated, far.amountOut === far.searchedAmountOut]).toEqual([false, true])
+    expect(far.split.routes.flatMap((route) => route.hops.map((hop) => hop.pool.protocol))).toEqual(
+      ['v2'],
+    )
     expect(zoo.simulated).toBe(true)
   })
 
-  it('swaps with the plain router function for exactly the quoted amount', async () => {
+  it('swaps through its V2 route for exactly the quoted amount', async () => {
     const privateKey = generatePrivateKey()
     const account = privateKeyToAccount(privateKey)
     await client().setBalance({ address: account.address, value: parseEther('10') })
@@ -199,7 +201,6 @@ describe('a token whose balance slot the scan does not find', () => {
 
     expect(response.status).toBe(200)
     const { txId } = response.body.result as { txId: `0x${string}` }
-    // No fee given: the plain swapExactTokensForETH is expected.
     await expectSwapMatchesQuote('ethereum', {
       owner: account.address,
       hash: txId,

@@ -1,6 +1,6 @@
 import '../../support/env'
 import { createServer, type Socket } from 'node:net'
-import { getBlockNumber } from 'viem/actions'
+import { getBalance, getBlockNumber } from 'viem/actions'
 import { describe, expect, it } from 'vitest'
 import { uniswapV2RouterAbi } from '../../../lib/chain/abis'
 import { onChain } from '../../../lib/chain/chainError'
@@ -43,6 +43,31 @@ describe('chain clients', () => {
       NETWORK_NAMES.map((network) => readClient(network).getChainId()),
     )
     expect([ethereum, altchain]).toEqual([31337, 31338])
+  })
+
+  it('sends a batch over the provider cap (<NET>_RPC_BATCH_MAX) as several arrays, all answered', async () => {
+    const config = loadChainConfig('ethereum')
+    const client = createChainClient({ ...config, rpcBatchMax: 2 })
+    const posts: number[] = []
+    const onPost = (text: unknown) => {
+      const body: unknown = JSON.parse(String(text))
+      posts.push(Array.isArray(body) ? body.length : 1)
+    }
+    rpcRequestChannel.subscribe(onPost)
+    try {
+      // Five calls in one tick: arrays of 2, 2 and 1, each answered as the node answers it.
+      const accounts = [1, 2, 3, 4, 5].map(
+        (index) => `0x${index.toString(16).padStart(40, '0')}` as const,
+      )
+      const [answered, expected] = await Promise.all([
+        Promise.all(accounts.map((address) => getBalance(client, { address }))),
+        Promise.all(accounts.map((address) => readClient('ethereum').getBalance({ address }))),
+      ])
+      expect(posts.slice(0, 3)).toEqual([2, 2, 1])
+      expect(answered).toEqual(expected)
+    } finally {
+      rpcRequestChannel.unsubscribe(onPost)
+    }
   })
 
   it('turns an unreachable node into ChainUnavailable (502)', async () => {

@@ -1,7 +1,7 @@
 import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
-import { swapRouterCall } from '../../../lib/chain/swapRouterCall'
+import { legsOf, swapRouterCall } from '../../../lib/chain/swapRouterCall'
 import { bestRoute } from '../../../lib/swap/bestRoute'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
 
@@ -76,7 +76,7 @@ describe.each(NETWORKS)('bestRoute executed on %s', (network) => {
       })
       const block = await client.getBlock()
       const call = swapRouterCall({
-        legs: quote.split.routes.map((route) => ({ hops: route.hops, amountIn: route.amountIn })),
+        legs: legsOf(quote.split),
         amountOutMin: quote.amountOut,
         recipient: owner.address,
         deadline: block.timestamp + 1200n,

@@ -3,8 +3,7 @@ import { encodeFunctionData, erc20Abi, getAddress, type Hex, parseEther } from '
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { uniswapV2SwapAbi } from '../../../../lib/chain/abis'
-import type { Pool } from '../../../../lib/chain/pools/pool'
-import { swapRouterCall } from '../../../../lib/chain/swapRouterCall'
+import { type RouterHop, swapRouterCall } from '../../../../lib/chain/swapRouterCall'
 import { checkSubmitted, decodeSubmitted } from '../../../../lib/clientSigning/checkSubmitted'
 import type { KnownTokens } from '../../../../lib/clientSigning/knownTokens'
 import { NATIVE_COIN } from '../../../../lib/constants'
@@ -44,22 +43,8 @@ function routerSwap({
   last = WETH,
   nativeOut = false,
 }: { recipient?: `0x${string}`; last?: `0x${string}`; nativeOut?: boolean } = {}) {
-  const pool = (token0: `0x${string}`, token1: `0x${string}`, protocol: 'v2' | 'v3') =>
-    ({
-      protocol,
-      address: stranger.address,
-      token0,
-      token1,
-      state: { fee: 500 },
-    }) as unknown as Pool
-  const hops = [
-    {
-      pool: pool(TOKEN, WETH, 'v3'),
-      tokenIn: TOKEN as `0x${string}`,
-      tokenOut: WETH as `0x${string}`,
-    },
-  ]
-  if (last !== WETH) hops.push({ pool: pool(WETH, last, 'v2'), tokenIn: WETH, tokenOut: last })
+  const hops: RouterHop[] = [{ protocol: 'v3', fee: 500, tokenIn: TOKEN, tokenOut: WETH }]
+  if (last !== WETH) hops.push({ protocol: 'v2', fee: 0, tokenIn: WETH, tokenOut: last })
   const call = swapRouterCall({
     legs: [{ hops, amountIn: 5n }],
     amountOutMin: 1n,

@@ -1,8 +1,6 @@
 import { type Address, encodeFunctionData, encodePacked, type Hex, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { Pool } from '../../../../lib/chain/pools/pool'
-import type { Hop } from '../../../../lib/chain/pools/searchRoutes'
-import { swapRouterCall } from '../../../../lib/chain/swapRouterCall'
+import { type RouterHop, swapRouterCall } from '../../../../lib/chain/swapRouterCall'
 import {
   checkSwapRouterCall,
   submittedRouterAbi,
@@ -23,27 +21,17 @@ const USDC: Address = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
 const LINK: Address = '0x514910771AF9Ca656af840dff83E8264EcF986CA'
 const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
 
-const v3 = (tokenIn: Address, tokenOut: Address, fee = 500): Hop => ({
+const v3 = (tokenIn: Address, tokenOut: Address, fee = 500): RouterHop => ({
+  protocol: 'v3',
+  fee,
   tokenIn,
   tokenOut,
-  pool: {
-    protocol: 'v3',
-    address: STRANGER,
-    token0: tokenIn,
-    token1: tokenOut,
-    state: { fee } as Extract<Pool, { protocol: 'v3' }>['state'],
-  },
 })
-const v2 = (tokenIn: Address, tokenOut: Address): Hop => ({
+const v2 = (tokenIn: Address, tokenOut: Address): RouterHop => ({
+  protocol: 'v2',
+  fee: 0,
   tokenIn,
   tokenOut,
-  pool: {
-    protocol: 'v2',
-    address: STRANGER,
-    token0: tokenIn,
-    token1: tokenOut,
-    state: { reserve0: 1n, reserve1: 1n, feeBps: 30 },
-  },
 })
 
 class Refused extends Error {}
