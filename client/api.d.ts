@@ -677,7 +677,7 @@ export interface paths {
         };
         /**
          * Get daily price history
-         * @description Average USD prices of a project over the last 24 hours, one point per hour that has samples.
+         * @description Time-weighted average USD prices of a project over the last 24 hours, one point per hour (the current one up to now), from its pools' price accumulators.
          */
         get: operations["getDailyPriceHistory"];
         put?: never;
@@ -697,7 +697,7 @@ export interface paths {
         };
         /**
          * Get monthly price history
-         * @description Average USD prices of a project over the last 30 days, one point per day that has samples.
+         * @description Time-weighted average USD prices of a project over the last 30 days, one point per day (the current one up to now), from its pools' price accumulators.
          */
         get: operations["getMonthlyPriceHistory"];
         put?: never;
@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * Get yearly price history
-         * @description Average USD prices of a project over the last 12 months, one point per month that has samples.
+         * @description Time-weighted average USD prices of a project over the last 12 months, one point per month (the current one up to now), from its pools' price accumulators.
          */
         get: operations["getYearlyPriceHistory"];
         put?: never;

@@ -156,6 +156,11 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
           ),
         ),
       ),
+      // DECISIONS §8.3: a node that serves state at any past block, for the price history's
+      // backfill (and a sampler that fell behind). Unset: the history fills forward only. On the
+      // local stage the devnet's own URL (anvil keeps every state).
+      [`${prefix}_ARCHIVE_RPC_URL`]: z.optional(z.url()),
+      STAGE: z._default(nonEmpty, 'local'),
     })
     .check(
       z.refine((env) => env[`${prefix}_RPC_URL`] ?? env[`${prefix}_RPC_URL_PARAMETER`], {
@@ -209,6 +214,12 @@ export interface ChainConfig {
   swapRouter?: `0x${string}`
   /** Tokens beside the base tokens a quote's route may pass through (at most MAX_CONNECTOR_TOKENS). */
   connectorTokens: `0x${string}`[]
+  /**
+   * A node serving state at past blocks (`<NET>_ARCHIVE_RPC_URL`; the RPC URL on the local
+   * stage); absent: the price history fills forward only (DECISIONS §8.3). A secret like the
+   * RPC URLs: never logged.
+   */
+  archiveRpcUrl?: string
 }
 
 export interface V3Config {
@@ -337,6 +348,7 @@ const chainLoaders = Object.fromEntries(
         v3: v3Of(env, prefix),
         swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
         connectorTokens: baseTokensOf(env[`${prefix}_CONNECTOR_TOKENS`]),
+        archiveRpcUrl: archiveRpcUrlOf(env, prefix),
       }
     })
     return [network, load]
@@ -354,6 +366,12 @@ function baseTokensOf(...lists: Array<string | number | undefined>): `0x${string
   const addresses = lists.flatMap((list) => (list === undefined ? [] : String(list).split(',')))
   const unique = new Map(addresses.map((address) => [address.toLowerCase(), address]))
   return [...unique.values()] as `0x${string}`[]
+}
+
+function archiveRpcUrlOf(env: Record<string, string | number>, prefix: string): string | undefined {
+  const url = env[`${prefix}_ARCHIVE_RPC_URL`]
+  if (url !== undefined) return String(url)
+  return env.STAGE === 'local' ? rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] : undefined
 }
 
 function v3Of(env: Record<string, string | number>, prefix: string): V3Config | undefined {

@@ -1,9 +1,10 @@
 import { timestampString } from './formats'
 import * as z from './zod'
 
-// Each point is stamped with its bucket's start, in the interface's timestamp format. A window
-// holds 24, 30 or 12 buckets, but it is read by time, not count (a sample a moment ahead of this
-// clock lands in the next bucket), so no item count is promised.
+// Each point is stamped with its bucket's start, in the interface's timestamp format; `avgPrice` is
+// the time-weighted average over the bucket (DECISIONS §8.3). A window holds 24, 30 or 12 buckets,
+// but it is read by time, not count (a bucket a pool's history does not reach is left out), so no
+// item count is promised.
 
 export const dailyHistoryResultSchema = z.object({
   history: z.array(z.object({ avgPrice: z.number(), hour: timestampString })),

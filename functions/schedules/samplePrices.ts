@@ -2,16 +2,21 @@ import type { ScheduledEvent } from 'aws-lambda'
 import { logger } from '../../lib/logger'
 import { samplePrices } from '../../lib/markets/samplePrices'
 
-/** Every 5 minutes: one USD price sample per project, folded into the history buckets. */
+/**
+ * Every 5 minutes: each project's price, and its history's boundaries passed since the last run
+ * (the time-weighted averages of the buckets they close, and of the open ones up to now).
+ */
 export async function runPriceSampler(clock?: () => Date) {
   const run = await samplePrices({ clock })
   logger.info('prices sampled', {
     at: run.at.toISOString(),
     sampled: run.sampled.length,
+    ...run.history,
     durationMs: run.durationMs,
   })
   // A failing project is logged by id and safe reason, and does not fail the run.
   for (const failure of run.failed) logger.warn('price sample failed', failure)
+  for (const failure of run.historyFailed) logger.warn('price history not read', failure)
   return { sampled: run.sampled.length, failed: run.failed.length }
 }
 

@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { getAddress, isAddress } from 'viem'
 import type * as z from '../../schemas/zod'
 import { type CatalogEntry, catalogFileSchema } from '../../schemas/catalog'
+import { logger } from '../logger'
 import { mapConcurrently } from '../mapConcurrently'
+import { backfillPriceHistory } from '../markets/backfillPriceHistory'
 import { openPriceHistory } from '../db/priceBucket'
 import { upsertProject } from '../db/project'
 
@@ -71,14 +73,33 @@ export function parseCatalog(text: string): CatalogEntry[] {
 
 /**
  * Upserts each entry as a project (keyed by network and address, so importing again updates in
- * place and keeps market data and watch counts) and opens its price history. Returns the ids.
+ * place and keeps market data and watch counts), opens its price history and fills it from the
+ * chain: the last 24 hours, 30 days and 12 months (lib/markets/backfillPriceHistory.ts; a node
+ * failure there leaves the rest to `npm run prices:backfill` and the sampler, and is logged).
+ * Returns the ids.
  */
 export async function importCatalogEntries(entries: readonly CatalogEntry[]): Promise<string[]> {
-  return mapConcurrently(entries, WRITE_CONCURRENCY, async (entry) => {
+  const ids = await mapConcurrently(entries, WRITE_CONCURRENCY, async (entry) => {
     const id = await upsertProject(entry)
     await openPriceHistory(id)
     return id
   })
+  const outcomes = await backfillPriceHistory({
+    projects: entries.map((entry, index) => ({
+      ...entry,
+      address: getAddress(entry.address),
+      id: ids[index] ?? '',
+    })),
+  })
+  const failed = outcomes.filter((outcome) => outcome.error !== undefined)
+  logger.debug('price history backfilled', {
+    projects: outcomes.length,
+    priced: outcomes.filter((outcome) => outcome.pathId !== undefined).length,
+    buckets: outcomes.reduce((sum, outcome) => sum + outcome.written, 0),
+    boundariesRead: outcomes.reduce((sum, outcome) => sum + outcome.boundariesRead, 0),
+    failed: failed.map(({ projectId, error }) => ({ projectId, error })),
+  })
+  return ids
 }
 
 /** Reads, validates and imports a catalog file; a bad file writes nothing. */

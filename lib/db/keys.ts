@@ -35,7 +35,10 @@
 // | networks of a wallet (balance)     | Query     | pk = WALLET#<address>, sk begins_with NETWORK#   |
 // | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> |
 // | watchlist of a wallet              | Query, BatchGet | pk = WALLET#<address>, sk begins_with WATCH#; then the projects |
-// | fold a price sample                | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (ADD) |
+// | write a bucket's average           | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (if no longer one of its path) |
+// | keep a pricing path                | UpdateItem| pk = PRICE#<projectId>, sk = PATH                |
+// | keep a boundary reading            | UpdateItem| pk = PRICE#<projectId>, sk = BOUNDARY#<yyyy-mm-ddThh> (TTL: until its buckets close) |
+// | path, buckets and boundaries to fill | BatchGet | pk = PRICE#<projectId>: PATH, the buckets and the BOUNDARY# readings a fill needs |
 // | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |
 // | price-change references            | BatchGet  | pk = PRICE#<projectId>, the buckets 24 h and 7/30/60/90 days back |
 // | project details (catalog + market) | GetItem   | pk = CATALOG, sk = PROJECT#<id> (market metrics on the same item) |
@@ -52,6 +55,8 @@
 // answers both "which buckets" and "is this a known project" (no marker: 404).
 // A project's id is derived from (network, lower-cased address), so a catalog import is an upsert.
 // Addresses are lower-cased in keys so the key is the same whatever the checksum casing.
+
+import type { PriceGrain } from './priceGrains'
 
 export interface TableKey {
   pk: string
@@ -235,18 +240,26 @@ export function watchKey(wallet: string, projectId: string): TableKey {
 
 export const WATCH_PREFIX = 'WATCH#'
 
-export type PriceGrainName = 'hour' | 'day' | 'month'
-
 export function pricePartition(projectId: string): string {
   return `PRICE#${projectId}`
 }
 
 /** A bucket of one grain; `label` is its start, `2026-11-21T20`, `2026-11-21` or `2026-11`. */
-export function priceBucketKey(projectId: string, grain: PriceGrainName, label: string): TableKey {
+export function priceBucketKey(projectId: string, grain: PriceGrain, label: string): TableKey {
   return { pk: pricePartition(projectId), sk: `${grain.toUpperCase()}#${label}` }
 }
 
+/** Accumulators read at a boundary (an hour start, `2026-11-21T20`); BOUNDARY# sorts before DAY#. */
+export function priceBoundaryKey(projectId: string, label: string): TableKey {
+  return { pk: pricePartition(projectId), sk: `BOUNDARY#${label}` }
+}
+
+/** The pools a project's price history is read from. */
+export function pricingPathKey(projectId: string): TableKey {
+  return { pk: pricePartition(projectId), sk: 'PATH' }
+}
+
 /** '~' sorts after every digit, so the marker closes the grain's range of buckets. */
-export function priceHistoryMarkerKey(projectId: string, grain: PriceGrainName): TableKey {
+export function priceHistoryMarkerKey(projectId: string, grain: PriceGrain): TableKey {
   return priceBucketKey(projectId, grain, '~')
 }

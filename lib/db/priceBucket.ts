@@ -1,72 +1,102 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb'
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { batchWriteItems } from './batchWrite'
 import { mapConcurrently } from '../mapConcurrently'
-import { type BucketDelta, bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
+import { bucketLabel, PRICE_GRAINS, type PriceGrain } from './priceGrains'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import { pricePartition, priceBucketKey, priceHistoryMarkerKey } from './keys'
-import { transact } from './writeConflicts'
+import { isConditionFailed } from './writeConflicts'
 
-/** A stored bucket: the exact sum of its samples (USD, 18 decimals) and their count. */
+/** A stored bucket: the time-weighted average price over it (DECISIONS §8.3). */
 export interface PriceBucket {
+  grain: PriceGrain
   start: Date
-  sumE18: bigint
-  count: number
+  /** USD per whole token, 18 decimals, averaged over [start, coveredTo). */
+  averageE18: bigint
+  /** The bucket's end once it has closed; while it is open, the moment last read. */
+  coveredTo: Date
+  /** The pricing path whose pools gave the average (lib/db/priceBoundary.ts). */
+  pathId: string
+  /** The table's TTL. */
+  expiresAt: Date
 }
 
 const WRITE_CONCURRENCY = 8
 
-// Sums are scaled integers in a DynamoDB number (38 significant digits, exact decimal ADD); the
-// document client reads one past 2^53 as a bigint and a smaller one as a number.
-function toBigint(value: unknown): bigint {
-  return typeof value === 'bigint' ? value : BigInt(String(value))
-}
-
-function toBucket(item: Record<string, unknown>): PriceBucket {
+export function toPriceBucket(grain: PriceGrain, item: Record<string, unknown>): PriceBucket {
   return {
+    grain,
     start: new Date(String(item.bucketStart)),
-    sumE18: toBigint(item.priceSum),
-    count: Number(item.samples),
+    averageE18: BigInt(String(item.averageE18)),
+    coveredTo: new Date(String(item.coveredTo)),
+    pathId: String(item.pathId),
+    expiresAt: new Date(Number(item.expiresAt) * 1000),
   }
 }
 
 /**
- * Adds each delta to its bucket with an atomic ADD of sum and count, so concurrent folds never
- * lose a sample. Each ADD runs as a one-item transaction: a plain UpdateItem that timed out after
- * DynamoDB applied it would be applied again by the SDK's retry, counting the sample twice. The
- * bucket gets its TTL on first write.
+ * Writes each bucket unless the table holds a longer average of the same path: one conditional
+ * UpdateItem each (a longer one stays; another path's is replaced), so a sampler and a backfill
+ * running side by side end with the longest average either read. Returns the buckets written.
  */
-export async function addToPriceBuckets(
+export async function putPriceBuckets(
   projectId: string,
-  deltas: readonly BucketDelta[],
-): Promise<void> {
-  await mapConcurrently(deltas, WRITE_CONCURRENCY, async (delta) => {
-    const codes = await transact([
-      {
-        Update: {
+  buckets: readonly PriceBucket[],
+): Promise<number> {
+  const written = await mapConcurrently(buckets, WRITE_CONCURRENCY, async (bucket) => {
+    try {
+      await db().send(
+        new UpdateCommand({
           TableName: tableName(),
-          Key: priceBucketKey(projectId, delta.grain, bucketLabel(delta.grain, delta.start)),
+          Key: priceBucketKey(projectId, bucket.grain, bucketLabel(bucket.grain, bucket.start)),
           UpdateExpression:
-            'ADD #sum :sum, #count :count SET #type = :type, #start = :start, #expiresAt = :expiresAt',
-          ExpressionAttributeNames: {
-            '#sum': 'priceSum',
-            '#count': 'samples',
-            '#type': 'type',
-            '#start': 'bucketStart',
-            '#expiresAt': 'expiresAt',
-          },
+            'SET #type = :type, bucketStart = :start, averageE18 = :average, coveredTo = :to, pathId = :path, expiresAt = :expiresAt',
+          ConditionExpression:
+            'attribute_not_exists(coveredTo) OR coveredTo <= :to OR pathId <> :path',
+          ExpressionAttributeNames: { '#type': 'type' },
           ExpressionAttributeValues: {
-            ':sum': delta.sumE18,
-            ':count': delta.count,
             ':type': 'PriceBucket',
-            ':start': delta.start.toISOString(),
-            ':expiresAt': Math.floor(delta.expiresAt.getTime() / 1000),
+            ':start': bucket.start.toISOString(),
+            ':average': bucket.averageE18.toString(),
+            ':to': bucket.coveredTo.toISOString(),
+            ':path': bucket.pathId,
+            ':expiresAt': Math.floor(bucket.expiresAt.getTime() / 1000),
           },
+        }),
+      )
+      return 1
+    } catch (error) {
+      if (isConditionFailed(error)) return 0
+      throw error
+    }
+  })
+  return written.reduce<number>((sum, count) => sum + count, 0)
+}
+
+/**
+ * Writes closed buckets over whatever the table holds, 25 to a BatchWriteItem: a backfill's, whose
+ * averages of a path are final (the same whoever reads them) and whose path is the one chosen.
+ */
+export async function putFinalPriceBuckets(
+  projectId: string,
+  buckets: readonly PriceBucket[],
+): Promise<number> {
+  await batchWriteItems(
+    buckets.map((bucket) => ({
+      PutRequest: {
+        Item: {
+          ...priceBucketKey(projectId, bucket.grain, bucketLabel(bucket.grain, bucket.start)),
+          type: 'PriceBucket',
+          bucketStart: bucket.start.toISOString(),
+          averageE18: bucket.averageE18.toString(),
+          coveredTo: bucket.coveredTo.toISOString(),
+          pathId: bucket.pathId,
+          expiresAt: Math.floor(bucket.expiresAt.getTime() / 1000),
         },
       },
-    ])
-    if (codes) throw new Error(`price bucket transaction cancelled: ${codes.join(', ')}`)
-  })
+    })),
+  )
+  return buckets.length
 }
 
 /**
@@ -110,7 +140,9 @@ export async function queryPriceWindow(
     }),
   )
   const known = Items.some((item) => item.sk === marker.sk)
-  const buckets = Items.filter((item) => item.sk !== marker.sk).map(toBucket)
+  const buckets = Items.filter((item) => item.sk !== marker.sk).map((item) =>
+    toPriceBucket(grain, item),
+  )
   return { known, buckets }
 }
 
@@ -120,15 +152,20 @@ export async function getPriceBuckets(
   wanted: ReadonlyArray<{ grain: PriceGrain; start: Date }>,
 ): Promise<Map<string, PriceBucket>> {
   const found = new Map<string, PriceBucket>()
-  const byKey = new Map<string, string>()
+  const byKey = new Map<string, { grain: PriceGrain; name: string }>()
   for (const { grain, start } of wanted) {
     const key = priceBucketKey(projectId, grain, bucketLabel(grain, start))
-    byKey.set(key.sk, `${grain}#${start.toISOString()}`)
+    byKey.set(key.sk, { grain, name: priceBucketName(grain, start) })
   }
   const keys = [...byKey.keys()].map((sk) => ({ pk: pricePartition(projectId), sk }))
   for (const item of (await batchGetItems(keys)).values()) {
-    const name = byKey.get(String(item.sk))
-    if (name) found.set(name, toBucket(item))
+    const wantedBucket = byKey.get(String(item.sk))
+    if (wantedBucket) found.set(wantedBucket.name, toPriceBucket(wantedBucket.grain, item))
   }
   return found
+}
+
+/** How getPriceBuckets and readPriceState name a bucket: `<grain>#<start ISO>`. */
+export function priceBucketName(grain: PriceGrain, start: Date): string {
+  return `${grain}#${start.toISOString()}`
 }

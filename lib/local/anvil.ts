@@ -15,6 +15,12 @@ export type StartAnvilParameters = {
   host?: string
   /** Seconds added to each new block's timestamp (`anvil_setBlockTimestampInterval`). */
   blockTimestampInterval?: number
+  /**
+   * The genesis block's time (Unix seconds), or 'now'. A year back unless given: the devnets
+   * live their year of price history before the stack serves (lib/local/seedChainHistory.ts),
+   * and later blocks follow the clock from the last one.
+   */
+  genesisTimestamp?: number | 'now'
   /** How long it may take to answer eth_chainId; 15 s unless given. */
   readyTimeoutMs?: number
   /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
@@ -37,6 +43,8 @@ export class AnvilStartError extends Error {
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk'
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1'])
+/** How far back a devnet's genesis lies by default: a year of history and a few days to spare. */
+export const DEVNET_HISTORY_DAYS = 370
 const READY_TIMEOUT_MS = 15_000
 const READY_POLL_MS = 25
 const STOP_GRACE_MS = 2_000
@@ -64,6 +72,7 @@ export async function startAnvil({
   chainId,
   host = '127.0.0.1',
   blockTimestampInterval,
+  genesisTimestamp = Math.floor(Date.now() / 1000) - DEVNET_HISTORY_DAYS * 86_400,
   readyTimeoutMs = READY_TIMEOUT_MS,
   signal,
 }: StartAnvilParameters): Promise<AnvilNode> {
@@ -90,6 +99,7 @@ export async function startAnvil({
       '10',
       '--balance',
       '10000',
+      ...(genesisTimestamp === 'now' ? [] : ['--timestamp', String(genesisTimestamp)]),
       '--quiet',
     ],
     // stdout is silent with --quiet; stderr is kept only to explain an early exit.

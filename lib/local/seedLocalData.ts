@@ -9,6 +9,7 @@ import { syncMarkets } from '../markets/syncMarkets'
 import type { CatalogEntry } from '../../schemas/catalog'
 import type { DexDeployment } from './deployDex'
 import { SAMPLE_CATALOG } from './sampleCatalog'
+import { seedChainHistory } from './seedChainHistory'
 
 const SEED_ATTEMPTS = 3
 
@@ -61,22 +62,28 @@ async function whileWarmingUp<Result>(write: () => Promise<Result>): Promise<Res
 }
 
 /**
- * Seeds the networks and imports the demo catalog as `npm run catalog:import` would (projects and
- * their price-history markers); both are upserts, so re-seeding is harmless.
+ * Lives each devnet's year of demo trades (lib/local/seedChainHistory.ts: a devnet that has
+ * lived it already is left alone), seeds the networks and imports the demo catalog as
+ * `npm run catalog:import` would (projects and their price-history markers); both are upserts,
+ * so re-seeding is harmless.
  */
 export async function seedLocalData(
   deployments: Record<NetworkName, DexDeployment>,
 ): Promise<void> {
   // Through the catalog file's own validation, so the demo catalog is held to the same rules.
   const catalog = parseCatalog(JSON.stringify({ projects: sampleCatalogEntries(deployments) }))
-  await whileWarmingUp(async () => {
-    await Promise.all(
+  const networks = whileWarmingUp(() =>
+    Promise.all(
       Object.values(deployments).map((deployment) =>
         putNetwork(deployment.network, deployment.chainId),
       ),
-    )
-    await importCatalogEntries(catalog)
-  })
+    ),
+  )
+  await Promise.all([
+    networks,
+    ...Object.values(deployments).map((deployment) => seedChainHistory({ deployment })),
+  ])
+  await whileWarmingUp(() => importCatalogEntries(catalog))
 }
 
 export interface MarketRun {

@@ -1,11 +1,17 @@
-import { type Address, erc20Abi } from 'viem'
+import { erc20Abi } from 'viem'
 import { readContract } from 'viem/actions'
 import { publicClient } from '../chain/clients'
 import { mapConcurrently } from '../mapConcurrently'
 import { translateChainError } from '../chain/chainError'
+import type { NetworkName } from '../config'
 import { listProjectMarkets } from '../db/marketStats'
 import type { Project } from '../db/project'
+import { type BoundaryReader, createBoundaryReader } from './boundaryReader'
+import { connectorsByNetwork, connectorsFor } from './connectorCandidates'
 import { failureReason } from './failureReason'
+import { fillPriceBuckets } from './fillPriceBuckets'
+import { forwardBuckets } from './priceGrains'
+import { pricingPathResolver } from './pricingPathResolver'
 import { quoteUsdPrice } from './quoteUsdPrice'
 import { recordPrice } from './recordPrice'
 
@@ -20,36 +26,22 @@ export interface SamplePricesReturnType {
   at: Date
   sampled: Array<{ projectId: string; priceE18: bigint }>
   failed: Array<{ projectId: string; reason: string }>
+  /** Priced projects whose history could not be read this run (the next run tries again). */
+  historyFailed: Array<{ projectId: string; reason: string }>
+  /** Buckets written, boundaries read from the chain, and those no node could serve. */
+  history: { buckets: number; boundariesRead: number; outOfReach: number }
   durationMs: number
 }
 
 const CONCURRENCY = 8
-/**
- * Catalog tokens of a network tried as connectors of each price's route, at most: their pools
- * among themselves and with the ends are all read (pairs grow as the square), so the largest
- * market caps first (marketRank), then the unranked in catalog order. 8 give 13 tokens with the
- * ends and 3 base tokens: 78 pairs, ~17 lens calls in one round trip per price.
- */
-export const SAMPLER_CONNECTOR_CANDIDATES = 8
-
-/** Each network's connector candidates: ranked projects by rank, then the unranked. */
-function connectorsByNetwork(
-  catalog: ReadonlyArray<{ project: Project; marketRank: number }>,
-): Map<string, Address[]> {
-  const rankOf = (rank: number) => (rank > 0 ? rank : Number.MAX_SAFE_INTEGER)
-  const ordered = [...catalog].sort((a, b) => rankOf(a.marketRank) - rankOf(b.marketRank))
-  const connectors = new Map<string, Address[]>()
-  for (const { project } of ordered) {
-    const list = connectors.get(project.network) ?? []
-    if (list.length < SAMPLER_CONNECTOR_CANDIDATES + 1) list.push(project.address)
-    connectors.set(project.network, list)
-  }
-  return connectors
-}
 
 /**
- * The price sampler: prices every project on its network's DEX in USD and records the sample,
- * with the token's total supply read beside the price.
+ * The price sampler: prices every project on its network's DEX in USD (a sell quote on its best
+ * route, the project's `price`), with the token's total supply read beside it; and reads the
+ * boundaries of its price history (DECISIONS §8.3): the accumulators of the project's pricing
+ * path at each bucket boundary passed since the last run (FORWARD_BUCKETS back), closing those
+ * buckets with their exact time-weighted averages, and the open buckets' averages up to now. The
+ * price changes compare the path's own price now with the buckets' averages.
  * A project that fails (no liquidity, node down) is reported and the others carry on.
  */
 export async function samplePrices({
@@ -66,20 +58,28 @@ export async function samplePrices({
       }))
   const catalog = ranked.map(({ project }) => project)
   const connectors = connectorsByNetwork(ranked)
+  const readers = new Map<NetworkName, BoundaryReader>()
+  const readerOf = (network: NetworkName) => {
+    let reader = readers.get(network)
+    if (!reader) readers.set(network, (reader = createBoundaryReader({ network, now: at })))
+    return reader
+  }
   const sampled: SamplePricesReturnType['sampled'] = []
   const failed: SamplePricesReturnType['failed'] = []
+  const historyFailed: SamplePricesReturnType['historyFailed'] = []
+  const history = { buckets: 0, boundariesRead: 0, outOfReach: 0 }
+  const historyFailure = (project: Project, error: unknown) => {
+    const reason = failureReason(translateChainError(error, project.network))
+    historyFailed.push({ projectId: project.id, reason })
+  }
   await mapConcurrently(catalog, CONCURRENCY, async (project) => {
+    // The catalog's tokens connect routes (a V3-only token pooled with LINK).
+    const candidates = connectorsFor(connectors, project)
+    let priceE18: bigint
+    let totalSupply: bigint | undefined
     try {
-      // The catalog's tokens connect routes (a V3-only token pooled with LINK); one more is
-      // kept above, so that SAMPLER_CONNECTOR_CANDIDATES remain besides the priced token.
-      const candidates = (connectors.get(project.network) ?? []).filter(
-        (address) => address !== project.address,
-      )
-      const [priceE18, totalSupply] = await Promise.all([
-        quoteUsdPrice({
-          ...project,
-          connectorCandidates: candidates.slice(0, SAMPLER_CONNECTOR_CANDIDATES),
-        }),
+      ;[priceE18, totalSupply] = await Promise.all([
+        quoteUsdPrice({ ...project, connectorCandidates: candidates }),
         // Beside the price (DECISIONS §8.3: the supply follows the chain, not only the market
         // sync); a token whose totalSupply fails keeps its last one, which the sync reports.
         readContract(publicClient(project.network), {
@@ -88,12 +88,34 @@ export async function samplePrices({
           functionName: 'totalSupply',
         }).catch(() => undefined),
       ])
-      await recordPrice(project.id, { at, priceE18 }, { totalSupply })
-      sampled.push({ projectId: project.id, priceE18 })
     } catch (error) {
       const reason = failureReason(translateChainError(error, project.network))
       failed.push({ projectId: project.id, reason })
+      return
+    }
+    let midE18: bigint | undefined
+    try {
+      const filled = await fillPriceBuckets({
+        projectId: project.id,
+        buckets: forwardBuckets(at),
+        now: at,
+        reader: readerOf(project.network),
+        resolvePath: pricingPathResolver({ project, connectors: candidates, policy: 'keep' }),
+      })
+      midE18 = filled.spotE18
+      history.buckets += filled.written
+      history.boundariesRead += filled.boundariesRead
+      history.outOfReach += filled.outOfReach
+      if (filled.failure !== undefined) historyFailure(project, filled.failure)
+    } catch (error) {
+      historyFailure(project, error)
+    }
+    try {
+      await recordPrice(project.id, { at, priceE18, midE18 }, { totalSupply })
+      sampled.push({ projectId: project.id, priceE18 })
+    } catch (error) {
+      failed.push({ projectId: project.id, reason: failureReason(error) })
     }
   })
-  return { at, sampled, failed, durationMs: Date.now() - started }
+  return { at, sampled, failed, historyFailed, history, durationMs: Date.now() - started }
 }

@@ -63,11 +63,11 @@ export const ROUTE_DESCRIPTIONS: Record<string, string> = {
   removeFromWatchlist: "Removes a project from the signed-in wallet's watchlist.",
   getProjectDetails: 'A project of the catalog with its market metrics and links.',
   getDailyPriceHistory:
-    'Average USD prices of a project over the last 24 hours, one point per hour that has samples.',
+    "Time-weighted average USD prices of a project over the last 24 hours, one point per hour (the current one up to now), from its pools' price accumulators.",
   getMonthlyPriceHistory:
-    'Average USD prices of a project over the last 30 days, one point per day that has samples.',
+    "Time-weighted average USD prices of a project over the last 30 days, one point per day (the current one up to now), from its pools' price accumulators.",
   getYearlyPriceHistory:
-    'Average USD prices of a project over the last 12 months, one point per month that has samples.',
+    "Time-weighted average USD prices of a project over the last 12 months, one point per month (the current one up to now), from its pools' price accumulators.",
   listTrades:
     "The signed-in wallet's trades (swaps, transfers, approvals, deposits), one page at a time, with their total count.",
   getTradeByHash:

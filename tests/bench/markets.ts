@@ -14,7 +14,7 @@ export interface HistoryFigure {
 }
 
 export interface MarketFigures {
-  fold: { samples: number; buckets: number; ms: number }
+  backfill: { symbol: string; buckets: number; boundaries: number; ms: number }
   history: HistoryFigure[]
   sampler: { projects: number; msPerRun: number; msPerProject: number }
 }
@@ -24,50 +24,38 @@ async function load<Module>(path: string): Promise<Module> {
   return (await import(path)) as Module
 }
 
-const FIVE_MINUTES = 5 * 60 * 1000
-
 /**
- * A year of 5-minute samples folded into one project's buckets, then warm in-process timings of
- * the three history routes on it, with DynamoDB calls and items read per request; and the price
- * sampler over the demo catalog.
+ * A demo project's history filled again from the devnet's year (its backfill, from an empty
+ * partition), then warm in-process timings of the three history routes on it, with DynamoDB
+ * calls and items read per request; and the price sampler over the demo catalog.
  */
 export async function measureMarkets(runs: number): Promise<MarketFigures> {
   const { db } = await load<typeof import('../../lib/db/client')>('../../lib/db/client')
-  const { importCatalogEntries } = await load<typeof import('../../lib/catalog/importCatalog')>(
-    '../../lib/catalog/importCatalog',
-  )
-  const { foldPriceSamples } = await load<typeof import('../../lib/markets/foldPriceSamples')>(
-    '../../lib/markets/foldPriceSamples',
+  const { backfillPriceHistory } = await load<
+    typeof import('../../lib/markets/backfillPriceHistory')
+  >('../../lib/markets/backfillPriceHistory')
+  const { openPriceHistory } = await load<typeof import('../../lib/db/priceBucket')>(
+    '../../lib/db/priceBucket',
   )
   const { samplePrices } = await load<typeof import('../../lib/markets/samplePrices')>(
     '../../lib/markets/samplePrices',
   )
+  const { listProjects } = await load<typeof import('../../lib/db/project')>('../../lib/db/project')
   const route = async (file: string) =>
     (await load<{ handler: Handler }>(`../../functions/price/${file}`)).handler
 
-  const [projectId = ''] = await importCatalogEntries([
-    {
-      network: 'ethereum',
-      address: '0x000000000000000000000000000000000000bE4c',
-      name: 'Bench history',
-      symbol: 'BENCH',
-      decimals: 18,
-      industry: '',
-      description: 'A project for the benchmark (demo data).',
-      social: {},
-      tags: [],
-      categories: [],
-    },
-  ])
-  const now = new Date()
-  const count = (365 * 24 * 60 * 60 * 1000) / FIVE_MINUTES
-  const samples = Array.from({ length: count }, (_, index) => ({
-    at: new Date(now.getTime() - (count - 1 - index) * FIVE_MINUTES),
-    priceE18: 10n ** 18n + BigInt(index) * 10n ** 12n,
-  }))
+  const projects = await listProjects()
+  const demo = projects.find((project) => project.symbol === 'LINK') ?? projects[0]
+  if (!demo) throw new Error('no demo project')
+  // The demo token under an id of its own, so its partition starts empty.
+  const projectId = crypto.randomUUID()
+  await openPriceHistory(projectId)
   let buckets = 0
-  const foldMs = await timeOnce(async () => {
-    buckets = (await foldPriceSamples(projectId, samples, { now })).buckets
+  let boundaries = 0
+  const backfillMs = await timeOnce(async () => {
+    const [outcome] = await backfillPriceHistory({ projects: [{ ...demo, id: projectId }] })
+    buckets = outcome?.written ?? 0
+    boundaries = outcome?.boundariesRead ?? 0
   })
 
   let calls = 0
@@ -105,8 +93,6 @@ export async function measureMarkets(runs: number): Promise<MarketFigures> {
   client.send = send
 
   // Demo catalog only: the bench project has no pool, so it is left out.
-  const { listProjects } = await load<typeof import('../../lib/db/project')>('../../lib/db/project')
-  const projects = (await listProjects()).filter((project) => project.id !== projectId)
   await samplePrices({ projects })
   const samplerRuns: number[] = []
   for (let run = 0; run < 5; run += 1) {
@@ -114,7 +100,7 @@ export async function measureMarkets(runs: number): Promise<MarketFigures> {
   }
   const msPerRun = median(samplerRuns)
   return {
-    fold: { samples: count, buckets, ms: foldMs },
+    backfill: { symbol: demo.symbol, buckets, boundaries, ms: backfillMs },
     history,
     sampler: { projects: projects.length, msPerRun, msPerProject: msPerRun / projects.length },
   }

@@ -158,8 +158,9 @@ async function main(): Promise<void> {
     ...tradeScaleSection(tradeScale),
     '## Price history on a year of data',
     '',
-    `A year of 5-minute samples (${markets.fold.samples}) folded into ${markets.fold.buckets} ` +
-      `live buckets in ${ms(markets.fold.ms)}; then each history route warm, in-process.`,
+    `A demo project's history backfilled from the devnet's year (${markets.backfill.symbol}: ` +
+      `${markets.backfill.buckets} buckets from ${markets.backfill.boundaries} boundaries) in ` +
+      `${ms(markets.backfill.ms)}; then each history route warm, in-process.`,
     '',
     '| route | p50 | p99 | runs | DynamoDB calls per request | items read per call | points |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -83,9 +83,11 @@ describe('markets over HTTP (serverless offline)', () => {
 
       expect(response.status).toBe(200)
       const history = response.body.result?.history as Array<Record<string, unknown>>
-      expect(history.length).toBeGreaterThanOrEqual(1)
+      // Full windows from the devnets' year (a sampler run may be due on a bucket just opened);
+      // the latest hour is the pools' average over it, about LINK's catalog price.
+      expect(history.length).toBeGreaterThanOrEqual({ hour: 23, day: 29, month: 11 }[key])
       expect(history.at(-1)).toEqual({
-        avgPrice: expect.closeTo(15.5, 0),
+        avgPrice: key === 'hour' ? expect.closeTo(15.5, 0) : expect.any(Number),
         [key]: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:00:00\.000000 \+00:00$/),
       })
     }

@@ -6,6 +6,8 @@ import { handler as addToWatchlist } from '../../../functions/watchlist/addToWat
 import { handler as listWatchlist } from '../../../functions/watchlist/listWatchlist'
 import { handler as removeFromWatchlist } from '../../../functions/watchlist/removeFromWatchlist'
 import { getProjectMarket } from '../../../lib/db/marketStats'
+import { putPriceBuckets } from '../../../lib/db/priceBucket'
+import { bucketExpiry, referenceBuckets } from '../../../lib/markets/priceGrains'
 import { recordPrice } from '../../../lib/markets/recordPrice'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { endSessionOf } from '../../support/liveSession'
@@ -48,11 +50,21 @@ async function watchCount(projectId: string) {
   return (await getProjectMarket(projectId))?.market.watchLists
 }
 
-/** A project whose price moved from `before` (24 h ago) to `after` (now). */
+/** A project whose price moved from `before` (its average of the hour 24 h ago) to `after` (now). */
 async function pricedProject(before: number, after: number) {
   const project = await createProject()
   const now = new Date()
-  await recordPrice(project.id, { at: new Date(now.getTime() - DAY), priceE18: usd(before) })
+  const { grain, start } = referenceBuckets(now)['24h']
+  await putPriceBuckets(project.id, [
+    {
+      grain,
+      start,
+      averageE18: usd(before),
+      coveredTo: new Date(start.getTime() + DAY / 24),
+      pathId: 'test',
+      expiresAt: bucketExpiry(grain, start),
+    },
+  ])
   await recordPrice(project.id, { at: now, priceE18: usd(after) })
   return project
 }

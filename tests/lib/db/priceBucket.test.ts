@@ -1,89 +1,131 @@
 import '../../support/env'
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { db, tableName } from '../../../lib/db/client'
 import { priceBucketKey } from '../../../lib/db/keys'
-import { foldPriceSamples } from '../../../lib/markets/foldPriceSamples'
-import { bucketLabel, bucketStart } from '../../../lib/db/priceGrains'
+import {
+  type PricingPath,
+  putBoundaryReadings,
+  putPricingPath,
+  readPriceState,
+} from '../../../lib/db/priceBoundary'
+import { type PriceBucket, priceBucketName, putPriceBuckets } from '../../../lib/db/priceBucket'
+import { bucketLabel } from '../../../lib/db/priceGrains'
 import { createProject } from '../../support/marketFixtures'
 
-async function bucketItem(projectId: string, grain: 'hour' | 'day' | 'month', at: Date) {
+const start = new Date('2026-05-10T13:00:00Z')
+const later = (minutes: number) => new Date(start.getTime() + minutes * 60_000)
+const farFuture = new Date('2099-01-01T00:00:00Z')
+
+function bucket(overrides: Partial<PriceBucket> = {}): PriceBucket {
+  return {
+    grain: 'hour',
+    start,
+    // Past 2^53 in e18 units, so a float anywhere on the way would show.
+    averageE18: 123_456_789_012_345_678_901n,
+    coveredTo: later(60),
+    pathId: 'path-a',
+    expiresAt: farFuture,
+    ...overrides,
+  }
+}
+
+async function storedAverage(projectId: string): Promise<string | undefined> {
   const { Item } = await db().send(
     new GetCommand({
       TableName: tableName(),
-      Key: priceBucketKey(projectId, grain, bucketLabel(grain, bucketStart(grain, at))),
+      Key: priceBucketKey(projectId, 'hour', bucketLabel('hour', start)),
       ConsistentRead: true,
     }),
   )
-  return Item
+  return Item?.averageE18 as string | undefined
 }
 
-describe('price buckets in the table', () => {
-  it('loses no sample when 20 single-sample folds hit the same buckets at once', async () => {
-    const project = await createProject()
-    const at = new Date()
-    // Prices past 2^53 in e18 units, so a float anywhere on the way would show.
-    const prices = Array.from(
-      { length: 20 },
-      (_, index) => 123_456_789_012_345_678_901n + BigInt(index),
-    )
+describe('price buckets and boundary readings in the table', () => {
+  it('keeps the longer average of a path, and gives way to another path', async () => {
+    const { id } = await createProject()
 
-    await Promise.all(
-      prices.map((priceE18) => foldPriceSamples(project.id, [{ at, priceE18 }], { now: at })),
-    )
+    const first = await putPriceBuckets(id, [bucket({ coveredTo: later(30), averageE18: 1n })])
+    const longer = await putPriceBuckets(id, [bucket({ coveredTo: later(60), averageE18: 2n })])
+    const shorter = await putPriceBuckets(id, [bucket({ coveredTo: later(45), averageE18: 3n })])
+    const afterShorter = await storedAverage(id)
+    const otherPath = await putPriceBuckets(id, [
+      bucket({ coveredTo: later(10), averageE18: 4n, pathId: 'path-b' }),
+    ])
 
-    const total = prices.reduce((sum, price) => sum + price, 0n)
-    for (const grain of ['hour', 'day', 'month'] as const) {
-      const item = await bucketItem(project.id, grain, at)
-      expect(BigInt(item?.priceSum as string)).toBe(total)
-      expect(item?.samples).toBe(20)
-    }
+    expect([first, longer, shorter, otherPath]).toEqual([1, 1, 0, 1])
+    expect(afterShorter).toBe('2')
+    expect(await storedAverage(id)).toBe('4')
   })
 
-  it('counts a sample once when its write timed out after DynamoDB applied it', async () => {
-    const project = await createProject()
-    const at = new Date()
-    const priceE18 = 42n * 10n ** 18n
-    // A lost response that no real engine gives on demand: each first attempt reaches DynamoDB
-    // Local, then fails as a timeout would, and the SDK sends it again.
-    const retried = new Set<unknown>()
-    const loseFirstResponse = 'loseFirstResponse'
-    db().middlewareStack.add(
-      (next, context) => async (args) => {
-        const output = await next(args)
-        if (context.commandName !== 'TransactWriteItemsCommand' || retried.has(args.input)) {
-          return output
-        }
-        retried.add(args.input)
-        throw Object.assign(new Error('the response was lost'), { name: 'TimeoutError' })
-      },
-      { step: 'deserialize', name: loseFirstResponse },
-    )
-    try {
-      await foldPriceSamples(project.id, [{ at, priceE18 }], { now: at })
-    } finally {
-      db().middlewareStack.remove(loseFirstResponse)
+  it('reads the path, the buckets and the boundaries of a fill in one BatchGetItem, the expired left out', async () => {
+    const { id } = await createProject()
+    const path: PricingPath = {
+      id: 'v2:0xpool:0',
+      hops: [
+        {
+          protocol: 'v2',
+          pool: '0x4000000000000000000000000000000000000004',
+          tokenIn: '0x1000000000000000000000000000000000000001',
+          tokenOut: '0x3000000000000000000000000000000000000003',
+          zeroForOne: true,
+        },
+      ],
+      tokenDecimals: 18,
+      usdDecimals: 6,
     }
+    await putPricingPath(id, path)
+    await putPriceBuckets(id, [
+      bucket(),
+      bucket({ grain: 'day', start: new Date('2026-05-10T00:00:00Z') }),
+    ])
+    await putBoundaryReadings(id, [
+      { at: start, pathId: path.id, cumulatives: [2n ** 255n + 7n], expiresAt: farFuture },
+      { at: later(60), pathId: path.id, cumulatives: [-42n], expiresAt: later(90) },
+    ])
+    const send = vi.spyOn(db(), 'send')
 
-    expect(retried.size).toBe(3)
-    for (const grain of ['hour', 'day', 'month'] as const) {
-      const item = await bucketItem(project.id, grain, at)
-      expect(BigInt(item?.priceSum as string)).toBe(priceE18)
-      expect(item?.samples).toBe(1)
-    }
+    const state = await readPriceState(id, {
+      buckets: [
+        { grain: 'hour', start },
+        { grain: 'day', start: new Date('2026-05-10T00:00:00Z') },
+        { grain: 'hour', start: later(60) },
+      ],
+      boundaries: [start, later(60)],
+      now: later(120),
+    })
+
+    expect(send.mock.calls.map(([command]) => command.constructor.name)).toEqual([
+      'BatchGetCommand',
+    ])
+    send.mockRestore()
+    expect(state.path).toEqual(path)
+    expect([...state.buckets.keys()].sort()).toEqual(
+      [
+        priceBucketName('day', new Date('2026-05-10T00:00:00Z')),
+        priceBucketName('hour', start),
+      ].sort(),
+    )
+    expect(state.buckets.get(priceBucketName('hour', start))?.averageE18).toBe(
+      123_456_789_012_345_678_901n,
+    )
+    // The second reading expired at later(90): the table's TTL may not have removed it yet.
+    expect([...state.boundaries.values()]).toEqual([
+      { at: start, pathId: path.id, cumulatives: [2n ** 255n + 7n], expiresAt: farFuture },
+    ])
   })
 
-  it('gives each bucket a TTL a little past its window', async () => {
-    const project = await createProject()
-    const at = new Date('2026-05-10T13:20:00Z')
+  it('gives each bucket the TTL it is handed, in seconds', async () => {
+    const { id } = await createProject()
 
-    await foldPriceSamples(project.id, [{ at, priceE18: 10n ** 18n }], { now: at })
+    await putPriceBuckets(id, [bucket({ expiresAt: new Date('2026-05-11T14:00:00Z') })])
 
-    const hour = await bucketItem(project.id, 'hour', at)
-    const day = await bucketItem(project.id, 'day', at)
-    const month = await bucketItem(project.id, 'month', at)
-    expect(hour?.expiresAt).toBe(Date.parse('2026-05-11T14:00:00Z') / 1000)
-    expect(day?.expiresAt).toBe(Date.parse('2026-08-10T00:00:00Z') / 1000)
-    expect(month?.expiresAt).toBe(Date.parse('2027-06-01T00:00:00Z') / 1000)
+    const { Item } = await db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: priceBucketKey(id, 'hour', bucketLabel('hour', start)),
+      }),
+    )
+    expect(Item?.expiresAt).toBe(Date.parse('2026-05-11T14:00:00Z') / 1000)
   })
 })

@@ -9,7 +9,9 @@ async function loadAltchainConfig(env: Record<string, string>) {
   vi.stubEnv('ALTCHAIN_FACTORY', '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73')
   vi.stubEnv('ALTCHAIN_WRAPPED_NATIVE', '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c')
   vi.stubEnv('ALTCHAIN_USD_STABLECOIN', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d')
-  for (const key of [...V3_KEYS, 'ALTCHAIN_SWAP_ROUTER']) vi.stubEnv(key, env[key] ?? '')
+  for (const key of [...V3_KEYS, 'ALTCHAIN_SWAP_ROUTER', 'ALTCHAIN_ARCHIVE_RPC_URL', 'STAGE']) {
+    vi.stubEnv(key, env[key] ?? '')
+  }
   const { loadChainConfig } = await import('../../../lib/config')
   return () => loadChainConfig('altchain')
 }
@@ -78,5 +80,31 @@ describe('the V3 settings of a network', () => {
     const config = await loadAltchainConfig({ ...PANCAKE_V3, [key]: value })
 
     expect(config).toThrow(`${key}: ${message}`)
+  })
+})
+
+describe('the archive node of a network', () => {
+  it('is the devnet itself on the local stage, when none is set', async () => {
+    const config = await loadAltchainConfig({ STAGE: 'local' })
+
+    expect(config().archiveRpcUrl).toBe('http://127.0.0.1:8546')
+  })
+
+  it('is absent on a deployed stage unless set', async () => {
+    const unset = await loadAltchainConfig({ STAGE: 'prod' })
+    expect(unset().archiveRpcUrl).toBeUndefined()
+
+    const set = await loadAltchainConfig({
+      STAGE: 'prod',
+      ALTCHAIN_ARCHIVE_RPC_URL: 'https://archive.example/v1/key',
+    })
+    expect(set().archiveRpcUrl).toBe('https://archive.example/v1/key')
+  })
+
+  it('refuses a value that is not a URL, without quoting it', async () => {
+    const config = await loadAltchainConfig({ ALTCHAIN_ARCHIVE_RPC_URL: 'secret-key-123' })
+
+    expect(config).toThrow('ALTCHAIN_ARCHIVE_RPC_URL')
+    expect(config).not.toThrow('secret-key-123')
   })
 })

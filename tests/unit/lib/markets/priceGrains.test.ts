@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import { bucketLabel } from '../../../../lib/db/priceGrains'
 import {
-  aggregateSamples,
+  backfillBuckets,
+  boundaryExpiry,
   bucketExpiry,
-  bucketLabel,
+  forwardBuckets,
   bucketStart,
   percentChange,
   referenceBuckets,
   windowStart,
-} from '../../../../lib/db/priceGrains'
+} from '../../../../lib/markets/priceGrains'
 
 const at = new Date('2026-03-31T17:42:05.123Z')
 const usd = (value: number) => BigInt(Math.round(value * 1e6)) * 10n ** 12n
@@ -42,29 +44,50 @@ describe('price buckets', () => {
     )
   })
 
-  it('sums samples per bucket exactly and skips buckets already expired', () => {
-    const samples = [
-      { at: new Date('2026-03-31T17:05:00Z'), priceE18: usd(1.1) },
-      { at: new Date('2026-03-31T17:55:00Z'), priceE18: usd(2.2) },
-      { at: new Date('2026-03-31T18:05:00Z'), priceE18: usd(3.3) },
-      { at: new Date('2026-03-28T10:00:00Z'), priceE18: usd(4.4) },
-    ]
+  it('keeps a boundary reading until the buckets it starts have closed', () => {
+    const hour = new Date('2026-03-31T17:00:00Z')
+    const day = new Date('2026-03-31T00:00:00Z')
+    const month = new Date('2026-03-01T00:00:00Z')
 
-    const deltas = aggregateSamples(samples, new Date('2026-03-31T18:10:00Z'))
-    const byKey = Object.fromEntries(
-      deltas.map((delta) => [`${delta.grain} ${bucketLabel(delta.grain, delta.start)}`, delta]),
+    expect(boundaryExpiry(hour).toISOString()).toBe('2026-03-31T21:00:00.000Z')
+    expect(boundaryExpiry(day).toISOString()).toBe('2026-04-04T00:00:00.000Z')
+    expect(boundaryExpiry(month).toISOString()).toBe('2026-06-09T00:00:00.000Z')
+  })
+
+  it('has the sampler fill the open bucket of each grain and the two before it', () => {
+    const labels = forwardBuckets(at).map(
+      ({ grain, start }) => `${grain} ${bucketLabel(grain, start)}`,
     )
 
-    expect(Object.keys(byKey).sort()).toEqual([
-      'day 2026-03-28',
-      'day 2026-03-31',
+    expect(labels).toEqual([
       'hour 2026-03-31T17',
-      'hour 2026-03-31T18',
+      'hour 2026-03-31T16',
+      'hour 2026-03-31T15',
+      'day 2026-03-31',
+      'day 2026-03-30',
+      'day 2026-03-29',
       'month 2026-03',
+      'month 2026-02',
+      'month 2026-01',
     ])
-    expect(byKey['hour 2026-03-31T17']).toMatchObject({ sumE18: usd(3.3), count: 2 })
-    expect(byKey['day 2026-03-31']).toMatchObject({ sumE18: usd(6.6), count: 3 })
-    expect(byKey['month 2026-03']).toMatchObject({ sumE18: usd(11), count: 4 })
+  })
+
+  it('has a backfill fill the three windows and the change references: 70 buckets', () => {
+    const buckets = backfillBuckets(at)
+    const of = (grain: string) => buckets.filter((bucket) => bucket.grain === grain)
+
+    // 24 hours and the hour 24 h back; 30 days and the days 30, 60 and 90 back; 12 months.
+    expect([of('hour').length, of('day').length, of('month').length]).toEqual([25, 33, 12])
+    expect(
+      of('hour')
+        .map((bucket) => bucket.start.toISOString())
+        .sort()[0],
+    ).toBe('2026-03-30T17:00:00.000Z')
+    expect(
+      of('month')
+        .map((bucket) => bucketLabel('month', bucket.start))
+        .sort()[0],
+    ).toBe('2025-04')
   })
 
   it('compares the price with the buckets 24 h and 7 to 90 days back', () => {

@@ -1,0 +1,160 @@
+import { getBlock } from 'viem/actions'
+import { archiveClient } from '../chain/archiveClient'
+import { isNodeFailure } from '../chain/chainError'
+import { type ChainClient, publicClient } from '../chain/clients'
+import { type BlockTime, blockSearch, type FindBlockBefore } from '../chain/findBlockBefore'
+import { type PoolAccumulators, readAccumulators } from '../chain/readAccumulators'
+import type { NetworkName } from '../config'
+import type { PricingPath } from '../db/priceBoundary'
+import { cumulativeAt, pathSpotE18 } from './timeWeightedPrice'
+
+/**
+ * How far back a boundary is read from the network's own RPC node rather than its archive node:
+ * a full node keeps the state of its last 128 blocks, 25 minutes on Ethereum; the sampler runs
+ * every 5 minutes, so each boundary is read well within it (DECISIONS §8.3, forward filling).
+ */
+export const FORWARD_REACH_MS = 20 * 60_000
+
+/** A path read at a boundary, or why it could not be. */
+export type BoundaryRead =
+  | { status: 'read'; cumulatives: bigint[] }
+  /** Before the chain or the path's pools existed (or a pool had no reserves then). */
+  | { status: 'absent' }
+  /** Older than FORWARD_REACH_MS with no archive node configured. */
+  | { status: 'out-of-reach' }
+
+export interface PresentRead {
+  /** The moment read: now, or the head's time if the node is ahead of the clock. */
+  at: Date
+  cumulatives: bigint[]
+  /** The path's price at the head (USD, 18 decimals). */
+  spotE18: bigint
+}
+
+export interface BoundaryReader {
+  network: NetworkName
+  /** Whether boundaries older than FORWARD_REACH_MS can be read. */
+  hasArchive: boolean
+  readAt(path: PricingPath, at: Date): Promise<BoundaryRead>
+  readPresent(path: PricingPath): Promise<PresentRead | undefined>
+}
+
+export interface CreateBoundaryReaderParameters {
+  network: NetworkName
+  /** The run's present. */
+  now: Date
+  /** The node for the head and recent blocks: the network's client unless given. */
+  recent?: ChainClient
+  /** The node for older blocks: the configured archive node unless given; null for none. */
+  archive?: ChainClient | null
+}
+
+/**
+ * Reads pricing paths at boundaries for one run on one network. The block before each boundary
+ * and each pool's accumulators at a block are read once per reader, however many projects share
+ * them (their pools, e.g. WETH/USDC, and the boundaries are the same).
+ */
+export function createBoundaryReader({
+  network,
+  now,
+  recent = publicClient(network),
+  archive = archiveClient(network),
+}: CreateBoundaryReaderParameters): BoundaryReader {
+  let head: Promise<BlockTime> | undefined
+  const blocks = new Map<string, Promise<BlockTime | undefined>>()
+  const searches = new Map<ChainClient, Promise<FindBlockBefore>>()
+  const searchOf = (client: ChainClient) => {
+    let search = searches.get(client)
+    if (!search) {
+      search = readHead().then((latest) => blockSearch(client, latest))
+      search.catch(() => searches.delete(client))
+      searches.set(client, search)
+    }
+    return search
+  }
+  const pools = new Map<string, Promise<PoolAccumulators>>()
+  const readHead = () =>
+    (head ??= getBlock(recent, { blockTag: 'latest' }).then(
+      (block) => ({ number: block.number, timestamp: block.timestamp }),
+      (error: unknown) => {
+        head = undefined
+        throw error
+      },
+    ))
+  const memo = <Value>(
+    cache: Map<string, Promise<Value>>,
+    key: string,
+    read: () => Promise<Value>,
+  ) => {
+    let value = cache.get(key)
+    if (!value) {
+      value = read()
+      // A failed read is asked again by the next caller, not remembered.
+      value.catch(() => cache.delete(key))
+      cache.set(key, value)
+    }
+    return value
+  }
+  const readPools = (client: ChainClient, path: PricingPath, block: BlockTime) =>
+    Promise.all(
+      path.hops.map((hop) =>
+        memo(pools, `${client === archive ? 'a' : 'r'}:${hop.pool}@${block.number}`, async () => {
+          const [accumulators] = await readAccumulators(client, {
+            pools: [{ protocol: hop.protocol, address: hop.pool }],
+            block,
+          })
+          if (!accumulators) throw new Error('no accumulators read')
+          return accumulators
+        }),
+      ),
+    )
+  const cumulativesOf = (path: PricingPath, states: PoolAccumulators[], at: bigint) => {
+    const values = path.hops.map((hop, index) => {
+      const state = states[index]
+      return state ? cumulativeAt(state, hop.zeroForOne, at) : undefined
+    })
+    return values.every((value) => value !== undefined) ? values : undefined
+  }
+
+  return {
+    network,
+    hasArchive: archive !== null && archive !== undefined,
+    async readAt(path, at) {
+      // The stablecoin itself: its price is 1, nothing to read.
+      if (path.hops.length === 0) return { status: 'read', cumulatives: [] }
+      const client = now.getTime() - at.getTime() <= FORWARD_REACH_MS ? recent : archive
+      if (!client) return { status: 'out-of-reach' }
+      const seconds = BigInt(Math.floor(at.getTime() / 1000))
+      const search = await searchOf(client)
+      const block = await memo(blocks, `${client === archive ? 'a' : 'r'}:${seconds}`, () =>
+        search(seconds),
+      )
+      if (!block) return { status: 'absent' }
+      try {
+        const cumulatives = cumulativesOf(path, await readPools(client, path, block), seconds)
+        return cumulatives ? { status: 'read', cumulatives } : { status: 'absent' }
+      } catch (error) {
+        // A node that failed is the run's failure; a pool without code at that block is absent.
+        if (isNodeFailure(error)) throw error
+        return { status: 'absent' }
+      }
+    },
+    async readPresent(path) {
+      if (path.hops.length === 0)
+        return { at: now, cumulatives: [], spotE18: pathSpotE18(path, []) }
+      const latest = await readHead()
+      const seconds = BigInt(Math.floor(now.getTime() / 1000))
+      const at = seconds > latest.timestamp ? seconds : latest.timestamp
+      let states: PoolAccumulators[]
+      try {
+        states = await readPools(recent, path, latest)
+      } catch (error) {
+        if (isNodeFailure(error)) throw error
+        return undefined
+      }
+      const cumulatives = cumulativesOf(path, states, at)
+      if (!cumulatives) return undefined
+      return { at: new Date(Number(at) * 1000), cumulatives, spotE18: pathSpotE18(path, states) }
+    },
+  }
+}

@@ -1,0 +1,110 @@
+import type { PoolAccumulators } from '../chain/readAccumulators'
+import { sqrtRatioAtTick } from '../chain/pools/tickMath'
+import type { PathHop, PricingPath } from '../db/priceBoundary'
+
+// The arithmetic of DECISIONS §8.3, free of I/O: a pool's accumulator at any moment, a hop's
+// time-weighted average between two moments, and the USD price of a pricing path. Exact: bigint
+// fractions throughout, one rounding (down) at the end.
+
+const Q112 = 1n << 112n
+const Q192 = 1n << 192n
+const UINT256 = 1n << 256n
+const UINT32 = 1n << 32n
+
+/** A non-negative fraction, tokenOut base units per tokenIn base unit. */
+interface Fraction {
+  num: bigint
+  den: bigint
+}
+
+/**
+ * The hop's accumulator at `at` (Unix seconds), from the pool's state at the last block before
+ * it (nothing changed between): a V2 pair's cumulative price of tokenIn, extended from its last
+ * update as UniswapV2OracleLibrary.currentCumulativePrices does (with `at` for the block time,
+ * the UQ112x112 price times the seconds, mod 2^256); a V3 pool's tick cumulative, extended from
+ * the block by the current tick, which is what observe() answers at `at`. Undefined for a pair
+ * without reserves.
+ */
+export function cumulativeAt(
+  pool: PoolAccumulators,
+  zeroForOne: boolean,
+  at: bigint,
+): bigint | undefined {
+  if (pool.protocol === 'v3') return pool.tickCumulative + BigInt(pool.tick) * (at - pool.timestamp)
+  if (pool.reserve0 === 0n || pool.reserve1 === 0n) return undefined
+  const last = zeroForOne ? pool.price0CumulativeLast : pool.price1CumulativeLast
+  // uint32 arithmetic, overflow desired, as the pair's own.
+  const elapsed = ((((at % UINT32) - BigInt(pool.blockTimestampLast)) % UINT32) + UINT32) % UINT32
+  const price = zeroForOne
+    ? (pool.reserve1 << 112n) / pool.reserve0
+    : (pool.reserve0 << 112n) / pool.reserve1
+  return (last + price * elapsed) % UINT256
+}
+
+/**
+ * A hop's average price between two accumulator values `seconds` apart: V2, the cumulative's
+ * difference (mod 2^256) over the seconds, in UQ112x112; V3, 1.0001 to the arithmetic mean
+ * tick (rounded toward negative infinity, as OracleLibrary.consult), read as TickMath's sqrt
+ * ratio squared (a geometric mean).
+ */
+function hopAverage(hop: PathHop, start: bigint, end: bigint, seconds: bigint): Fraction {
+  if (hop.protocol === 'v2') {
+    return { num: (((end - start) % UINT256) + UINT256) % UINT256, den: seconds * Q112 }
+  }
+  const delta = end - start
+  let meanTick = delta / seconds
+  if (delta < 0n && delta % seconds !== 0n) meanTick -= 1n
+  const sqrt = sqrtRatioAtTick(Number(meanTick))
+  return hop.zeroForOne ? { num: sqrt * sqrt, den: Q192 } : { num: Q192, den: sqrt * sqrt }
+}
+
+/** A hop's price now: a V2 pair's reserves, a V3 pool's price. */
+function hopSpot(hop: PathHop, pool: PoolAccumulators): Fraction {
+  if (pool.protocol === 'v2') {
+    return hop.zeroForOne
+      ? { num: pool.reserve1, den: pool.reserve0 }
+      : { num: pool.reserve0, den: pool.reserve1 }
+  }
+  const ratio = pool.sqrtPriceX96 * pool.sqrtPriceX96
+  return hop.zeroForOne ? { num: ratio, den: Q192 } : { num: Q192, den: ratio }
+}
+
+/** The product of the hops' prices as USD per whole token, 18 decimals, rounded down. */
+function toUsdE18(path: PricingPath, fractions: readonly Fraction[]): bigint {
+  let num = 10n ** BigInt(path.tokenDecimals + 18)
+  let den = 10n ** BigInt(path.usdDecimals)
+  for (const fraction of fractions) {
+    num *= fraction.num
+    den *= fraction.den
+  }
+  return den === 0n ? 0n : num / den
+}
+
+/**
+ * The time-weighted average USD price of one whole token (18 decimals) between two readings of
+ * the path's accumulators `seconds` apart: the product of the hops' averages, each hop's pool
+ * read on its own (the way oracles chain a token/WETH and a WETH/USDC pool).
+ */
+export function pathAverageE18(
+  path: PricingPath,
+  start: readonly bigint[],
+  end: readonly bigint[],
+  seconds: bigint,
+): bigint {
+  if (seconds <= 0n) throw new RangeError('an average needs a positive interval')
+  return toUsdE18(
+    path,
+    path.hops.map((hop, index) => hopAverage(hop, start[index] ?? 0n, end[index] ?? 0n, seconds)),
+  )
+}
+
+/** The path's price now (USD per whole token, 18 decimals): the pools' own prices chained. */
+export function pathSpotE18(path: PricingPath, pools: readonly PoolAccumulators[]): bigint {
+  return toUsdE18(
+    path,
+    path.hops.map((hop, index) => {
+      const pool = pools[index]
+      return pool ? hopSpot(hop, pool) : { num: 0n, den: 1n }
+    }),
+  )
+}
