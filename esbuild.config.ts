@@ -1,6 +1,7 @@
-// serverless-esbuild loads this file with `require` and calls the export with the serverless
-// instance; the CLI runs under tsx so the TypeScript loads as is. Every function is bundled on
-// its own (package.individually), minified and tree-shaken.
+// serverless-esbuild loads this file through esbuild.config.cjs (tsx's require hook, so the CLI
+// runs under plain Node) and calls the export with the serverless instance. Every function is
+// bundled on its own (package.individually), minified and tree-shaken; `serverless package`
+// bundles them all in one esbuild pass (lib/serverless/bundleInOnePass.ts).
 import type { BuildOptions } from 'esbuild'
 import { join } from 'node:path'
 

@@ -119,20 +119,37 @@ export function defineDevnetChain({
   })
 }
 
+/** A deployment whose every address is known, and the transactions that make it real. */
+export type PlannedDex = {
+  deployment: DexDeployment
+  /** Sends every planned transaction and resolves once each is mined and succeeded. */
+  send(): Promise<void>
+}
+
 /**
  * Deploys WETH9, UniswapV2Factory and Router02 plus the sample catalog tokens on an anvil devnet,
  * then seeds token/USDC, token/wrapped-native and wrapped-native/USDC pools at the catalog prices;
  * and the token zoo, each pooled with its one base token. Beside V2, the network's V3 DEX with
  * its router and quoter, and the catalog's V3 layout (see `planV3Market`).
- * Every transaction is signed up front with an explicit nonce and sent without waiting for the
- * previous receipt; contract and pair addresses are derived, not read back.
  */
-export async function deployDex({
+export async function deployDex(parameters: DeployDexParameters): Promise<DexDeployment> {
+  const planned = await planDex(parameters)
+  await planned.send()
+  return planned.deployment
+}
+
+/**
+ * `deployDex` in two steps: the plan gives every address before any transaction is sent (the
+ * local stack starts serverless offline with them while the devnets are filled), and `send`
+ * sends the plan. Every transaction is signed up front with an explicit nonce and sent without
+ * waiting for the previous receipt; contract and pair addresses are derived, not read back.
+ */
+export async function planDex({
   rpcUrl,
   chainId,
   network,
   deployerPrivateKey = ANVIL_DEPLOYER_PRIVATE_KEY,
-}: DeployDexParameters): Promise<DexDeployment> {
+}: DeployDexParameters): Promise<PlannedDex> {
   const catalog = SAMPLE_CATALOG[network]
   const account = privateKeyToAccount(deployerPrivateKey)
   const deployer = account.address
@@ -249,18 +266,20 @@ export async function deployDex({
   })
 
   const nativeNeeded = nativeAmount + market.nativeValue + NATIVE_GAS_ALLOWANCE
-  if (balance < nativeNeeded) {
-    await setBalance(client, { address: deployer, value: nativeNeeded })
+  const send = async () => {
+    if (balance < nativeNeeded) {
+      await setBalance(client, { address: deployer, value: nativeNeeded })
+    }
+    await sendInNonceOrder(client, {
+      account,
+      chainId,
+      firstNonce,
+      baseFee: latestBlock.baseFeePerGas ?? parseGwei('1'),
+      transactions: planned,
+    })
   }
-  await sendInNonceOrder(client, {
-    account,
-    chainId,
-    firstNonce,
-    baseFee: latestBlock.baseFeePerGas ?? parseGwei('1'),
-    transactions: planned,
-  })
 
-  return {
+  const deployment: DexDeployment = {
     network,
     chainId,
     rpcUrl,
@@ -278,6 +297,7 @@ export async function deployDex({
       pairOf(factory, token.address, quote === 'native' ? wrappedNative : quote.address),
     ),
   }
+  return { deployment, send }
 }
 
 type PoolToken = Pick<SampleToken, 'symbol' | 'decimals' | 'usdPrice' | 'circulatingSupply'> & {

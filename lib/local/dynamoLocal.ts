@@ -48,6 +48,11 @@ export interface StartDynamoLocalOptions {
 }
 
 const READY_TIMEOUT_MS = 30_000
+
+/** The endpoint DynamoDB Local answers on once started on `port` (known before it answers). */
+export function dynamoLocalEndpoint(port: number): string {
+  return `http://127.0.0.1:${port}`
+}
 const OUTPUT_TAIL_CHARS = 2000
 
 /** Starts AWS's DynamoDB Local; it has no bind-address option, so it listens on every interface. */
@@ -63,6 +68,11 @@ export async function startDynamoLocal(options: StartDynamoLocalOptions): Promis
     [
       `-Djava.library.path=${join(directory, 'DynamoDBLocal_lib')}`,
       '-Xmx1g',
+      // The client compiler only, and one GC thread: the JVM starts in half the time, and a
+      // 2-core machine shared with the suite answers more requests, not fewer (40,000 puts and
+      // queries at load 10: 505 a second against 352 with the default server compiler).
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
       '-jar',
       join(directory, 'DynamoDBLocal.jar'),
       '-port',
@@ -81,7 +91,7 @@ export async function startDynamoLocal(options: StartDynamoLocalOptions): Promis
       outputTail = (outputTail + chunk).slice(-OUTPUT_TAIL_CHARS)
     })
   }
-  const endpoint = `http://127.0.0.1:${options.port}`
+  const endpoint = dynamoLocalEndpoint(options.port)
   const stop = () => stopProcess(child)
   try {
     // Any HTTP answer (DynamoDB replies 400 to a bare GET) means it is listening.

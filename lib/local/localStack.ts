@@ -1,32 +1,17 @@
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { MAX_CONNECTOR_TOKENS, type NetworkName } from '../config'
 import { TTL_ATTRIBUTE, tableDefinition } from '../db/tableSchema'
-import { type AnvilNode, startAnvil } from './anvil'
-import {
-  ANVIL_DEPLOYER_PRIVATE_KEY,
-  DEVNET_CHAIN_IDS,
-  type DexDeployment,
-  deployDex,
-} from './deployDex'
+import type { AnvilNode } from './anvil'
 import { assertPortsFree, type WantedPort } from './checkPorts'
-import { checkJava, type DynamoLocal, startDynamoLocal } from './dynamoLocal'
+import type { DexDeployment } from './deployDex'
+import { checkJava, type DynamoLocal, dynamoLocalEndpoint, startDynamoLocal } from './dynamoLocal'
 import { findFreePort } from './findFreePort'
-import { bundleFunctions, type FunctionBundles } from './bundleFunctions'
-import { type Offline, startOffline } from './offline'
+import type { FunctionBundles } from './bundleFunctions'
+import type { Offline } from './offline'
 import { secondsSince, withinLimit } from './processes'
+import type { MarketRun } from './seedLocalData'
 import { type StackPhase, stackLimits } from './stackLimits'
-import {
-  type MarketRun,
-  sampleCatalogEntries,
-  seedLocalData,
-  warmMarketData,
-} from './seedLocalData'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
 
@@ -115,6 +100,9 @@ export function wantedPorts(ports: LocalStackPorts, offline: boolean): WantedPor
 
 /** Creates the table (with its TTL) at a DynamoDB Local endpoint; an existing one is kept. */
 export async function createTable(endpoint: string, tableName = LOCAL_TABLE_NAME): Promise<void> {
+  // Loaded here, not with this module: npm start spawns DynamoDB Local before the SDK loads.
+  const { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } =
+    await import('@aws-sdk/client-dynamodb')
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
@@ -204,42 +192,23 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     if (signal?.aborted) void stop()
     return service
   }
+  // Every start still under way, each settled before a failure stops what started: an engine
+  // that comes up after the failure is stopped too, not left running.
+  const starting: Array<Promise<unknown>> = []
+  const begin = <Result>(work: Promise<Result>): Promise<Result> => {
+    starting.push(work)
+    // Awaited where used, or settled on failure: never an unhandled rejection meanwhile.
+    work.catch(() => {})
+    return work
+  }
   const onAbort = () => void stop()
   signal?.addEventListener('abort', onAbort, { once: true })
   let bundles: FunctionBundles | undefined
-  let bundling: Promise<FunctionBundles> | undefined
   try {
     const enginesStartedAt = performance.now()
-    // The functions are bundled while the engines start: neither needs the other.
-    if (options.offline) {
-      bundling = withinLimit(
-        'bundling the functions for serverless offline',
-        limits.bundle,
-        bundleFunctions({ watch: options.watch }).then((built) => {
-          bundles = built
-          progress(
-            `${built.count} functions bundled in one esbuild pass (${secondsSince(enginesStartedAt)})`,
-          )
-          return built
-        }),
-      )
-      // Awaited below; until then a failure here must not count as unhandled.
-      bundling.catch(() => {})
-    }
-    const anvil = (port: number, chainId: number) =>
-      startAnvil({ port, chainId, readyTimeoutMs: limits.anvil, signal }).then(track)
-    const ethereumStart = anvil(ports.ethereum, DEVNET_CHAIN_IDS.ethereum)
-    const altchainStart = anvil(ports.altchain, DEVNET_CHAIN_IDS.altchain)
-    Promise.all([ethereumStart, altchainStart]).then(
-      () =>
-        progress(
-          `anvil ethereum :${ports.ethereum} / altchain :${ports.altchain} … ready (${secondsSince(enginesStartedAt)})`,
-        ),
-      () => {},
-    )
-    // Settled rather than Promise.all: when one engine fails, the others are still awaited and
-    // tracked, so the stop below reaches them instead of leaving them running.
-    const [dynamoStart, ethereumNodeStart, altchainNodeStart] = await Promise.allSettled([
+    // DynamoDB Local, the slowest engine to start, is spawned first; the modules the rest needs
+    // (viem, the DEX artifacts, the markets: a second or more on a busy machine) load meanwhile.
+    const dynamoStart = begin(
       startDynamoLocal({
         port: ports.dynamo,
         persistPath: options.persistPath,
@@ -249,81 +218,139 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
         progress(`DynamoDB Local on :${ports.dynamo} … ready (${secondsSince(enginesStartedAt)})`)
         return track(dynamo)
       }),
-      ethereumStart,
-      altchainStart,
-    ])
-    if (dynamoStart.status === 'rejected') throw dynamoStart.reason
-    if (ethereumNodeStart.status === 'rejected') throw ethereumNodeStart.reason
-    if (altchainNodeStart.status === 'rejected') throw altchainNodeStart.reason
-    const [dynamo, ethereumNode, altchainNode] = [
-      dynamoStart.value,
-      ethereumNodeStart.value,
-      altchainNodeStart.value,
-    ]
-
-    const deployStartedAt = performance.now()
-    const [, ethereum, altchain] = await withinLimit(
-      'deploying the DEX and token zoo',
-      limits.deploy,
+    )
+    // The functions are bundled while the engines start: neither needs the other.
+    const bundling = options.offline
+      ? begin(
+          withinLimit(
+            'bundling the functions for serverless offline',
+            limits.bundle,
+            import('./bundleFunctions')
+              .then(({ bundleFunctions }) =>
+                bundleFunctions({
+                  watch: options.watch,
+                  onRebuildError: (message) =>
+                    progress(`rebuilding the functions failed: ${message}`),
+                }),
+              )
+              .then((built) => {
+                bundles = built
+                progress(
+                  `${built.count} functions ${built.reused ? 'unchanged since the last bundling, bundles reused' : 'bundled in one esbuild pass'} (${secondsSince(enginesStartedAt)})`,
+                )
+                return built
+              }),
+          ),
+        )
+      : undefined
+    const [
+      { startAnvil },
+      { planDex, DEVNET_CHAIN_IDS, ANVIL_DEPLOYER_PRIVATE_KEY },
+      { startOffline },
+    ] = await Promise.all([import('./anvil'), import('./deployDex'), import('./offline')])
+    const anvil = (port: number, chainId: number) =>
+      begin(startAnvil({ port, chainId, readyTimeoutMs: limits.anvil, signal }).then(track))
+    const anvilsStart = begin(
       Promise.all([
-        createTable(dynamo.endpoint),
-        deployDex({
+        anvil(ports.ethereum, DEVNET_CHAIN_IDS.ethereum),
+        anvil(ports.altchain, DEVNET_CHAIN_IDS.altchain),
+      ]),
+    )
+    // Needed once the devnets are filled: it loads while they start.
+    const seed = await import('./seedLocalData')
+    const [ethereumNode, altchainNode] = await anvilsStart
+    progress(
+      `anvil ethereum :${ports.ethereum} / altchain :${ports.altchain} … ready (${secondsSince(enginesStartedAt)})`,
+    )
+
+    // Every address of both deployments is known before a transaction is sent, so serverless
+    // offline (seconds of loading serverless.yml and its plugins) starts as soon as they are,
+    // while DynamoDB Local comes up, the devnets are filled and the table is seeded: the
+    // functions get the environment they would get once all that is done.
+    const deployStartedAt = performance.now()
+    const planning = begin(
+      Promise.all([
+        planDex({
           rpcUrl: ethereumNode.rpcUrl,
           chainId: ethereumNode.chainId,
           network: 'ethereum',
         }),
-        deployDex({
+        planDex({
           rpcUrl: altchainNode.rpcUrl,
           chainId: altchainNode.chainId,
           network: 'altchain',
         }),
       ]),
     )
-    progress(`DEX and token zoo deployed (ethereum, altchain) (${secondsSince(deployStartedAt)})`)
-    signal?.throwIfAborted()
-
-    const seedStartedAt = performance.now()
+    // One limit for the whole phase: planning, sending, and creating the table once DynamoDB
+    // Local answers (its start has a limit of its own).
+    const deploying = begin(
+      withinLimit(
+        'deploying the DEX and token zoo',
+        limits.deploy,
+        Promise.all([
+          planning.then((plans) => Promise.all(plans.map((plan) => plan.send()))),
+          dynamoStart.then((dynamo) => createTable(dynamo.endpoint)),
+        ]),
+      ),
+    )
+    // The plan, or the phase's failure if that comes first (its limit ran out).
+    const plans = await Promise.race([planning, deploying.then(() => planning)])
+    const [ethereum, altchain] = plans.map((plan) => plan.deployment) as [
+      DexDeployment,
+      DexDeployment,
+    ]
     const deployments = { ethereum, altchain }
-    const env = { ...functionEnv(dynamo.endpoint, deployments), ...options.functionEnv }
+    const env = {
+      ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployments),
+      ...options.functionEnv,
+    }
     Object.assign(process.env, env)
-    // serverless offline starts (its CLI loads and resolves serverless.yml) while the table is
-    // seeded and the bundling ends; it is asked for a route only once the bundles are written.
+
+    const seeding = begin(
+      deploying.then(async () => {
+        progress(
+          `DEX and token zoo deployed (ethereum, altchain) (${secondsSince(deployStartedAt)})`,
+        )
+        signal?.throwIfAborted()
+        const seedStartedAt = performance.now()
+        const market = await withinLimit(
+          'seeding the table',
+          limits.seed,
+          seed.seedLocalData(deployments).then(() => seed.warmMarketData()),
+        )
+        const projects = seed.sampleCatalogEntries(deployments).length
+        progress(
+          `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
+            `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
+        )
+        if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+      }),
+    )
+    // It is asked for a route only once the bundles are written and the table seeded.
     const offlineStartedAt = performance.now()
     const offlineStart = options.offline
-      ? startOffline({
-          httpPort: ports.http,
-          lambdaPort: ports.lambda,
-          env,
-          output: options.output,
-          readyTimeoutMs: limits.offline,
-          prebuilt: true,
-          bundlesReady: bundling,
-          signal,
-        }).then(track)
+      ? begin(
+          startOffline({
+            httpPort: ports.http,
+            lambdaPort: ports.lambda,
+            env,
+            output: options.output,
+            readyTimeoutMs: limits.offline,
+            prebuilt: true,
+            readyAfter: Promise.all([bundling, seeding]),
+            signal,
+          }).then(track),
+        )
       : undefined
-    const seeding = withinLimit(
-      'seeding the table',
-      limits.seed,
-      seedLocalData(deployments).then(() => warmMarketData()),
-    ).then((market) => {
-      const projects = sampleCatalogEntries(deployments).length
-      progress(
-        `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
-          `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
-      )
-      if (options.offline && !bundles) progress('bundling functions for serverless offline …')
-    })
-    // Settled rather than Promise.all: an offline that starts after the seeding failed is still
-    // tracked, so the stop below reaches it.
-    const [seeded, offlineStarted] = await Promise.allSettled([seeding, offlineStart])
-    if (seeded.status === 'rejected') throw seeded.reason
-    if (offlineStarted.status === 'rejected') throw offlineStarted.reason
-    const apiUrl = offlineStarted.value?.apiUrl
-    if (apiUrl) progress(`listening on ${apiUrl} (${secondsSince(offlineStartedAt)})`)
+    // The seeding's failure first: an offline stopped because of it says less.
+    await seeding
+    const offline = await offlineStart
+    if (offline) progress(`listening on ${offline.apiUrl} (${secondsSince(offlineStartedAt)})`)
     signal?.throwIfAborted()
     return {
       env,
-      apiUrl,
+      apiUrl: offline?.apiUrl,
       deployments,
       demoAccount: { address: ethereum.deployer, privateKey: ANVIL_DEPLOYER_PRIVATE_KEY },
       pids: started.map((service) => service.pid),
@@ -332,14 +359,10 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       },
     }
   } catch (error) {
-    // A bundling pass still running is awaited, so its context is freed too.
-    await Promise.all([
-      stop(),
-      bundling?.then(
-        (built) => built.dispose(),
-        () => {},
-      ),
-    ])
+    // Every start under way is let finish first, so the stop reaches what it started; a
+    // bundling pass is disposed of too.
+    await Promise.allSettled(starting)
+    await Promise.all([stop(), bundles?.dispose()])
     throw error
   } finally {
     signal?.removeEventListener('abort', onAbort)

@@ -30,10 +30,10 @@ export interface StartOfflineOptions {
    */
   prebuilt?: boolean
   /**
-   * Settles once the bundles are written: the CLI starts meanwhile, and no route is asked for
-   * before. A rejection stops offline and is rethrown.
+   * Settles once a route may be asked for (the bundles written, the table seeded): the CLI
+   * starts meanwhile. A rejection stops offline and is rethrown.
    */
-  bundlesReady?: Promise<unknown>
+  readyAfter?: Promise<unknown>
   /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
   signal?: AbortSignal
 }
@@ -48,7 +48,9 @@ const PROBE_TIMEOUT_MS = 10_000
 
 /**
  * Runs `serverless offline` for the local stage: every route and schedule of serverless.yml,
- * each function bundled by serverless-esbuild. The CLI runs under tsx so esbuild.config.ts loads.
+ * each function bundled by serverless-esbuild. The CLI runs under plain Node, as `npx serverless`
+ * does: serverless.yml loads its TypeScript through tsx itself (lib/serverless/plugin.cjs), and
+ * tsx over the whole CLI added 0.8 s of CPU to its start (3.6 s against 2.8 s).
  */
 export async function startOffline(options: StartOfflineOptions): Promise<Offline> {
   const cli = require.resolve('serverless/bin/serverless.js')
@@ -61,17 +63,7 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
   })
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      cli,
-      'offline',
-      'start',
-      '--stage',
-      'local',
-      '--httpPort',
-      String(offlinePort),
-    ],
+    [cli, 'offline', 'start', '--stage', 'local', '--httpPort', String(offlinePort)],
     {
       env: {
         ...process.env,
@@ -105,7 +97,18 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
     await Promise.all([stopProcess(child, 5000), front.close()])
   }
   try {
-    await options.bundlesReady
+    // The CLI failing meanwhile (a bad serverless.yml) is reported now, not once the rest is up.
+    const exited = new Promise<never>((_, reject) => {
+      child.once('exit', (code, signal) =>
+        reject(
+          new Error(
+            `serverless offline exited early with ${signal ?? `code ${code}`}:\n${tail.join('\n')}`.trimEnd(),
+          ),
+        ),
+      )
+    })
+    exited.catch(() => {})
+    await Promise.race([options.readyAfter, exited])
   } catch (error) {
     await stop()
     throw error

@@ -1,8 +1,9 @@
-// A local Serverless Framework plugin (serverless.yml `plugins`), loaded under tsx like
-// esbuild.config.ts. It keeps a stage from being packaged or deployed wrong, and gives every
+// A local Serverless Framework plugin (serverless.yml `plugins`), loaded through plugin.cjs
+// (tsx's require hook) like esbuild.config.ts. It keeps a stage from being packaged or deployed wrong, and gives every
 // function a role of its own with only the grants that function declares (`access:`).
 
 import { type CorsSettings, parseAllowedOrigins } from './allowedOrigins'
+import { bundleInOnePass } from './bundleInOnePass'
 import { checkDeploymentConfig, compileGradualRollout } from './gradualRollout'
 import { collectSourceMaps, leaveSourceMapsOutOfZips } from './sourceMaps'
 
@@ -113,15 +114,21 @@ class DeployRules {
       'before:package:setupProviderConfiguration': () => this.assignRoles(),
       'before:package:compileFunctions': () => this.compileRoles(),
       'after:package:compileEvents': () => this.compileOperations(),
-      // Lean zips: no source map inside, the maps a separate artifact (lib/serverless/sourceMaps.ts).
-      'after:package:initialize': () => leaveSourceMapsOutOfZips(this.serverless),
-      'after:deploy:function:initialize': () => leaveSourceMapsOutOfZips(this.serverless),
+      // Lean zips: no source map inside, the maps a separate artifact (lib/serverless/sourceMaps.ts);
+      // every function bundled in one esbuild pass (lib/serverless/bundleInOnePass.ts).
+      'after:package:initialize': () => this.prepareBundling(),
+      'after:deploy:function:initialize': () => this.prepareBundling(),
       // After the required settings are known to be there (before:package:initialize).
       'package:initialize': () => this.checkOperationsSettings(),
       'after:package:createDeploymentArtifacts': () => {
         collectSourceMaps(this.serverless)
       },
     }
+  }
+
+  private prepareBundling(): void {
+    leaveSourceMapsOutOfZips(this.serverless)
+    bundleInOnePass(this.serverless)
   }
 
   private get stage(): string {

@@ -11,8 +11,8 @@ import { type ColdTarget, coldPathSection, measureColdPath } from './coldPath'
 import { measureMarkets } from './markets'
 import { measureRequests, requestsSection } from './requests'
 import { measureTradeScale, tradeScaleSection } from './scale'
-import { median, ms } from './stats'
-import { measureStartup } from './startup'
+import { ms } from './stats'
+import { measureStartups, startupSection } from './startup'
 import { measureTrading } from './trading'
 import { SSM_TEST_CREDENTIALS, startSsmStandIn } from '../support/ssmStandIn'
 
@@ -110,8 +110,7 @@ async function main(): Promise<void> {
   const bundleLines = await bundleSection(functions)
 
   console.log('measuring the local stack start-up...')
-  const startups: number[] = []
-  for (let run = 0; run < STARTUP_RUNS; run += 1) startups.push(await measureStartup())
+  const startups = await measureStartups(STARTUP_RUNS)
 
   console.log('measuring requests in-process...')
   const stack = await startLocalStack({ ports: 'free' })
@@ -146,12 +145,7 @@ async function main(): Promise<void> {
       `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
       `Node ${process.version}. Medians unless stated.`,
     '',
-    '## Local stack start-up',
-    '',
-    `\`npm start\` equivalent (DynamoDB Local, two devnets with the DEX and catalog, seeding, ` +
-      `serverless offline answering): median ${(median(startups) / 1000).toFixed(1)} s of ` +
-      `${STARTUP_RUNS} runs (${startups.map((value) => (value / 1000).toFixed(1)).join(', ')} s).`,
-    '',
+    ...startupSection(startups),
     ...coldPathSection(coldFigures, COLD_RUNS),
     ...bundleLines,
     ...requestsSection(requests),
@@ -194,7 +188,17 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'))
 }
 
-;(process.argv.includes('--cold-only') ? coldOnly() : main()).catch((error: unknown) => {
+// `npm run bench -- --startup-only`: the start-up runs alone, printed.
+async function startupOnly(): Promise<void> {
+  console.log(startupSection(await measureStartups(STARTUP_RUNS)).join('\n'))
+}
+
+;(process.argv.includes('--cold-only')
+  ? coldOnly()
+  : process.argv.includes('--startup-only')
+    ? startupOnly()
+    : main()
+).catch((error: unknown) => {
   console.error(error)
   process.exit(1)
 })

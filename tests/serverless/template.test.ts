@@ -1,9 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
+import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
+import esbuildOptions from '../../esbuild.config'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
 import { type SourceMapPayload, tableActionsOfBundle } from '../support/tableActionsOfBundle'
 import { zipEntries } from '../support/zipEntries'
@@ -38,6 +40,9 @@ const cliEnv = () => ({
   SLS_TELEMETRY_DISABLED: '1',
 })
 
+// The CLI as `npx serverless` runs it: plain Node (22, as the suite), no tsx over it;
+// serverless.yml loads its TypeScript itself (lib/serverless/plugin.cjs, esbuild.config.cjs).
+const SERVERLESS_CLI = 'node_modules/serverless/bin/serverless.js'
 const packageDir = mkdtempSync(join(tmpdir(), 'sls-package-'))
 let resources: Record<string, Resource>
 let functions: Record<string, FunctionState>
@@ -58,16 +63,7 @@ function filesUnder(folder: string): string[] {
 beforeAll(async () => {
   await promisify(execFile)(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'node_modules/serverless/bin/serverless.js',
-      'package',
-      '--stage',
-      'prod',
-      '--package',
-      packageDir,
-    ],
+    [SERVERLESS_CLI, 'package', '--stage', 'prod', '--package', packageDir],
     {
       env: { ...cliEnv(), ...REQUIRED_SETTINGS },
       // Bounds, not measures: a package takes about a minute here, over 5 under heavy load.
@@ -426,11 +422,12 @@ function ofParameters(statements: Statement[]): string[] {
 describe('stages that cannot be deployed wrong', () => {
   const run = (args: string[], env: Record<string, string | undefined>) => {
     try {
-      execFileSync(
-        process.execPath,
-        ['--import', 'tsx', 'node_modules/serverless/bin/serverless.js', ...args],
-        { env: { ...cliEnv(), ...env }, encoding: 'utf8', stdio: 'pipe', timeout: 600_000 },
-      )
+      execFileSync(process.execPath, [SERVERLESS_CLI, ...args], {
+        env: { ...cliEnv(), ...env },
+        encoding: 'utf8',
+        stdio: 'pipe',
+        timeout: 600_000,
+      })
       return { exitCode: 0, output: '' }
     } catch (error) {
       const failure = error as { status: number; stdout: string; stderr: string }
@@ -443,6 +440,20 @@ describe('stages that cannot be deployed wrong', () => {
     ALARM_TOPIC_ARN: undefined,
     ALLOWED_ORIGINS: undefined,
   }
+
+  it('loads serverless.yml, its plugin and its esbuild config under plain Node', () => {
+    const printed = execFileSync(process.execPath, [SERVERLESS_CLI, 'print', '--stage', 'local'], {
+      env: cliEnv(),
+      encoding: 'utf8',
+      timeout: 600_000,
+    })
+
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(22)
+    expect(printed).toMatch(/^service: wallet-backend$/m)
+    // The plugin's own function property, accepted by the schema the plugin defines.
+    expect(printed).toMatch(/^ {4}access:\n {6}table:\n {8}- Query$/m)
+    expect(printed).toContain('config: ./esbuild.config.cjs')
+  })
 
   it('refuses to package without --stage, since the default stage is local', () => {
     const result = run(['package', '--package', mkdtempSync(join(tmpdir(), 'sls-'))], {})
@@ -825,6 +836,40 @@ describe('function zips as deployed (lean zips)', () => {
     }
   })
 
+  // `serverless package` bundles every function in one esbuild pass (bundleInOnePass.ts): each
+  // zip must hold the very bundle serverless-esbuild's own build of that function alone writes,
+  // with the options tests/serverless/bundles.test.ts checks. A function of each kind.
+  it('carry the bundle a build of their function alone writes, byte for byte', async () => {
+    const {
+      exclude,
+      packager: _packager,
+      keepOutputDirectory: _keep,
+      outputWorkFolder: _workFolder,
+      watch: _watch,
+      ...options
+    } = esbuildOptions()
+    for (const name of ['listNetworks', 'swapTokensEthereum', 'indexDeposits', 'getDocsAsset']) {
+      const entry = functions[name]?.handler.replace(/\.handler$/, '.ts') ?? ''
+      const alone = await build({
+        ...options,
+        external: [...(options.external ?? []), ...(exclude ?? [])],
+        entryPoints: [entry],
+        // Where serverless-esbuild puts it; nothing is written.
+        outdir: join('.esbuild', '.build', dirname(entry)),
+        write: false,
+        logLevel: 'error',
+      })
+      const bundle = alone.outputFiles.find((file) => file.path.endsWith('.js'))
+      const zipped = zipEntries(join(packageDir, `${name}.zip`)).get(entry.replace(/\.ts$/, '.js'))
+
+      expect(bundle?.text.length).toBeGreaterThan(1000)
+      expect({ name, same: zipped?.toString('utf8') === bundle?.text }).toEqual({
+        name,
+        same: true,
+      })
+    }
+  })
+
   it('stay within their size budgets, zipped as uploaded', () => {
     const KB = 1024
     const sizes = zips()
@@ -847,16 +892,7 @@ describe('a stage with active tracing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sls-traced-'))
     await promisify(execFile)(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'node_modules/serverless/bin/serverless.js',
-        'package',
-        '--stage',
-        'traced',
-        '--package',
-        dir,
-      ],
+      [SERVERLESS_CLI, 'package', '--stage', 'traced', '--package', dir],
       { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 840_000 },
     )
     const traced = (
