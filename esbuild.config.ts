@@ -51,7 +51,7 @@ function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptio
       '@aws-sdk/credential-provider-node': join(__dirname, 'lib/aws/lambdaCredentials.ts'),
     },
     legalComments: 'none',
-    // Everything is bundled, the AWS SDK included (see README, "Bundles"): nothing to install.
+    // Everything is bundled, the AWS SDK included (see docs/performance.md, "Bundles"): nothing to install.
     exclude: [],
     external: [],
     packager: 'npm',

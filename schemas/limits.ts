@@ -1,6 +1,6 @@
 // Every length and count bound of the contract, where the server enforces it: requests are refused
 // past them (400), and results are parsed with them. Each is far above what a legitimate client or
-// the service's own data comes near (README, API reference). Constants only, so that any schema
+// the service's own data comes near (docs/api.md). Constants only, so that any schema
 // may import them without carrying another's.
 
 /** Catalog fields (schemas/catalog.ts refuses a catalog past them; project results repeat them). */

@@ -106,7 +106,7 @@ export const DEMOTION_MS = 60_000
  * not one per request. A revert is the contract's answer and is not failed over. Each URL gets
  * one attempt (no retry): the next URL is the retry. Not viem's `fallback`: without ranking it
  * asks a frozen URL on every request, and its ranking pings in the background and re-sorts the
- * list under a request in flight (README, Trades, "Provider limits and failover").
+ * list under a request in flight (docs/trading.md, "Provider limits and failover").
  */
 export function failover(
   urls: readonly string[],

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -166,8 +166,10 @@ export async function compileSolidity({
 
   const artifact = compile(input, { sourceName, contractName, compiler })
   await mkdir(dirname(cachePath), { recursive: true })
-  // Write then rename so a parallel test worker never reads a half-written file.
-  const partialPath = `${cachePath}.${process.pid}.tmp`
+  // Write then rename so a parallel test worker never reads a half-written file; the partial file
+  // is this write's own (two compiles of one source in one process, e.g. one per devnet, both
+  // write: a name per process alone let the second rename find the file gone).
+  const partialPath = `${cachePath}.${process.pid}.${randomUUID()}.tmp`
   await writeFile(partialPath, JSON.stringify(artifact))
   await rename(partialPath, cachePath)
   return artifact

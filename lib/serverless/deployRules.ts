@@ -152,7 +152,7 @@ class DeployRules {
       throw new ServerlessError(
         `Stage "${this.stage}" is missing ${missing.join(', ')}: set ${
           missing.length === 1 ? 'it' : 'each'
-        } in the environment before packaging or deploying (see README, Deploying).`,
+        } in the environment before packaging or deploying (see docs/operations.md, Deploying).`,
       )
     }
   }
@@ -455,7 +455,7 @@ class DeployRules {
     const { provider, custom } = this.serverless.service
     const fail = (problem: string) =>
       new this.serverless.classes.Error(
-        `Stage "${this.stage}": ${problem} (see README, Deploying).`,
+        `Stage "${this.stage}": ${problem} (see docs/operations.md, Deploying).`,
       )
     const rolloutProblem = checkDeploymentConfig(custom?.operations?.rollout)
     if (rolloutProblem) throw fail(rolloutProblem)

@@ -1,7 +1,7 @@
 // Lean zips (issue 25): a function's zip carries its bundle and no source map, since Node is not
 // told to read one (see serverless.yml, environment) and a map is larger than its bundle. The maps
 // are a build artifact of their own, `sourcemaps/<function>.js.map` beside the zips, to place a
-// crash's position (README, Deploying). Used by deployRules.ts; kept apart so its hooks stay small.
+// crash's position (docs/operations.md, Deploying). Used by deployRules.ts; kept apart so its hooks stay small.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 

@@ -132,7 +132,7 @@ describe('function bundles', () => {
         sdk: !TABLELESS_FUNCTIONS.has(fn.name) || CHAIN_FUNCTIONS.has(fn.name),
       })
       // The SSM client, the full credential chain and its STS/SSO clients, Powertools
-      // Parameters: each replaced by something smaller (README, "Bundles").
+      // Parameters: each replaced by something smaller (docs/performance.md, "Bundles").
       for (const absent of [
         '@aws-sdk/client-ssm',
         '@aws-sdk/credential-provider-ini',

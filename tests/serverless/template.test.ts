@@ -206,7 +206,7 @@ describe('serverless package (stage prod, no credentials)', () => {
     )
 
     expect(reserved).toEqual({
-      // scrypt: bounded cost (README, Security)
+      // scrypt: bounded cost (docs/security.md)
       RegisterAccount: 10,
       LoginAccount: 10,
       // a stalled chain holds each call up to 28 s
@@ -878,7 +878,7 @@ describe('function zips as deployed (lean zips)', () => {
       ...sizes.filter((zip) => zip.name !== 'getDocsAsset').map((zip) => zip.bytes),
     )
 
-    // 13.5 MB with the maps inside; 5.9 MB without (README, Deploying).
+    // 13.5 MB with the maps inside; 5.9 MB without (docs/operations.md, Deploying).
     expect(total).toBeLessThanOrEqual(6_300_000)
     // A swap or transfer: 182 KB (434 KB with its map).
     expect(largest).toBeLessThanOrEqual(200 * KB)

@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import type { UnsignedTransaction } from '../../lib/clientSigning/unsignedTransaction'
 
 // What a wallet app does with the prepare routes' answer: sign each transaction with a viem local
-// account (README, "Signing on the client"), in order, and send the hex to the submit route.
+// account (docs/trading.md, "Signing on the client"), in order, and send the hex to the submit route.
 
 /** One transaction of a prepare route's `result.transactions`. */
 export type PreparedTransaction = UnsignedTransaction
