@@ -256,7 +256,12 @@ function expectUnavailable(response: EnvelopeResponse, commands: number[]) {
     message: 'the database is unavailable; try again shortly',
   })
   expect(commands).not.toEqual([])
-  expect(commands).toEqual(commands.map(() => loadCoreConfig().dynamoMaxAttempts))
+  // At most the configured attempts, which bound the answer's time. Fewer once the SDK's retry
+  // quota (a token bucket per client: 500 tokens, 5-10 per retry) is spent by this file's long
+  // outage: every route's commands failing one after another leave later ones a single attempt.
+  const { dynamoMaxAttempts } = loadCoreConfig()
+  expect(commands.every((attempts) => attempts >= 1 && attempts <= dynamoMaxAttempts)).toBe(true)
+  expect(commands[0]).toBeGreaterThanOrEqual(1)
 }
 
 describe('a DynamoDB that stops mid-run and comes back', () => {
