@@ -1,5 +1,6 @@
 import { getBlock } from 'viem/actions'
 import type { ChainClient } from './clients'
+import { blockSearch } from './findBlockBefore'
 
 export interface FindBlockAtTimeParameters {
   /** Unix seconds. */
@@ -10,37 +11,16 @@ export interface FindBlockAtTimeParameters {
 
 /**
  * The first block whose timestamp is at or after `timestamp` (the block after the head when none
- * is). Interpolates on block times, alternating with bisection so an uneven chain still ends in
- * O(log n) reads; on a chain with a steady block time it takes a handful of reads.
+ * is): the one after the last block before it, which blockSearch finds (interpolating on block
+ * times, alternating with bisection, so an uneven chain still ends in O(log n) reads).
  */
 export async function findBlockAtTime(
   client: ChainClient,
   { timestamp, latest }: FindBlockAtTimeParameters,
 ): Promise<bigint> {
   const head = latest ?? (await getBlock(client, { blockTag: 'latest' }))
-  if (head.timestamp < timestamp) return head.number + 1n
-  const genesis = await getBlock(client, { blockNumber: 0n })
-  if (genesis.timestamp >= timestamp) return 0n
-  // Invariant: time(low) < timestamp <= time(high).
-  let low = 0n
-  let lowTime = genesis.timestamp
-  let high = head.number
-  let highTime = head.timestamp
-  for (let step = 0; high - low > 1n; step += 1) {
-    let guess =
-      step % 2 === 0 && highTime > lowTime
-        ? low + ((timestamp - lowTime) * (high - low)) / (highTime - lowTime)
-        : (low + high) / 2n
-    if (guess <= low) guess = low + 1n
-    if (guess >= high) guess = high - 1n
-    const { timestamp: guessTime } = await getBlock(client, { blockNumber: guess })
-    if (guessTime < timestamp) {
-      low = guess
-      lowTime = guessTime
-    } else {
-      high = guess
-      highTime = guessTime
-    }
-  }
-  return high
+  const before = await blockSearch(client, { number: head.number, timestamp: head.timestamp })(
+    timestamp,
+  )
+  return before === undefined ? 0n : before.number + 1n
 }

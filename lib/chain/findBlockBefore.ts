@@ -15,11 +15,10 @@ export interface BlockTime {
 export type FindBlockBefore = (timestamp: bigint) => Promise<BlockTime | undefined>
 
 /**
- * A search for the blocks before many moments below one head, as findBlockAtTime searches
- * (interpolating on block times, alternating with bisection so an uneven chain still ends in
- * O(log n) reads), sharing the block times it has read: each search starts from the tightest
- * blocks known around its moment, so the boundaries of a window, close to each other, take a
- * few reads each after the first.
+ * A search for the blocks before many moments below one head (interpolating on block times,
+ * alternating with bisection so an uneven chain still ends in O(log n) reads), sharing the block
+ * times it has read: each search starts from the tightest blocks known around its moment, so the
+ * boundaries of a window, close to each other, take a few reads each after the first.
  */
 export function blockSearch(client: ChainClient, latest: BlockTime): FindBlockBefore {
   const known = new Map<bigint, bigint>([[latest.number, latest.timestamp]])

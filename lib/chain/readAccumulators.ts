@@ -1,10 +1,12 @@
 import type { Address } from 'viem'
 import { readContract } from 'viem/actions'
+import { uniswapV2PairAbi } from './abis'
 import type { ChainClient } from './clients'
 
 // The price accumulators of the pools, as the contracts keep them (DECISIONS §8.3).
 
 const v2AccumulatorAbi = [
+  ...uniswapV2PairAbi,
   {
     name: 'price0CumulativeLast',
     type: 'function',
@@ -18,17 +20,6 @@ const v2AccumulatorAbi = [
     stateMutability: 'view',
     inputs: [],
     outputs: [{ type: 'uint256' }],
-  },
-  {
-    name: 'getReserves',
-    type: 'function',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [
-      { type: 'uint112', name: 'reserve0' },
-      { type: 'uint112', name: 'reserve1' },
-      { type: 'uint32', name: 'blockTimestampLast' },
-    ],
   },
 ] as const
 

@@ -1,10 +1,9 @@
-import { type Address, erc20Abi, isAddressEqual } from 'viem'
-import { readContract } from 'viem/actions'
+import { type Address, isAddressEqual } from 'viem'
 import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
 import type { Pool } from '../chain/pools/pool'
 import { readPools } from '../chain/readPools'
 import { loadChainConfig, type NetworkName } from '../config'
+import { usdDecimals } from './usdDecimals'
 import type { PathHop, PricingPath } from '../db/priceBoundary'
 
 /** Catalog tokens tried as the middle of a path (the deepest few by market cap first). */
@@ -20,24 +19,6 @@ export interface ChoosePricingPathParameters {
   connectors?: readonly Address[]
   /** The path kept so far: it stays unless the best is REPLACE_FACTOR times deeper. */
   current?: PricingPath
-}
-
-const usdDecimalsOf = new Map<NetworkName, Promise<number>>()
-
-function usdDecimals(network: NetworkName): Promise<number> {
-  let decimals = usdDecimalsOf.get(network)
-  if (!decimals) {
-    decimals = onChain(network, () =>
-      readContract(publicClient(network), {
-        address: loadChainConfig(network).usdStablecoin,
-        abi: erc20Abi,
-        functionName: 'decimals',
-      }),
-    )
-    decimals.catch(() => usdDecimalsOf.delete(network))
-    usdDecimalsOf.set(network, decimals)
-  }
-  return decimals
 }
 
 const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join('/')

@@ -1,9 +1,7 @@
-import { readContract } from 'viem/actions'
-import { type Address, erc20Abi, isAddressEqual, zeroAddress } from 'viem'
+import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { bestAmountOut } from '../chain/bestAmountOut'
-import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
 import { loadChainConfig, type NetworkName } from '../config'
+import { usdDecimals } from './usdDecimals'
 import { Unprocessable } from '../errors'
 import { bestRoute } from '../swap/bestRoute'
 import { ONE_USD } from './usdAmount'
@@ -25,24 +23,6 @@ export interface QuoteUsdPriceParameters {
 const PROBE_USD = 100n * ONE_USD
 const BAND_LOW = ONE_USD
 const BAND_HIGH = 1_000n * ONE_USD
-
-const stablecoinDecimals = new Map<NetworkName, Promise<number>>()
-
-function usdDecimals(network: NetworkName): Promise<number> {
-  let decimals = stablecoinDecimals.get(network)
-  if (!decimals) {
-    decimals = onChain(network, () =>
-      readContract(publicClient(network), {
-        address: loadChainConfig(network).usdStablecoin,
-        abi: erc20Abi,
-        functionName: 'decimals',
-      }),
-    )
-    decimals.catch(() => stablecoinDecimals.delete(network))
-    stablecoinDecimals.set(network, decimals)
-  }
-  return decimals
-}
 
 /**
  * What the network's DEX pays in its USD stablecoin for `amountIn` of `tokenIn`. With V3 pools

@@ -13,6 +13,7 @@ import { swapRouter02Abi } from '../../lib/chain/swapRouterCall'
 import { LOOKUPS_PER_CALL, poolLookups } from '../../lib/chain/readPools'
 import { loadChainConfig, type NetworkName } from '../../lib/config'
 import { pairsToRead } from '../../lib/swap/bestRoute'
+import type { RouteHopAnswer } from '../../lib/swap/routeAnswer'
 import { NATIVE_COIN } from '../../lib/constants'
 import { quoterV2Abi } from '../../lib/local/v3Artifacts'
 import { balanceOf, deployment, devnet } from './devnetAccounts'
@@ -30,15 +31,7 @@ export interface SwapRequest {
 }
 
 /** One hop of a quote's `route` (DECISIONS §8.1), as the service answers it. */
-export interface QuotedHop {
-  protocol: 'v2' | 'v3'
-  pool: Address
-  fee?: number
-  tokenIn: Address
-  tokenOut: Address
-  amountIn: string
-  amountOut: string
-}
+export type QuotedHop = RouteHopAnswer
 
 export interface QuoteSnapshot {
   /** Exact amount out (the quote is asked with 0 bps, so amountOutMin is the amount out). */
