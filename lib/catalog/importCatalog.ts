@@ -76,14 +76,18 @@ export function parseCatalog(text: string): CatalogEntry[] {
  * place and keeps market data and watch counts), opens its price history and fills it from the
  * chain: the last 24 hours, 30 days and 12 months (lib/markets/backfillPriceHistory.ts; a node
  * failure there leaves the rest to `npm run prices:backfill` and the sampler, and is logged).
- * Returns the ids.
+ * Returns the ids. `backfill: false` leaves the history to the sampler.
  */
-export async function importCatalogEntries(entries: readonly CatalogEntry[]): Promise<string[]> {
+export async function importCatalogEntries(
+  entries: readonly CatalogEntry[],
+  { backfill = true }: { backfill?: boolean } = {},
+): Promise<string[]> {
   const ids = await mapConcurrently(entries, WRITE_CONCURRENCY, async (entry) => {
     const id = await upsertProject(entry)
     await openPriceHistory(id)
     return id
   })
+  if (!backfill) return ids
   const outcomes = await backfillPriceHistory({
     projects: entries.map((entry, index) => ({
       ...entry,

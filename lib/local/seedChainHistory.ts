@@ -24,6 +24,7 @@ import {
   sendRawTransaction,
   setAutomine,
   setBalance,
+  setNextBlockBaseFeePerGas,
   waitForTransactionReceipt,
 } from 'viem/actions'
 import { uniswapV2PairAbi } from '../chain/abis'
@@ -385,6 +386,11 @@ export async function seedChainHistory({
     await trader.close()
   }
   // One empty block at the wall clock, so the devnet's later blocks follow it, not `now`.
+  // The year's blocks are light (a few M gas of 30M), so the base fee fell to nothing: the last
+  // block is given the deployment's again, or routes would be ranked as if gas were free.
+  if (latest.baseFeePerGas !== null) {
+    await setNextBlockBaseFeePerGas(client, { baseFeePerGas: latest.baseFeePerGas })
+  }
   await mineAt(client, Math.max(now + 1, Math.floor(Date.now() / 1000)))
   return { blocks: times.length + 1, durationMs: Math.round(performance.now() - started) }
 }

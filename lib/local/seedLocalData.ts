@@ -69,6 +69,12 @@ async function whileWarmingUp<Result>(write: () => Promise<Result>): Promise<Res
  */
 export async function seedLocalData(
   deployments: Record<NetworkName, DexDeployment>,
+  {
+    priceHistory = true,
+  }: {
+    /** False: neither the year of trades nor the import's backfill (a table for other tests). */
+    priceHistory?: boolean
+  } = {},
 ): Promise<void> {
   // Through the catalog file's own validation, so the demo catalog is held to the same rules.
   const catalog = parseCatalog(JSON.stringify({ projects: sampleCatalogEntries(deployments) }))
@@ -81,9 +87,11 @@ export async function seedLocalData(
   )
   await Promise.all([
     networks,
-    ...Object.values(deployments).map((deployment) => seedChainHistory({ deployment })),
+    ...(priceHistory
+      ? Object.values(deployments).map((deployment) => seedChainHistory({ deployment }))
+      : []),
   ])
-  await whileWarmingUp(() => importCatalogEntries(catalog))
+  await whileWarmingUp(() => importCatalogEntries(catalog, { backfill: priceHistory }))
 }
 
 export interface MarketRun {
