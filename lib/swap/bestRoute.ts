@@ -78,11 +78,6 @@ export interface BestRoute {
   blockNumber: bigint
   router: Address
   /**
-   * A token on the route took a fee on transfer (what arrived is less than the pools pay): the
-   * route is then the best single V2 route, whose router function pays what arrived.
-   */
-  feeOnTransfer: boolean
-  /**
    * Whether `amountOut` was measured by simulation; false for an input token whose balances the
    * simulation cannot set (no balance slot found): the search's figure on the V2 route then.
    */
@@ -247,8 +242,6 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     priceImpactBps: priceImpactBps(split, pools),
     blockNumber,
     router,
-    // Below the search on ticks it read: a fee was taken (past them, the search estimated).
-    feeOnTransfer: exactSearch(split) && amountOut < split.amountOut,
     simulated,
     ...(estimate && { estimate }),
   })
@@ -320,9 +313,6 @@ interface SimulateSplitParameters {
  */
 async function simulateSplit(parameters: SimulateSplitParameters): Promise<bigint | undefined> {
   const { network, router, legs, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, to } = parameters
-  if (!nativeIn && parameters.balanceSlot === null) {
-    throw new Unprocessable('the input token keeps balances the simulation cannot set')
-  }
   const routerCall = swapRouterCall({
     legs,
     amountOutMin: 0n,

@@ -43,7 +43,6 @@ describe('describeBestRoute', () => {
       priceImpactBps: 42,
       blockNumber: 99n,
       router: '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45',
-      feeOnTransfer: false,
       simulated: true,
     }
 
