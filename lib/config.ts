@@ -1,4 +1,5 @@
 import * as z from '../schemas/zod'
+import { NETWORK_NAMES, type NetworkName } from './networkNames'
 
 // The only reader of process.env. Each section is parsed once, on first use, and fails with the
 // variable's name, so a function reads only the settings it needs.
@@ -94,7 +95,7 @@ const V3_KEYS = [
   'V3_FEE_TIERS',
 ] as const
 
-function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
+function chainSchema(prefix: Uppercase<NetworkName>) {
   return z
     .object({
       [`${prefix}_CHAIN_ID`]: positiveInt,
@@ -181,9 +182,6 @@ function chainSchema(prefix: 'ETHEREUM' | 'ALTCHAIN') {
       ),
     )
 }
-
-export type NetworkName = 'ethereum' | 'altchain'
-export const NETWORK_NAMES: readonly NetworkName[] = ['ethereum', 'altchain']
 
 export interface ChainConfig {
   network: NetworkName
@@ -323,7 +321,7 @@ export const loadUntrustedCallConfig = memoize(() => {
 
 const chainLoaders = Object.fromEntries(
   NETWORK_NAMES.map((network) => {
-    const prefix = network === 'ethereum' ? 'ETHEREUM' : 'ALTCHAIN'
+    const prefix = network.toUpperCase() as Uppercase<NetworkName>
     const load = memoize((): ChainConfig => {
       const env = parseEnv(chainSchema(prefix)) as Record<string, string | number>
       return {

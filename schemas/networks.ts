@@ -1,7 +1,8 @@
 import { documented, exactAmountString, uuidString } from './formats'
+import { NETWORK_NAMES } from '../lib/networkNames'
 import * as z from './zod'
 
-export const networkNameSchema = z.enum(['ethereum', 'altchain'])
+export const networkNameSchema = z.enum(NETWORK_NAMES)
 
 /** A network's id is derived from its name, so there is at most one item per name. */
 const MAX_NETWORKS = networkNameSchema.options.length

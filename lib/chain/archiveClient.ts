@@ -1,5 +1,6 @@
 import { createClient } from 'viem'
-import { loadChainConfig, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { type NetworkName } from '../networkNames'
 import { chainOf, type ChainClient } from './clients'
 import { nodeHttp } from './nodeHttpTransport'
 

@@ -9,7 +9,8 @@ import {
   keccak256,
   toHex,
 } from 'viem'
-import { loadChainConfig, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { type NetworkName } from '../networkNames'
 import { Unprocessable } from '../errors'
 import { uniswapV2RouterAbi } from './abis'
 import { readUntrusted } from './callBudget'

@@ -7,7 +7,9 @@ import {
   defineChain,
   type Transport,
 } from 'viem'
-import { type ChainConfig, loadChainConfig, type NetworkName } from '../config'
+import { type ChainConfig, loadChainConfig } from '../config'
+import { type NetworkName } from '../networkNames'
+import { NETWORKS } from '../networkNames'
 import { isNodeFailure } from './chainError'
 import { nodeHttp, type NodeHttpTransportConfig } from './nodeHttpTransport'
 import { rpcUrlsFor } from './rpcUrls'
@@ -22,11 +24,7 @@ export function chainOf(config: ChainConfig): Chain {
   return defineChain({
     id: config.chainId,
     name: config.network,
-    nativeCurrency: {
-      name: config.network === 'ethereum' ? 'Ether' : 'Native coin',
-      symbol: config.network === 'ethereum' ? 'ETH' : 'NATIVE',
-      decimals: 18,
-    },
+    nativeCurrency: { ...NETWORKS[config.network].nativeCurrency, decimals: 18 },
     // Empty on deployed stages, whose URLs come from SSM at the first call (never in a Chain).
     rpcUrls: { default: { http: config.rpcUrl ? [config.rpcUrl] : [] } },
   })

@@ -1,6 +1,7 @@
 import { call } from 'viem/actions'
 import { type Address, decodeFunctionResult, encodeFunctionData } from 'viem'
-import { loadChainConfig, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { type NetworkName } from '../networkNames'
 import { untrustedCallGas } from './callBudget'
 import { onChain } from './chainError'
 import { publicClient } from './clients'

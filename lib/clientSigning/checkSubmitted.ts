@@ -13,7 +13,8 @@ import {
   zeroAddress,
 } from 'viem'
 import { uniswapV2SwapAbi } from '../chain/abis'
-import { loadChainConfig, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { type NetworkName } from '../networkNames'
 import { NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
 import { checkSwapRouterCall } from './checkSwapRouterCall'

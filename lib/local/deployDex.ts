@@ -32,12 +32,8 @@ import {
   loadCatalogTokenArtifact,
   loadZooTokenArtifacts,
 } from './catalogTokenArtifact'
-import {
-  type LocalNetworkId,
-  SAMPLE_CATALOG,
-  type SampleToken,
-  type SampleZooToken,
-} from './sampleCatalog'
+import type { NetworkName } from '../networkNames'
+import { SAMPLE_CATALOG, type SampleToken, type SampleZooToken } from './sampleCatalog'
 import { type PlannedTransaction, planV3Market, type V3Deployment } from './deployV3'
 import {
   loadUniswapV2Artifacts,
@@ -49,7 +45,7 @@ import {
 export type DeployDexParameters = {
   rpcUrl: string
   chainId: number
-  network: LocalNetworkId
+  network: NetworkName
   /** Defaults to anvil's account 0. */
   deployerPrivateKey?: Hex
 }
@@ -62,7 +58,7 @@ export type DeployedZooToken = SampleZooToken & { address: Address }
 export type DeployedPair = { address: Address; token0: Address; token1: Address }
 
 export type DexDeployment = {
-  network: LocalNetworkId
+  network: NetworkName
   chainId: number
   rpcUrl: string
   deployer: Address
@@ -84,7 +80,7 @@ export type DexDeployment = {
 
 /** Chain ids the local stack gives each devnet. */
 export const DEVNET_CHAIN_IDS = { ethereum: 31337, altchain: 31338 } as const satisfies Record<
-  LocalNetworkId,
+  NetworkName,
   number
 >
 

@@ -14,7 +14,8 @@ import {
   zeroAddress,
 } from 'viem'
 import { catalogTokenAbi } from './catalogTokenArtifact'
-import type { LocalNetworkId, SampleV3Pool, SampleV3Position } from './sampleCatalog'
+import type { NetworkName } from '../networkNames'
+import type { SampleV3Pool, SampleV3Position } from './sampleCatalog'
 import {
   loadPancakeV3Artifacts,
   loadUniswapV3Artifacts,
@@ -61,7 +62,7 @@ export type V3Deployment = {
 export type V3PoolToken = { symbol: string; address: Address; decimals: number; usdPrice: string }
 
 export type PlanV3MarketParameters = {
-  network: LocalNetworkId
+  network: NetworkName
   /** Queues a transaction; returns the address a deployment in it would create. */
   plan: (tx: PlannedTransaction) => Address
   wrappedNative: V3PoolToken

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { MAX_CONNECTOR_TOKENS, type NetworkName } from '../config'
+import { MAX_CONNECTOR_TOKENS } from '../config'
+import { NETWORK_NAMES, type NetworkName } from '../networkNames'
 import { TTL_ATTRIBUTE, tableDefinition } from '../db/tableSchema'
 import type { AnvilNode } from './anvil'
 import { assertPortsFree, type WantedPort } from './checkPorts'
@@ -15,13 +16,11 @@ import { type StackPhase, stackLimits } from './stackLimits'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
 
-export interface LocalStackPorts {
-  dynamo: number
-  ethereum: number
-  altchain: number
-  http: number
-  lambda: number
-}
+/** DynamoDB Local, serverless offline's HTTP and Lambda ports, and a devnet per network. */
+export type LocalStackPorts = { dynamo: number; http: number; lambda: number } & Record<
+  NetworkName,
+  number
+>
 
 export const DEFAULT_PORTS: LocalStackPorts = {
   dynamo: 8000,
@@ -72,14 +71,15 @@ async function choosePorts(ports: StartLocalStackOptions['ports']): Promise<Loca
 
 /** A free port for each engine and server of the stack. */
 export async function freeStackPorts(): Promise<LocalStackPorts> {
-  const [dynamo, ethereum, altchain, http, lambda] = await Promise.all([
-    findFreePort(),
-    findFreePort(),
-    findFreePort(),
-    findFreePort(),
-    findFreePort(),
-  ])
-  return { dynamo, ethereum, altchain, http, lambda }
+  const [dynamo, http, lambda, ...devnets] = await Promise.all(
+    [0, 1, 2, ...NETWORK_NAMES].map(() => findFreePort()),
+  )
+  return {
+    dynamo,
+    http,
+    lambda,
+    ...Object.fromEntries(NETWORK_NAMES.map((network, index) => [network, devnets[index]])),
+  } as LocalStackPorts
 }
 
 /** Every port the stack binds, on the address its service binds, with what wants it. */
@@ -87,8 +87,11 @@ export function wantedPorts(ports: LocalStackPorts, offline: boolean): WantedPor
   return [
     // DynamoDB Local's jar has no bind option: it takes the port on every interface.
     { port: ports.dynamo, service: 'DynamoDB Local' },
-    { port: ports.ethereum, host: '127.0.0.1', service: 'anvil (ethereum devnet)' },
-    { port: ports.altchain, host: '127.0.0.1', service: 'anvil (altchain devnet)' },
+    ...NETWORK_NAMES.map((network) => ({
+      port: ports[network],
+      host: '127.0.0.1',
+      service: `anvil (${network} devnet)`,
+    })),
     ...(offline
       ? [
           { port: ports.http, host: '127.0.0.1', service: 'serverless offline (HTTP API)' },
@@ -155,8 +158,11 @@ function functionEnv(
     DYNAMODB_ENDPOINT: endpoint,
     // A fresh secret per start: local tokens never outlive the stack that issued them.
     JWT_SECRET: randomBytes(32).toString('hex'),
-    ...chainEnv('ETHEREUM', deployments.ethereum),
-    ...chainEnv('ALTCHAIN', deployments.altchain),
+    ...Object.fromEntries(
+      NETWORK_NAMES.flatMap((network) =>
+        Object.entries(chainEnv(network.toUpperCase(), deployments[network])),
+      ),
+    ),
   }
 }
 
@@ -251,16 +257,13 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     const anvil = (port: number, chainId: number) =>
       begin(startAnvil({ port, chainId, readyTimeoutMs: limits.anvil, signal }).then(track))
     const anvilsStart = begin(
-      Promise.all([
-        anvil(ports.ethereum, DEVNET_CHAIN_IDS.ethereum),
-        anvil(ports.altchain, DEVNET_CHAIN_IDS.altchain),
-      ]),
+      Promise.all(NETWORK_NAMES.map((network) => anvil(ports[network], DEVNET_CHAIN_IDS[network]))),
     )
     // Needed once the devnets are filled: it loads while they start.
     const seed = await import('./seedLocalData')
-    const [ethereumNode, altchainNode] = await anvilsStart
+    const nodes = await anvilsStart
     progress(
-      `anvil ethereum :${ports.ethereum} / altchain :${ports.altchain} … ready (${secondsSince(enginesStartedAt)})`,
+      `anvil ${NETWORK_NAMES.map((network) => `${network} :${ports[network]}`).join(' / ')} … ready (${secondsSince(enginesStartedAt)})`,
     )
 
     // Every address of both deployments is known before a transaction is sent, so serverless
@@ -269,18 +272,15 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     // functions get the environment they would get once all that is done.
     const deployStartedAt = performance.now()
     const planning = begin(
-      Promise.all([
-        planDex({
-          rpcUrl: ethereumNode.rpcUrl,
-          chainId: ethereumNode.chainId,
-          network: 'ethereum',
-        }),
-        planDex({
-          rpcUrl: altchainNode.rpcUrl,
-          chainId: altchainNode.chainId,
-          network: 'altchain',
-        }),
-      ]),
+      Promise.all(
+        nodes.map((node, index) =>
+          planDex({
+            rpcUrl: node.rpcUrl,
+            chainId: node.chainId,
+            network: NETWORK_NAMES[index] as NetworkName,
+          }),
+        ),
+      ),
     )
     // One limit for the whole phase: planning, sending, and creating the table once DynamoDB
     // Local answers (its start has a limit of its own).
@@ -296,11 +296,9 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     )
     // The plan, or the phase's failure if that comes first (its limit ran out).
     const plans = await Promise.race([planning, deploying.then(() => planning)])
-    const [ethereum, altchain] = plans.map((plan) => plan.deployment) as [
-      DexDeployment,
-      DexDeployment,
-    ]
-    const deployments = { ethereum, altchain }
+    const deployments = Object.fromEntries(
+      plans.map((plan) => [plan.deployment.network, plan.deployment]),
+    ) as Record<NetworkName, DexDeployment>
     const env = {
       ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployments),
       ...options.functionEnv,
@@ -310,7 +308,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     const seeding = begin(
       deploying.then(async () => {
         progress(
-          `DEX and token zoo deployed (ethereum, altchain) (${secondsSince(deployStartedAt)})`,
+          `DEX and token zoo deployed (${NETWORK_NAMES.join(', ')}) (${secondsSince(deployStartedAt)})`,
         )
         signal?.throwIfAborted()
         const seedStartedAt = performance.now()
@@ -352,7 +350,10 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       env,
       apiUrl: offline?.apiUrl,
       deployments,
-      demoAccount: { address: ethereum.deployer, privateKey: ANVIL_DEPLOYER_PRIVATE_KEY },
+      demoAccount: {
+        address: deployments.ethereum.deployer,
+        privateKey: ANVIL_DEPLOYER_PRIVATE_KEY,
+      },
       pids: started.map((service) => service.pid),
       stop: async () => {
         await Promise.all([stop(), bundles?.dispose()])

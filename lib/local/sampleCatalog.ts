@@ -1,6 +1,6 @@
 // DEMO DATA for the local devnets only: invented tokens, prices and links, not market data.
 
-export type LocalNetworkId = 'ethereum' | 'altchain'
+import type { NetworkName } from '../networkNames'
 
 export type SampleTokenLinks = {
   website: string
@@ -64,7 +64,7 @@ export type SampleV3Pool = {
 }
 
 export type SampleNetworkCatalog = {
-  network: LocalNetworkId
+  network: NetworkName
   chainName: string
   nativeCurrency: SampleNativeCurrency
   usdStablecoin: SampleToken
@@ -167,7 +167,8 @@ const tokenZoo: readonly SampleZooToken[] = [
   },
 ]
 
-export const SAMPLE_CATALOG: Readonly<Record<LocalNetworkId, SampleNetworkCatalog>> = {
+// Every network served has a devnet, so the demo catalog has an entry for each.
+export const SAMPLE_CATALOG: Readonly<Record<NetworkName, SampleNetworkCatalog>> = {
   ethereum: {
     network: 'ethereum',
     chainName: 'Ethereum (local devnet)',

@@ -1,6 +1,7 @@
 // `npm start`: the whole service on loopback until Ctrl-C. `--persist` keeps DynamoDB data
 // under .data/ (git-ignored) instead of in memory; `--free-ports` lets the OS pick every port.
 // Flags reach here as `npm start -- --free-ports` (npm passes what follows `--` to the script).
+import { NETWORK_NAMES } from '../networkNames'
 import { PortsInUseError } from './checkPorts'
 import { MissingJavaError } from './dynamoLocal'
 import { DEFAULT_PERSIST_PATH, type LocalStack, startLocalStack } from './localStack'
@@ -72,8 +73,10 @@ async function main(): Promise<void> {
       `Local stack ready in ${seconds} s${persist ? ` (data kept in ${DEFAULT_PERSIST_PATH})` : ''}`,
       `  API          ${stack.apiUrl}/api/v1   (try: curl ${stack.apiUrl}/api/v1/networks)`,
       `  API docs     ${stack.apiUrl}/api/docs   (OpenAPI: ${stack.apiUrl}/api/docs/openapi.json)`,
-      `  ethereum RPC ${stack.env.ETHEREUM_RPC_URL}  chain id ${stack.env.ETHEREUM_CHAIN_ID}`,
-      `  altchain RPC ${stack.env.ALTCHAIN_RPC_URL}  chain id ${stack.env.ALTCHAIN_CHAIN_ID}`,
+      ...NETWORK_NAMES.map((network) => {
+        const prefix = network.toUpperCase()
+        return `  ${network} RPC ${stack.env[`${prefix}_RPC_URL`]}  chain id ${stack.env[`${prefix}_CHAIN_ID`]}`
+      }),
       `  DynamoDB     ${stack.env.DYNAMODB_ENDPOINT}  table ${stack.env.TABLE_NAME}`,
       `  demo account ${stack.demoAccount.address}: funded with coins and every demo token`,
       "               (anvil's public test account 0; its key is in anvil's docs. Devnet only.)",

@@ -1,4 +1,4 @@
-import { NETWORK_NAMES } from '../config'
+import { NETWORK_NAMES } from '../networkNames'
 import { networkId } from '../db/network'
 import { attachWalletNetworks } from '../db/walletNetwork'
 import { NotFound } from '../errors'

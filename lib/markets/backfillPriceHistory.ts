@@ -1,6 +1,6 @@
 import type { ChainClient } from '../chain/clients'
 import { translateChainError } from '../chain/chainError'
-import { NETWORK_NAMES, type NetworkName } from '../config'
+import { NETWORK_NAMES, type NetworkName } from '../networkNames'
 import { listProjectMarkets } from '../db/marketStats'
 import { type PricingPath, putBoundaryReadingsInBatches } from '../db/priceBoundary'
 import { putFinalPriceBuckets } from '../db/priceBucket'

@@ -7,7 +7,8 @@ import { findBlockAtTime } from '../chain/findBlockAtTime'
 import { findDeploymentBlock } from '../chain/findDeploymentBlock'
 import { findPairs } from '../chain/findPairs'
 import { readSwapVolumes } from '../chain/readSwapVolumes'
-import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { NETWORK_NAMES, type NetworkName } from '../networkNames'
 import {
   listProjectMarkets,
   type MarketMetrics,

@@ -2,7 +2,8 @@ import { erc20Abi } from 'viem'
 import { readContract } from 'viem/actions'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { loadChainConfig, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { type NetworkName } from '../networkNames'
 
 const usdDecimalsOf = new Map<NetworkName, Promise<number>>()
 

@@ -1,7 +1,8 @@
 import { getBlockNumber } from 'viem/actions'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { loadChainConfig, NETWORK_NAMES, type NetworkName } from '../config'
+import { loadChainConfig } from '../config'
+import { NETWORK_NAMES, type NetworkName } from '../networkNames'
 import { listPendingTrades } from '../db/trade'
 import { settleIfMined } from './settleIfMined'
 

@@ -1,3 +1,4 @@
+import { type NetworkName } from '../../lib/networkNames'
 import '../support/env'
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { ScheduledEvent } from 'aws-lambda'
@@ -104,7 +105,7 @@ const link = () => {
   return token
 }
 
-function quote(network: 'ethereum' | 'altchain') {
+function quote(network: NetworkName) {
   const deployed = network === 'ethereum' ? dex : sharedDeployment('altchain')
   return invoke(
     network === 'ethereum' ? quoteEthereum : quoteAltchain,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { getAddress, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { NetworkName } from '../../lib/config'
+import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletsKnown } from '../../lib/db/wallet'
 import { compileSolidity } from '../../lib/local/catalogTokenArtifact'
@@ -41,7 +41,7 @@ beforeAll(async () => {
     source: FORWARDER,
     contractName: 'Forwarder',
   })
-  for (const network of ['ethereum', 'altchain'] as const) {
+  for (const network of NETWORK_NAMES) {
     const client = devnet(network)
     const deployer = privateKeyToAccount(generatePrivateKey())
     await client.setBalance({ address: deployer.address, value: parseEther('10') })

@@ -1,7 +1,7 @@
 import '../support/env'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMOTION_MS } from '../../lib/chain/clients'
-import { NETWORK_NAMES, type NetworkName } from '../../lib/config'
+import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
 import { findFreePort } from '../../lib/local/findFreePort'
 import {
   type ChainCaller,

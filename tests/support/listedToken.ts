@@ -10,7 +10,8 @@ import {
   parseEther,
   toHex,
 } from 'viem'
-import { loadChainConfig, type NetworkName } from '../../lib/config'
+import { loadChainConfig } from '../../lib/config'
+import { type NetworkName } from '../../lib/networkNames'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
 import { devnet, type FundedAccount, fundedAccount } from './devnetAccounts'

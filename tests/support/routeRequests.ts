@@ -54,7 +54,7 @@ import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/rec
 import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
 import { handler as removeFromWatchlist } from '../../functions/watchlist/removeFromWatchlist'
-import type { NetworkName } from '../../lib/config'
+import type { NetworkName } from '../../lib/networkNames'
 import type { HttpEvent } from '../../lib/http/types'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'

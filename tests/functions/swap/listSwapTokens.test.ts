@@ -1,3 +1,4 @@
+import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { describe, expect, it } from 'vitest'
 import { handler as listTokens } from '../../../functions/swap/listSwapTokens'
@@ -62,7 +63,7 @@ describe('GET /v1/swap/tokens', () => {
   it('holds every token the devnets deployed, with checksummed addresses', async () => {
     const tokens = await tokensOf({ limit: '100' })
 
-    for (const network of ['ethereum', 'altchain'] as const) {
+    for (const network of NETWORK_NAMES) {
       const dex = deployment(network)
       for (const address of [dex.usdStablecoin, ...dex.tokens.map((token) => token.address)]) {
         expect(tokens).toContainEqual(expect.objectContaining({ network, address }))

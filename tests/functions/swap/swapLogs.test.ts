@@ -1,3 +1,4 @@
+import { type NetworkName } from '../../../lib/networkNames'
 import '../../support/env'
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -41,7 +42,7 @@ describe('executing routes and the log', () => {
     const routes: Array<{
       handler: Handler
       routeKey: string
-      network: 'ethereum' | 'altchain'
+      network: NetworkName
       ok: unknown
       short: unknown
     }> = [

@@ -18,7 +18,8 @@ import { handler as swapTokensEthereum } from '../../../functions/swap/swapToken
 import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
 import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
-import { loadChainConfig, type NetworkName } from '../../../lib/config'
+import { loadChainConfig } from '../../../lib/config'
+import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
 import { LOOKUPS_PER_CALL } from '../../../lib/chain/readPools'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { db } from '../../../lib/db/client'
@@ -38,7 +39,7 @@ import { signInWithWallet } from '../../support/walletSignIn'
 // 0 bps of slippage, so amountOutMin is the quoted amount) is compared with what the wallet's
 // balance gained on chain, to the base unit.
 
-const NETWORKS: NetworkName[] = ['ethereum', 'altchain']
+const NETWORKS = NETWORK_NAMES
 const SYMBOLS = ['USDT', 'FOT', 'WHOLE', 'DEEP'] as const
 type ZooSymbol = (typeof SYMBOLS)[number]
 

@@ -1,3 +1,4 @@
+import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, BaseError, getAddress } from 'viem'
 import { readContract, simulateContract } from 'viem/actions'
@@ -10,7 +11,7 @@ import { db } from '../../../lib/db/client'
 import { quoterV2Abi } from '../../../lib/local/v3Artifacts'
 import { countRequests } from '../../support/requestCounters'
 
-const NETWORKS = ['ethereum', 'altchain'] as const
+const NETWORKS = NETWORK_NAMES
 
 /** Every token the devnet pools: catalog, V3-only, zoo, base tokens. */
 function devnetTokens(network: (typeof NETWORKS)[number]): Address[] {

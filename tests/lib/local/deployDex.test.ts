@@ -22,7 +22,8 @@ import {
 } from '../../../lib/local/deployDex'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { privateKeyToAccount } from 'viem/accounts'
-import { type LocalNetworkId, SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
+import { SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
+import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
 import {
   loadUniswapV2Artifacts,
   UNISWAP_V2_PAIR_INIT_CODE_HASH,
@@ -31,10 +32,10 @@ import {
   uniswapV2Router02Abi,
 } from '../../../lib/local/uniswapV2Artifacts'
 
-const NETWORKS: LocalNetworkId[] = ['ethereum', 'altchain']
+const NETWORKS = NETWORK_NAMES
 const USDC_DECIMALS = 6
 
-async function setup(network: LocalNetworkId) {
+async function setup(network: NetworkName) {
   const chainId = DEVNET_CHAIN_IDS[network]
   const node = await startAnvil({ port: await findFreePort(), chainId })
   try {

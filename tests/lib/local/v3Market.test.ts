@@ -33,7 +33,8 @@ import {
 } from '../../../lib/local/deployDex'
 import { type DeployedV3Pool, v3PoolAddress } from '../../../lib/local/deployV3'
 import { findFreePort } from '../../../lib/local/findFreePort'
-import { type LocalNetworkId, SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
+import { SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
+import { NETWORK_NAMES } from '../../../lib/networkNames'
 import {
   loadPancakeV3Artifacts,
   loadUniswapV3Artifacts,
@@ -46,7 +47,7 @@ import {
 } from '../../../lib/local/v3Artifacts'
 import { devnetTransport } from '../../support/devnetTransport'
 
-const NETWORKS: LocalNetworkId[] = ['ethereum', 'altchain']
+const NETWORKS = NETWORK_NAMES
 // SwapRouter02's recipient flags (swap-router-contracts' Constants.sol).
 const MSG_SENDER = '0x0000000000000000000000000000000000000001'
 const ADDRESS_THIS = '0x0000000000000000000000000000000000000002'

@@ -1,3 +1,4 @@
+import { type NetworkName } from '../../../lib/networkNames'
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
@@ -18,7 +19,7 @@ import { countRequests, formatCounts } from '../../support/requestCounters'
 const deployments = inject('deployments')
 const GRAINS = ['hour', 'day', 'month'] as const
 
-function demoToken(network: 'ethereum' | 'altchain', symbol: string): string {
+function demoToken(network: NetworkName, symbol: string): string {
   const deployment = deployments[network]
   const token = [...deployment.tokens, ...deployment.v3OnlyTokens].find(
     (candidate) => candidate.symbol === symbol,
@@ -39,7 +40,7 @@ beforeAll(async () => {
   projects = new Map((await listProjects()).map((project) => [project.id, project]))
 })
 
-function demo(network: 'ethereum' | 'altchain', symbol: string): Project {
+function demo(network: NetworkName, symbol: string): Project {
   const project = projects.get(demoToken(network, symbol))
   if (!project) throw new Error(`demo ${symbol} not imported`)
   return project

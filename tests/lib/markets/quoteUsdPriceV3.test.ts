@@ -1,3 +1,4 @@
+import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, encodePacked, erc20Abi, getAddress } from 'viem'
 import { readContract, simulateContract } from 'viem/actions'
@@ -17,7 +18,7 @@ import { createProject } from '../../support/marketFixtures'
 // than every path this reference enumerates (a run saw $90.00 against $42.30 for ENS), and the
 // engine finds it; its exactness against a brute force over every pool is bestRoute.test.ts's.
 
-const NETWORKS = ['ethereum', 'altchain'] as const
+const NETWORKS = NETWORK_NAMES
 
 /** The best QuoterV2 output for `amountIn` over every V3 path of 1-2 hops among `middles`. */
 async function quoterBest(

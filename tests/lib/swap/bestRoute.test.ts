@@ -1,3 +1,4 @@
+import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { CurrencyAmount, Token } from '@uniswap/sdk-core'
 import { Pair } from '@uniswap/v2-sdk'
@@ -22,7 +23,7 @@ import { countRequests } from '../../support/requestCounters'
 // brute force finds over every pool of the devnet, priced with the Uniswap SDKs (not the
 // service's pool math), on pool state read at the same block.
 
-const NETWORKS = ['ethereum', 'altchain'] as const
+const NETWORKS = NETWORK_NAMES
 type Network = (typeof NETWORKS)[number]
 const USD_SIZES = ['100', '10000', '1000000']
 const MIN_TICK = -887272

@@ -1,3 +1,4 @@
+import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
@@ -8,7 +9,7 @@ import { devnet, fundedAccount } from '../../support/devnetAccounts'
 // Every route kind the engine picks on the devnet, executed as the one SwapRouter02 transaction
 // it describes: what the wallet's balance gains equals the quote to the base unit.
 
-const NETWORKS = ['ethereum', 'altchain'] as const
+const NETWORKS = NETWORK_NAMES
 type Network = (typeof NETWORKS)[number]
 const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as Address
 
