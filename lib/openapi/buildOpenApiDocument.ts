@@ -3,9 +3,9 @@ import * as z from 'zod/mini'
 import type { Guard } from '../auth/guard'
 import { UNAUTHORIZED_DESCRIPTIONS } from '../errors'
 import { COMPONENT_NAMES } from './componentSchemas'
-import { ROUTE_DESCRIPTIONS, TAG_DESCRIPTIONS } from './routeDescriptions'
-import { ERROR_RESPONSES, type ErrorStatus, ROUTE_ERRORS } from './routeErrors'
-import type { RouteExample } from './routeExamples'
+import { ERROR_RESPONSES, type ErrorStatus } from './errorResponses'
+import type { RouteDoc, RouteExample, StaticRouteDoc } from './routeDoc'
+import { TAG_DESCRIPTIONS } from './tagDescriptions'
 
 /** What `defineHandler` attaches to its handler as `route` (lib/http/defineHandler.ts). */
 export interface RouteDefinition {
@@ -29,6 +29,8 @@ export interface DocumentedRoute {
   definition: RouteDefinition
   /** What serverless.yml grants it (`access:`): the table's actions, the SSM parameters. */
   access: { table: string[]; parameters: string[] }
+  /** Its doc file (lib/openapi/routeDoc.ts), the example already signed. */
+  doc: Omit<RouteDoc, 'example'> & { example: RouteExample }
 }
 
 /** A route that answers something other than the JSON envelope (the docs routes). */
@@ -37,11 +39,7 @@ export interface StaticRoute {
   area: string
   method: string
   path: string
-  summary: string
-  /** The media types it answers with. */
-  contentTypes: string[]
-  /** Its path parameters, each with the values it answers for (others are 404). */
-  params?: Record<string, string[]>
+  doc: StaticRouteDoc
 }
 
 type JsonSchema = z.core.JSONSchema.BaseSchema
@@ -288,15 +286,12 @@ function unauthorizedName(codes: UnauthorizedCode[]): string | undefined {
 }
 
 function operationOf(
-  { name, area, definition, access }: DocumentedRoute,
-  example: RouteExample | undefined,
+  { name, area, definition, access, doc: notes }: DocumentedRoute,
   components: Components,
 ): Operation {
   const { auth, params, query, body, result } = definition
-  const notes = ROUTE_ERRORS[name]
-  if (!notes) throw new Error(`lib/openapi/routeErrors.ts lists no errors for ${name}`)
-  if (!example) throw new Error(`lib/openapi/routeExamples.ts gives no example for ${name}`)
-  // Errors that follow from the definition itself; the rest come from routeErrors.ts.
+  const { example } = notes
+  // Errors that follow from the definition itself; the rest come from the route's doc.
   const statuses = new Set<ErrorStatus>([...notes.errors, 500])
   if (params || query || body) statuses.add(400)
   if (body) statuses.add(413).add(415)
@@ -343,7 +338,7 @@ function operationOf(
   return {
     operationId: name,
     summary: summaryOf(name),
-    description: descriptionOf(name),
+    description: notes.description,
     tags: [area],
     security: securityOf(auth),
     parameters: [
@@ -361,12 +356,6 @@ function operationOf(
   }
 }
 
-function descriptionOf(name: string): string {
-  const description = ROUTE_DESCRIPTIONS[name]
-  if (!description) throw new Error(`lib/openapi/routeDescriptions.ts does not describe ${name}`)
-  return description
-}
-
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` })
 
 // Responses only API Gateway gives: its stage throttle on a route without a budget of the
@@ -375,13 +364,14 @@ const GATEWAY_ONLY = { 429: 'Throttled', 500: 'GatewayInternalError' } as const
 
 function staticOperationOf(route: StaticRoute): Operation {
   const ref = (status: ErrorStatus) => responseRef(ERROR_RESPONSES[status].name)
+  const { doc } = route
   return {
     operationId: route.name,
-    summary: route.summary,
-    description: descriptionOf(route.name),
+    summary: doc.summary,
+    description: doc.description,
     tags: [route.area],
     security: [],
-    parameters: Object.entries(route.params ?? {}).map(([name, values]) => ({
+    parameters: Object.entries(doc.params ?? {}).map(([name, values]) => ({
       name,
       in: 'path',
       required: true,
@@ -391,9 +381,9 @@ function staticOperationOf(route: StaticRoute): Operation {
     responses: {
       200: {
         description: 'OK',
-        content: Object.fromEntries(route.contentTypes.map((type) => [type, {}])),
+        content: Object.fromEntries(doc.contentTypes.map((type) => [type, {}])),
       },
-      ...(route.params && { 404: ref(404) }),
+      ...(doc.params && { 404: ref(404) }),
       // The stage throttle applies here too, and a crashed function is the gateway's 500.
       429: responseRef(GATEWAY_ONLY[429]),
       500: responseRef(GATEWAY_ONLY[500]),
@@ -406,16 +396,12 @@ export function buildOpenApiDocument(options: {
   version: string
   license: string
   routes: Array<DocumentedRoute | StaticRoute>
-  /** Request and result examples by function name (lib/openapi/routeExamples.ts). */
-  examples: Record<string, RouteExample>
 }) {
   const paths: Record<string, Record<string, Operation>> = {}
   const components: Components = {}
   for (const route of options.routes) {
     const operation =
-      'definition' in route
-        ? operationOf(route, options.examples[route.name], components)
-        : staticOperationOf(route)
+      'definition' in route ? operationOf(route, components) : staticOperationOf(route)
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation }
   }
   const examples = new Map<string, unknown>()
@@ -546,7 +532,7 @@ export function buildOpenApiDocument(options: {
     ],
     tags: [...new Set(options.routes.map((route) => route.area))].map((name) => {
       const description = TAG_DESCRIPTIONS[name]
-      if (!description) throw new Error(`lib/openapi/routeDescriptions.ts has no tag ${name}`)
+      if (!description) throw new Error(`lib/openapi/tagDescriptions.ts has no tag ${name}`)
       return { name, description }
     }),
     paths,

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import {
   type Address,
   createTestClient,
@@ -14,47 +16,9 @@ import {
   toHex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { handler as loginAccountHandler } from '../../functions/account/loginAccount'
-import { handler as logoutAccount } from '../../functions/account/logoutAccount'
-import { handler as refreshAccountSession } from '../../functions/account/refreshAccountSession'
-import { handler as registerAccountHandler } from '../../functions/account/registerAccount'
-import { handler as getNonce } from '../../functions/auth/getNonce'
-import { handler as prepareSwapNativeAltchain } from '../../functions/clientSigning/prepareSwapNativeAltchain'
-import { handler as prepareSwapTokensAltchain } from '../../functions/clientSigning/prepareSwapTokensAltchain'
-import { handler as prepareSwapTokensEthereum } from '../../functions/clientSigning/prepareSwapTokensEthereum'
-import { handler as prepareTransferAltchain } from '../../functions/clientSigning/prepareTransferAltchain'
-import { handler as prepareTransferEthereum } from '../../functions/clientSigning/prepareTransferEthereum'
-import { handler as submitAltchain } from '../../functions/clientSigning/submitAltchain'
-import { handler as submitEthereum } from '../../functions/clientSigning/submitEthereum'
-import { handler as loginWallet } from '../../functions/auth/loginWallet'
-import { handler as logoutWallet } from '../../functions/auth/logoutWallet'
-import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
-import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
-import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
-import { handler as listNetworks } from '../../functions/networks/listNetworks'
-import { handler as getDailyPriceHistory } from '../../functions/price/getDailyPriceHistory'
-import { handler as getMonthlyPriceHistory } from '../../functions/price/getMonthlyPriceHistory'
-import { handler as getYearlyPriceHistory } from '../../functions/price/getYearlyPriceHistory'
-import { handler as getProjectDetails } from '../../functions/project/getProjectDetails'
-import { handler as listTokens } from '../../functions/swap/listSwapTokens'
-import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
-import { handler as swapNativeAltchain } from '../../functions/swap/swapNativeAltchain'
-import { handler as swapTokensAltchain } from '../../functions/swap/swapTokensAltchain'
-import { handler as swapTokensEthereum } from '../../functions/swap/swapTokensEthereum'
-import { handler as getTradeByHash } from '../../functions/trade/getTradeByHash'
-import { handler as getTradeById } from '../../functions/trade/getTradeById'
-import { handler as listTrades } from '../../functions/trades/listTrades'
-import { handler as transferAltchain } from '../../functions/transfer/transferAltchain'
-import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
-import { handler as createWallet } from '../../functions/wallet/createWallet'
-import { handler as generateMnemonic } from '../../functions/wallet/generateMnemonic'
-import { handler as recoverWalletFromKey } from '../../functions/wallet/recoverWalletFromKey'
-import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/recoverWalletFromMnemonic'
-import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
-import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
-import { handler as removeFromWatchlist } from '../../functions/watchlist/removeFromWatchlist'
-import type { NetworkName } from '../../lib/networkNames'
+import { type NetworkName } from '../../lib/networkNames'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
+import { exampleOf, loadRouteDoc } from '../../lib/openapi/routeDoc'
 import type { HttpEvent } from '../../lib/http/types'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { queryNetworks } from '../../lib/db/network'
@@ -72,10 +36,18 @@ import { signedNonce, signInWithWallet } from './walletSignIn'
 // One valid request for each of the 40 /api/v1 routes, shared by the counts test
 // (tests/functions/requestCosts.test.ts) and the bench (tests/bench/requests.ts). No vitest here:
 // the bench runs it outside vitest, importing it after its own stack has set process.env.
+// Routes are named as in serverless.yml, which gives each its route key and handler file; a
+// route's documented request (its doc file, lib/openapi/routeDoc.ts) is sent as written where
+// the devnets can serve it, so the document's examples are requests the service accepts.
 
 type Handler = Parameters<typeof invoke>[0]
+/** An event of a named route: serverless.yml gives its route key. */
+type RouteEvent = Omit<HttpEventOverrides, 'routeKey'>
 
 export interface RouteRequest {
+  /** The function's name in serverless.yml. */
+  name: string
+  /** Its route, from serverless.yml. */
   routeKey: string
   /** Changes nothing in the table or on chain: the issue's "read route" goals apply. */
   read: boolean
@@ -92,7 +64,6 @@ export interface RouteRequest {
   freshEvent?: () => HttpEvent
 }
 
-const TEST_PHRASE = 'test test test test test test test test test test test junk'
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
 const fundingRouterAbi = parseAbi([
@@ -180,29 +151,32 @@ export async function routeRequests(
     tradingWallet(deployments.ethereum),
     tradingWallet(deployments.altchain),
   ])
+  const { handlers, routeKeys } = await declaredRoutes()
+  const eventOf = (name: string, event: RouteEvent) =>
+    httpEvent({ routeKey: routeKeys.get(name) ?? '', ...event })
+  const call = (name: string, event: RouteEvent) => {
+    const handler = handlers.get(name)
+    if (!handler) throw new Error(`serverless.yml declares no route ${name}`)
+    return () => invoke(handler, eventOf(name, event))
+  }
   const credentials = { username: `costs_${randomUUID().slice(0, 8)}`, password: randomUUID() }
-  await invoke(
-    registerAccountHandler,
-    httpEvent({ routeKey: 'POST /api/v1/account/register', body: credentials }),
-  )
+  await call('registerAccount', { body: credentials })()
 
-  const call = (handler: Handler, event: HttpEventOverrides) => () =>
-    invoke(handler, httpEvent(event))
   /** The same request every time: reads, and writes that can repeat. */
-  const same = (handler: Handler, event: HttpEventOverrides) =>
+  const same = (name: string, event: RouteEvent) =>
     Object.assign(
-      (): Promise<() => Promise<EnvelopeResponse>> => Promise.resolve(call(handler, event)),
-      { event: httpEvent(event) },
+      (): Promise<() => Promise<EnvelopeResponse>> => Promise.resolve(call(name, event)),
+      { event: eventOf(name, event) },
     )
+  /** The route's documented request, with what the caller adds (a token). */
+  const documented = async (name: string, extra: RouteEvent = {}) =>
+    same(name, { ...(await documentedRequest(name)), ...extra })
   const walletSignature = async () => {
     const { address, signature } = await signedNonce()
     return { address, signature }
   }
   const accountTokens = async () => {
-    const login = await invoke(
-      loginAccountHandler,
-      httpEvent({ routeKey: 'POST /api/v1/account/login', body: credentials }),
-    )
+    const login = await call('loginAccount', { body: credentials })()
     return (login.body.result as { token: { access: string; refresh: string } }).token
   }
   // Project details take an account's access token.
@@ -223,43 +197,33 @@ export async function routeRequests(
     }
   }
   // A fresh Idempotency-Key on every send, as a careful client sends: the costlier path.
-  const signed = (
-    handler: Handler,
-    routeKey: string,
-    trader: { privateKey: Hex; access: string },
-    body: unknown,
-  ) => {
-    const fresh = (): HttpEventOverrides => ({
-      routeKey,
+  const signed = (name: string, trader: { privateKey: Hex; access: string }, body: unknown) => {
+    const fresh = (): RouteEvent => ({
       pathParameters: { key: trader.privateKey },
       headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
       body,
     })
-    return Object.assign(() => Promise.resolve(call(handler, fresh())), {
-      freshEvent: () => httpEvent(fresh()),
+    return Object.assign(() => Promise.resolve(call(name, fresh())), {
+      freshEvent: () => eventOf(name, fresh()),
     })
   }
   /** A prepare route's request, as the trader's wallet app sends it. */
-  const preparing =
-    (handler: Handler, routeKey: string, trader: { access: string }, body: unknown) => () =>
-      Promise.resolve(call(handler, { routeKey, headers: bearer(trader.access), body }))
+  const preparing = (name: string, trader: { access: string }, body: unknown) => () =>
+    Promise.resolve(call(name, { headers: bearer(trader.access), body }))
   /** Prepared (through the real prepare route) and signed here; the submit alone is measured. */
   const submitting =
     (
-      prepareHandler: Handler,
-      prepareRouteKey: string,
-      submitHandler: Handler,
-      submitRouteKey: string,
+      prepareName: string,
+      submitName: string,
       trader: { privateKey: Hex; access: string },
       body: unknown,
     ) =>
     async () => {
-      const prepared = await preparing(prepareHandler, prepareRouteKey, trader, body)()
+      const prepared = await preparing(prepareName, trader, body)()
       const { result } = (await prepared()).body
       const { transactions } = result as { transactions: PreparedTransaction[] }
       const signed = await signAll(privateKeyToAccount(trader.privateKey), transactions)
-      return call(submitHandler, {
-        routeKey: submitRouteKey,
+      return call(submitName, {
         headers: { ...bearer(trader.access), 'idempotency-key': randomUUID() },
         body: { transactions: signed },
       })
@@ -273,372 +237,321 @@ export async function routeRequests(
   const readerHeaders = bearer(reader.access)
   const projectPath = { projectId: project.id }
 
-  const routes: RouteRequest[] = [
+  const routes: Array<Omit<RouteRequest, 'routeKey'>> = [
     {
-      routeKey: 'GET /api/v1/networks',
+      name: 'listNetworks',
       read: true,
-      prepare: same(listNetworks, { routeKey: 'GET /api/v1/networks' }),
+      prepare: await documented('listNetworks'),
     },
     {
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      name: 'getNonce',
       read: false, // issues a nonce
       // A fresh address each time: an address is issued at most 20 nonces a window (issue 22).
       prepare: () =>
-        Promise.resolve(
-          call(getNonce, {
-            routeKey: 'GET /api/v1/auth/nonce/{address}',
-            pathParameters: { address: randomAddress() },
-          }),
-        ),
+        Promise.resolve(call('getNonce', { pathParameters: { address: randomAddress() } })),
     },
     {
-      routeKey: 'POST /api/v1/auth/login',
+      name: 'loginWallet',
       read: false,
-      prepare: async () =>
-        call(loginWallet, { routeKey: 'POST /api/v1/auth/login', body: await walletSignature() }),
+      prepare: async () => call('loginWallet', { body: await walletSignature() }),
     },
     {
-      routeKey: 'GET /api/v1/auth/refresh',
+      name: 'refreshWalletSession',
       read: false,
       prepare: async () => {
         const { refresh } = await signInWithWallet()
-        return call(refreshWalletSession, {
-          routeKey: 'GET /api/v1/auth/refresh',
-          headers: bearer(refresh),
-        })
+        return call('refreshWalletSession', { headers: bearer(refresh) })
       },
     },
     {
-      routeKey: 'DELETE /api/v1/auth/logout',
+      name: 'logoutWallet',
       read: false,
       prepare: async () => {
         const { access } = await signInWithWallet()
-        return call(logoutWallet, {
-          routeKey: 'DELETE /api/v1/auth/logout',
-          headers: bearer(access),
-        })
+        return call('logoutWallet', { headers: bearer(access) })
       },
     },
     {
-      routeKey: 'GET /api/v1/wallet/mnemonic',
+      name: 'generateMnemonic',
       read: true,
-      prepare: same(generateMnemonic, { routeKey: 'GET /api/v1/wallet/mnemonic' }),
+      prepare: await documented('generateMnemonic'),
     },
     {
-      routeKey: 'POST /api/v1/wallet/create',
+      name: 'createWallet',
       read: true,
-      prepare: same(createWallet, {
-        routeKey: 'POST /api/v1/wallet/create',
-        body: { mnemonic: TEST_PHRASE, index: 1 },
-      }),
+      prepare: await documented('createWallet'),
     },
     {
-      routeKey: 'POST /api/v1/wallet/recover/mnemonic',
+      name: 'recoverWalletFromMnemonic',
       read: true,
-      prepare: same(recoverWalletFromMnemonic, {
-        routeKey: 'POST /api/v1/wallet/recover/mnemonic',
-        body: { mnemonic: TEST_PHRASE, index: 0 },
-      }),
+      prepare: await documented('recoverWalletFromMnemonic'),
     },
     {
-      routeKey: 'POST /api/v1/wallet/recover/key',
+      name: 'recoverWalletFromKey',
       read: true,
-      prepare: same(recoverWalletFromKey, {
-        routeKey: 'POST /api/v1/wallet/recover/key',
-        body: { privateKey: generatePrivateKey() },
-      }),
+      prepare: await documented('recoverWalletFromKey'),
     },
     {
-      routeKey: 'POST /api/v1/account/register',
+      name: 'registerAccount',
       read: false,
       slow: true,
       prepare: () =>
         Promise.resolve(
-          call(registerAccountHandler, {
-            routeKey: 'POST /api/v1/account/register',
+          call('registerAccount', {
             body: { username: `costs_${randomUUID().slice(0, 8)}`, password: randomUUID() },
           }),
         ),
     },
     {
-      routeKey: 'POST /api/v1/account/login',
+      name: 'loginAccount',
       read: false,
       slow: true,
-      prepare: same(loginAccountHandler, {
-        routeKey: 'POST /api/v1/account/login',
-        body: credentials,
-      }),
+      prepare: same('loginAccount', { body: credentials }),
     },
     {
-      routeKey: 'GET /api/v1/account/refresh',
+      name: 'refreshAccountSession',
       read: false,
       slow: true,
       prepare: async () => {
         const { refresh } = await accountTokens()
-        return call(refreshAccountSession, {
-          routeKey: 'GET /api/v1/account/refresh',
-          headers: bearer(refresh),
-        })
+        return call('refreshAccountSession', { headers: bearer(refresh) })
       },
     },
     {
-      routeKey: 'DELETE /api/v1/account/logout',
+      name: 'logoutAccount',
       read: false,
       slow: true,
       prepare: async () => {
         const { access } = await accountTokens()
-        return call(logoutAccount, {
-          routeKey: 'DELETE /api/v1/account/logout',
-          headers: bearer(access),
-        })
+        return call('logoutAccount', { headers: bearer(access) })
       },
     },
     {
-      routeKey: 'GET /api/v1/swap/tokens',
+      name: 'listSwapTokens',
       read: true,
-      prepare: same(listTokens, { routeKey: 'GET /api/v1/swap/tokens' }),
+      prepare: await documented('listSwapTokens'),
     },
     {
-      routeKey: 'GET /api/v1/swap/quote/altchain',
+      name: 'quoteAltchain',
       read: true,
-      prepare: same(quoteAltchain, {
-        routeKey: 'GET /api/v1/swap/quote/altchain',
-        queryStringParameters: quote(alt, 'CAKE', 'BTCB'),
-      }),
+      prepare: same('quoteAltchain', { queryStringParameters: quote(alt, 'CAKE', 'BTCB') }),
     },
     {
-      routeKey: 'GET /api/v1/swap/quote/ethereum',
+      name: 'quoteEthereum',
       read: true,
-      prepare: same(quoteEthereum, {
-        routeKey: 'GET /api/v1/swap/quote/ethereum',
-        queryStringParameters: quote(eth, 'LINK', 'WBTC'),
-      }),
+      prepare: same('quoteEthereum', { queryStringParameters: quote(eth, 'LINK', 'WBTC') }),
     },
     {
-      routeKey: 'POST /api/v1/swap/native/altchain/{key}',
+      name: 'swapNativeAltchain',
       read: false,
       prepare: signed(
-        swapNativeAltchain,
-        'POST /api/v1/swap/native/altchain/{key}',
+        'swapNativeAltchain',
         altchainTrader,
         swapBody(alt, NATIVE_COIN, alt.usdStablecoin, '0.01'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/swap/tokens/altchain/{key}',
+      name: 'swapTokensAltchain',
       read: false,
       prepare: signed(
-        swapTokensAltchain,
-        'POST /api/v1/swap/tokens/altchain/{key}',
+        'swapTokensAltchain',
         altchainTrader,
         swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+      name: 'swapTokensEthereum',
       read: false,
       prepare: signed(
-        swapTokensEthereum,
-        'POST /api/v1/swap/tokens/ethereum/{key}',
+        'swapTokensEthereum',
         ethereumTrader,
         swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/transfer/tokens/altchain/{key}',
+      name: 'transferAltchain',
       read: false,
-      prepare: signed(
-        transferAltchain,
-        'POST /api/v1/transfer/tokens/altchain/{key}',
-        altchainTrader,
-        { to: randomAddress(), amount: '0.5', token: alt.usdStablecoin, decimals: 6 },
-      ),
+      prepare: signed('transferAltchain', altchainTrader, {
+        to: randomAddress(),
+        amount: '0.5',
+        token: alt.usdStablecoin,
+        decimals: 6,
+      }),
     },
     {
-      routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+      name: 'transferEthereum',
       read: false,
-      prepare: signed(
-        transferEthereum,
-        'POST /api/v1/transfer/tokens/ethereum/{key}',
-        ethereumTrader,
-        { to: randomAddress(), amount: '0.5', token: eth.usdStablecoin, decimals: 6 },
-      ),
+      prepare: signed('transferEthereum', ethereumTrader, {
+        to: randomAddress(),
+        amount: '0.5',
+        token: eth.usdStablecoin,
+        decimals: 6,
+      }),
     },
     {
-      routeKey: 'POST /api/v1/prepare/swap/tokens/ethereum',
+      name: 'prepareSwapTokensEthereum',
       read: true, // builds transactions; sends and records nothing
       prepare: preparing(
-        prepareSwapTokensEthereum,
-        'POST /api/v1/prepare/swap/tokens/ethereum',
+        'prepareSwapTokensEthereum',
         ethereumTrader,
         swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/prepare/swap/tokens/altchain',
+      name: 'prepareSwapTokensAltchain',
       read: true, // builds transactions; sends and records nothing
       prepare: preparing(
-        prepareSwapTokensAltchain,
-        'POST /api/v1/prepare/swap/tokens/altchain',
+        'prepareSwapTokensAltchain',
         altchainTrader,
         swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/prepare/swap/native/altchain',
+      name: 'prepareSwapNativeAltchain',
       read: true, // builds transactions; sends and records nothing
       prepare: preparing(
-        prepareSwapNativeAltchain,
-        'POST /api/v1/prepare/swap/native/altchain',
+        'prepareSwapNativeAltchain',
         altchainTrader,
         swapBody(alt, NATIVE_COIN, alt.usdStablecoin, '0.01'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/prepare/transfer/tokens/ethereum',
+      name: 'prepareTransferEthereum',
       read: true, // builds transactions; sends and records nothing
-      prepare: preparing(
-        prepareTransferEthereum,
-        'POST /api/v1/prepare/transfer/tokens/ethereum',
-        ethereumTrader,
-        { to: randomAddress(), amount: '0.5', token: eth.usdStablecoin, decimals: 6 },
-      ),
+      prepare: preparing('prepareTransferEthereum', ethereumTrader, {
+        to: randomAddress(),
+        amount: '0.5',
+        token: eth.usdStablecoin,
+        decimals: 6,
+      }),
     },
     {
-      routeKey: 'POST /api/v1/prepare/transfer/tokens/altchain',
+      name: 'prepareTransferAltchain',
       read: true, // builds transactions; sends and records nothing
-      prepare: preparing(
-        prepareTransferAltchain,
-        'POST /api/v1/prepare/transfer/tokens/altchain',
-        altchainTrader,
-        { to: randomAddress(), amount: '0.5', token: alt.usdStablecoin, decimals: 6 },
-      ),
+      prepare: preparing('prepareTransferAltchain', altchainTrader, {
+        to: randomAddress(),
+        amount: '0.5',
+        token: alt.usdStablecoin,
+        decimals: 6,
+      }),
     },
     {
-      routeKey: 'POST /api/v1/submit/ethereum',
+      name: 'submitEthereum',
       read: false,
       prepare: submitting(
-        prepareSwapTokensEthereum,
-        'POST /api/v1/prepare/swap/tokens/ethereum',
-        submitEthereum,
-        'POST /api/v1/submit/ethereum',
+        'prepareSwapTokensEthereum',
+        'submitEthereum',
         ethereumTrader,
         swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/submit/altchain',
+      name: 'submitAltchain',
       read: false,
       prepare: submitting(
-        prepareSwapTokensAltchain,
-        'POST /api/v1/prepare/swap/tokens/altchain',
-        submitAltchain,
-        'POST /api/v1/submit/altchain',
+        'prepareSwapTokensAltchain',
+        'submitAltchain',
         altchainTrader,
         swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
       ),
     },
     {
-      routeKey: 'POST /api/v1/networks/wallet',
+      name: 'attachWalletNetworks',
       read: false,
-      prepare: same(attachWalletNetworks, {
-        routeKey: 'POST /api/v1/networks/wallet',
-        headers: readerHeaders,
-        body: { networkIds },
-      }),
+      prepare: same('attachWalletNetworks', { headers: readerHeaders, body: { networkIds } }),
     },
     {
-      routeKey: 'GET /api/v1/networks/wallet/balance',
+      name: 'getWalletBalances',
       read: true,
-      prepare: same(getWalletBalances, {
-        routeKey: 'GET /api/v1/networks/wallet/balance',
-        headers: readerHeaders,
-      }),
+      prepare: same('getWalletBalances', { headers: readerHeaders }),
     },
     {
-      routeKey: 'GET /api/v1/watchlist/projects',
+      name: 'listWatchlist',
       read: true,
-      prepare: same(listWatchlist, {
-        routeKey: 'GET /api/v1/watchlist/projects',
-        headers: readerHeaders,
-      }),
+      prepare: same('listWatchlist', { headers: readerHeaders }),
     },
     {
-      routeKey: 'POST /api/v1/watchlist/{projectId}',
+      name: 'addToWatchlist',
       read: false,
       // Not yet watched, so the add writes: the path a client's first tap takes.
       prepare: async () => {
         await unwatchProject(reader.address, project.id)
-        return call(addToWatchlist, {
-          routeKey: 'POST /api/v1/watchlist/{projectId}',
-          pathParameters: projectPath,
-          headers: readerHeaders,
-        })
+        return call('addToWatchlist', { pathParameters: projectPath, headers: readerHeaders })
       },
     },
     {
-      routeKey: 'DELETE /api/v1/watchlist/{projectId}',
+      name: 'removeFromWatchlist',
       read: false,
       prepare: async () => {
         await watchProject(reader.address, project.id)
-        return call(removeFromWatchlist, {
-          routeKey: 'DELETE /api/v1/watchlist/{projectId}',
-          pathParameters: projectPath,
-          headers: readerHeaders,
-        })
+        return call('removeFromWatchlist', { pathParameters: projectPath, headers: readerHeaders })
       },
     },
     {
-      routeKey: 'GET /api/v1/project/{projectId}',
+      name: 'getProjectDetails',
       read: true,
-      prepare: same(getProjectDetails, {
-        routeKey: 'GET /api/v1/project/{projectId}',
-        pathParameters: projectPath,
-        headers: accountHeaders,
-      }),
+      prepare: same('getProjectDetails', { pathParameters: projectPath, headers: accountHeaders }),
     },
-    ...(
-      [
-        ['daily', getDailyPriceHistory],
-        ['monthly', getMonthlyPriceHistory],
-        ['yearly', getYearlyPriceHistory],
-      ] as const
-    ).map(([grain, handler]) => ({
-      routeKey: `GET /api/v1/price/history/${grain}/{projectId}`,
+    ...['getDailyPriceHistory', 'getMonthlyPriceHistory', 'getYearlyPriceHistory'].map((name) => ({
+      name,
       read: true,
-      prepare: same(handler, {
-        routeKey: `GET /api/v1/price/history/${grain}/{projectId}`,
-        pathParameters: projectPath,
-      }),
+      prepare: same(name, { pathParameters: projectPath }),
     })),
     {
-      routeKey: 'GET /api/v1/trades',
+      name: 'listTrades',
       read: true,
-      prepare: same(listTrades, { routeKey: 'GET /api/v1/trades', headers: readerHeaders }),
+      prepare: await documented('listTrades', { headers: readerHeaders }),
     },
     {
-      routeKey: 'GET /api/v1/trade/hash/{hash}',
+      name: 'getTradeByHash',
       read: true,
-      prepare: same(getTradeByHash, {
-        routeKey: 'GET /api/v1/trade/hash/{hash}',
-        pathParameters: { hash },
-        headers: readerHeaders,
-      }),
+      prepare: same('getTradeByHash', { pathParameters: { hash }, headers: readerHeaders }),
     },
     {
-      routeKey: 'GET /api/v1/trade/id/{tradeId}',
+      name: 'getTradeById',
       read: true,
-      prepare: same(getTradeById, {
-        routeKey: 'GET /api/v1/trade/id/{tradeId}',
-        pathParameters: { tradeId },
-        headers: readerHeaders,
-      }),
+      prepare: same('getTradeById', { pathParameters: { tradeId }, headers: readerHeaders }),
     },
   ]
   return routes.map((route) => {
     const { event, freshEvent } = (
       route as { prepare: { event?: HttpEvent; freshEvent?: (this: void) => HttpEvent } }
     ).prepare
-    return { ...route, ...(event && { event }), ...(freshEvent && { freshEvent }) }
+    return {
+      ...route,
+      routeKey: routeKeys.get(route.name) ?? '',
+      ...(event && { event }),
+      ...(freshEvent && { freshEvent }),
+    }
   })
+}
+
+/** The HTTP routes of serverless.yml by name: their handlers (imported) and route keys. */
+async function declaredRoutes() {
+  const handlers = new Map<string, Handler>()
+  const routeKeys = new Map<string, string>()
+  for (const fn of declaredFunctions()) {
+    if (!fn.route) continue
+    const module = (await import(pathToFileURL(resolve(fn.entry)).href)) as { handler: Handler }
+    handlers.set(fn.name, module.handler)
+    routeKeys.set(fn.name, `${fn.route.method} ${fn.route.path}`)
+  }
+  return { handlers, routeKeys }
+}
+
+/** A route's documented example request, as the event a client's request becomes. */
+async function documentedRequest(name: string): Promise<RouteEvent> {
+  const fn = declaredFunctions().find((declared) => declared.name === name)
+  if (!fn) throw new Error(`serverless.yml declares no function ${name}`)
+  const doc = await loadRouteDoc(fn.entry)
+  if (!('example' in doc)) throw new Error(`${name} documents no JSON request`)
+  const { params, query, body } = await exampleOf(doc)
+  // Path and query values travel as text.
+  const text = (values: Record<string, unknown> | undefined) =>
+    values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key, String(value)]))
+  return {
+    ...(params && { pathParameters: text(params) }),
+    ...(query && { queryStringParameters: text(query) }),
+    ...(body !== undefined && { body }),
+  }
 }

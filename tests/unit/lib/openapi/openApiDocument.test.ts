@@ -1,13 +1,12 @@
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as getDocsAsset } from '../../../../functions/docs/getDocsAsset'
 import { MAX_HOPS } from '../../../../lib/chain/bestAmountOut'
 import type { OpenApiDocument } from '../../../../lib/openapi/buildOpenApiDocument'
 import { declaredFunctions } from '../../../../lib/openapi/declaredFunctions'
 import { loadRoutes, OPENAPI_FILE, openApiDocument } from '../../../../lib/openapi/openApiDocument'
-import { routeExamples } from '../../../../lib/openapi/routeExamples'
 import { MAX_PATH_TOKENS } from '../../../../schemas/limits'
 import type * as z from '../../../../schemas/zod'
 import { httpEvent } from '../../../support/httpEvent'
@@ -195,13 +194,27 @@ describe('the OpenAPI document', () => {
     })
   })
 
+  it('reads a doc file beside each handler, and no doc file without a declared function', async () => {
+    const routes = await loadRoutes()
+    const docFiles = readdirSync('functions', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.doc.ts'))
+      .map((file) => `functions/${file}`)
+    const httpEntries = declaredFunctions().flatMap((fn) => (fn.route ? [fn.entry] : []))
+
+    expect(routes.map((route) => route.name)).toEqual(
+      declaredFunctions().flatMap((fn) => (fn.route ? [fn.name] : [])),
+    )
+    expect(docFiles.sort()).toEqual(
+      httpEntries.map((entry) => entry.replace(/\.ts$/, '.doc.ts')).sort(),
+    )
+  })
+
   it('gives every route examples of its inputs and result that its own schemas accept', async () => {
-    const examples = await routeExamples()
     const routes = (await loadRoutes()).flatMap((route) => ('definition' in route ? [route] : []))
 
-    expect(Object.keys(examples).sort()).toEqual(routes.map((route) => route.name).sort())
+    expect(routes).toHaveLength(40)
     for (const route of routes) {
-      const example = examples[route.name]
+      const { example } = route.doc
       const schemas = route.definition as unknown as Partial<
         Record<'params' | 'query' | 'body' | 'result', z.ZodMiniType>
       >
@@ -211,7 +224,7 @@ describe('the OpenAPI document', () => {
         issues: schemas[part]?.safeParse(value).error?.issues ?? [],
       })
       for (const part of ['params', 'query', 'body'] as const) {
-        expect({ route: route.name, part, given: example?.[part] !== undefined }).toEqual({
+        expect({ route: route.name, part, given: example[part] !== undefined }).toEqual({
           route: route.name,
           part,
           given: schemas[part] !== undefined,
@@ -219,13 +232,13 @@ describe('the OpenAPI document', () => {
       }
       // The query string carries every value as text, integers as digits.
       const query = Object.fromEntries(
-        Object.entries(example?.query ?? {}).map(([name, value]) => [name, String(value)]),
+        Object.entries(example.query ?? {}).map(([name, value]) => [name, String(value)]),
       )
-      if (schemas.params) expect(accepts('params', example?.params).issues).toEqual([])
+      if (schemas.params) expect(accepts('params', example.params).issues).toEqual([])
       if (schemas.query) expect(accepts('query', query).issues).toEqual([])
-      if (schemas.body) expect(accepts('body', example?.body).issues).toEqual([])
+      if (schemas.body) expect(accepts('body', example.body).issues).toEqual([])
       // A result example is what the route answers: its schema leaves it as it is.
-      expect(schemas.result?.parse(example?.result)).toEqual(example?.result)
+      expect(schemas.result?.parse(example.result)).toEqual(example.result)
     }
   })
 

@@ -19,47 +19,43 @@ import { networkId } from '../db/network'
 import { projectId } from '../db/project'
 import { formatTimestamp } from '../formatTimestamp'
 
-// Request and result examples of every route: what a client sends (path, query and body values,
-// query integers as the integers the document types them as) and the `result` it gets back. Each
-// is parsed with its route's own schemas by tests/lib/openapi/openApiDocument.test.ts, and the
+// The values the routes' examples share (each route's example is in its doc file beside the
+// handler, lib/openapi/routeDoc.ts): one wallet, one catalog, one swap per network. Each example is
+// parsed with its route's own schemas by tests/unit/lib/openapi/openApiDocument.test.ts, and the
 // linters check each against the document. Mainnet addresses: Uniswap V2/V3 and SwapRouter02 on
-// Ethereum (chain 1), PancakeSwap V2/V3 and its SmartRouter on BNB Chain (56). The wallet is anvil's public test account 3, so signatures
-// and the submitted transactions are real.
-
-export interface RouteExample {
-  params?: Record<string, unknown>
-  query?: Record<string, unknown>
-  body?: unknown
-  result: unknown
-}
+// Ethereum (chain 1), PancakeSwap V2/V3 and its SmartRouter on BNB Chain (56). The wallet is
+// anvil's public test account 3, so signatures and the submitted transactions are real.
 
 // The published test mnemonic of anvil and hardhat: never a real wallet.
-const TEST_PHRASE = 'test test test test test test test test test test test junk'
-const EXAMPLE_SIGNER = mnemonicToAccount(TEST_PHRASE, { addressIndex: 3 })
-const WALLET = EXAMPLE_SIGNER.address
-const WALLET_KEY = keyOf(EXAMPLE_SIGNER)
-function keyOf(account: ReturnType<typeof mnemonicToAccount>): Hex {
+export const TEST_PHRASE = 'test test test test test test test test test test test junk'
+export const EXAMPLE_SIGNER = mnemonicToAccount(TEST_PHRASE, { addressIndex: 3 })
+export const WALLET = EXAMPLE_SIGNER.address
+export const WALLET_KEY = keyOf(EXAMPLE_SIGNER)
+export function keyOf(account: ReturnType<typeof mnemonicToAccount>): Hex {
   const { privateKey } = account.getHdKey()
   if (!privateKey) throw new Error('an HD account always has a private key')
   return toHex(privateKey)
 }
 
 const RECIPIENT: Address = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
-const ETHEREUM = {
+export const ETHEREUM = {
   chainId: 1,
   swapRouter: '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45',
   weth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
   usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
   link: '0x514910771AF9Ca656af840dff83E8264EcF986CA',
 } as const
-const ALTCHAIN = {
+export const ALTCHAIN = {
   chainId: 56,
   swapRouter: '0x13f4EA83D0bd40E75C8222255bc855a974568Dd4',
   wbnb: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
   cake: '0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82',
 } as const
 const DEADLINE = 1_795_000_000n
-const FEES = { maxFeePerGas: toHex(24_000_000_000n), maxPriorityFeePerGas: toHex(1_000_000_000n) }
+const FEES = {
+  maxFeePerGas: toHex(24_000_000_000n),
+  maxPriorityFeePerGas: toHex(1_000_000_000n),
+}
 
 function unsigned(
   chainId: number,
@@ -264,10 +260,10 @@ const linkForUsdcSwap: ExampleSwap = {
   gasCostToken1: 23_328_000n,
   blockNumber: 21_004_510,
 }
-const linkForUsdc = swapExample(linkForUsdcSwap, 7, true)
+export const linkForUsdc = swapExample(linkForUsdcSwap, 7, true)
 
 // 40 CAKE for WBNB in PancakeSwap V3's 0.25 % pool.
-const cakeForWbnb = swapExample(
+export const cakeForWbnb = swapExample(
   {
     chainId: ALTCHAIN.chainId,
     swapRouter: ALTCHAIN.swapRouter,
@@ -302,7 +298,7 @@ const cakeForWbnb = swapExample(
 )
 
 // 0.5 BNB for CAKE in PancakeSwap V2's pair: the router wraps the coin sent as value.
-const bnbForCake = swapExample(
+export const bnbForCake = swapExample(
   {
     chainId: ALTCHAIN.chainId,
     swapRouter: ALTCHAIN.swapRouter,
@@ -356,7 +352,7 @@ const transferExample = (chainId: number, token: Address, symbol: string) => ({
 })
 
 /** The submit example of a prepare example: its transactions signed by the example wallet. */
-async function submitExample(prepared: { result: { transactions: UnsignedTransaction[] } }) {
+export async function submitExample(prepared: { result: { transactions: UnsignedTransaction[] } }) {
   const transactions = await Promise.all(
     prepared.result.transactions.map((transaction) =>
       EXAMPLE_SIGNER.signTransaction({
@@ -381,7 +377,7 @@ async function submitExample(prepared: { result: { transactions: UnsignedTransac
 // Sessions: tokens signed with a key no stage uses, as the service shapes them (lib/auth/tokens.ts).
 const EXAMPLE_TOKEN_KEY = new TextEncoder().encode('an example key that signs no real token')
 const ISSUED_AT = 1_795_000_000
-const ACCOUNT_ID = '0b3c9a2e-5f4d-4e8b-9c1a-7d6e5f4a3b2c'
+export const ACCOUNT_ID = '0b3c9a2e-5f4d-4e8b-9c1a-7d6e5f4a3b2c'
 
 async function exampleToken(
   audience: 'wallet' | 'account',
@@ -405,7 +401,7 @@ async function exampleToken(
     .sign(EXAMPLE_TOKEN_KEY)
 }
 
-async function tokenPair(audience: 'wallet' | 'account', subject: string, serial: number) {
+export async function tokenPair(audience: 'wallet' | 'account', subject: string, serial: number) {
   return {
     access: await exampleToken(audience, subject, 'access', serial),
     refresh: await exampleToken(audience, subject, 'refresh', serial),
@@ -413,8 +409,8 @@ async function tokenPair(audience: 'wallet' | 'account', subject: string, serial
 }
 
 // Sign-in with Ethereum, as lib/auth/siwe.ts builds the message (a deployed stage's settings).
-const NONCE = 481_516_234_200
-const SIGN_IN_MESSAGE = createSiweMessage({
+export const NONCE = 481_516_234_200
+export const SIGN_IN_MESSAGE = createSiweMessage({
   domain: 'app.example.com',
   uri: 'https://app.example.com',
   address: WALLET,
@@ -427,7 +423,7 @@ const SIGN_IN_MESSAGE = createSiweMessage({
 })
 
 // The catalog: two ethereum tokens, ids as lib/db/project.ts derives them.
-const LINK = {
+export const LINK = {
   id: projectId('ethereum', ETHEREUM.link),
   name: 'Chainlink',
   address: ETHEREUM.link,
@@ -435,7 +431,7 @@ const LINK = {
   decimals: 18,
   network: 'ethereum',
 }
-const USDC = {
+export const USDC = {
   id: projectId('ethereum', ETHEREUM.usdc),
   name: 'USD Coin',
   address: ETHEREUM.usdc,
@@ -445,10 +441,10 @@ const USDC = {
 }
 const CREATED_AT = new Date('2026-03-02T09:15:00.000Z')
 const NOW = new Date('2026-11-21T20:00:00.000Z')
-const HOUR_MS = 3_600_000
-const DAY_MS = 24 * HOUR_MS
+export const HOUR_MS = 3_600_000
+export const DAY_MS = 24 * HOUR_MS
 
-const project = {
+export const project = {
   ...LINK,
   industry: 'Oracles',
   description: 'A decentralized oracle network that brings off-chain data to smart contracts.',
@@ -490,7 +486,7 @@ const project = {
 }
 
 /** A price history of hours or days, one point per price, the last one at NOW. */
-function history(key: 'hour' | 'day', stepMs: number, prices: number[]) {
+export function history(key: 'hour' | 'day', stepMs: number, prices: number[]) {
   return {
     history: prices.map((avgPrice, index) => ({
       avgPrice,
@@ -499,8 +495,8 @@ function history(key: 'hour' | 'day', stepMs: number, prices: number[]) {
   }
 }
 
-const SWAP_HASH = '0x9a1c3b0e4f7d2a6c8b5e1f0d3c7a9b2e4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c'
-const tradeRecord = {
+export const SWAP_HASH = '0x9a1c3b0e4f7d2a6c8b5e1f0d3c7a9b2e4d6f8a0c1e3b5d7f9a2c4e6b8d0f1a3c'
+export const tradeRecord = {
   id: '019a8f2e-4b1c-7d3e-9f0a-1b2c3d4e5f60',
   hash: SWAP_HASH,
   type: 'swap',
@@ -516,189 +512,21 @@ const tradeRecord = {
   createdAt: formatTimestamp(new Date('2026-11-21T19:58:12.345Z')),
 }
 
-const linkForUsdcQuote = exampleQuote({ ...linkForUsdcSwap, slippageBps: 50 })
+export const linkForUsdcQuote = exampleQuote({ ...linkForUsdcSwap, slippageBps: 50 })
 
-/** Examples keyed by the function's name in serverless.yml. */
-export async function routeExamples(): Promise<Record<string, RouteExample>> {
-  const walletTokens = await tokenPair('wallet', WALLET, 1)
-  const accountTokens = await tokenPair('account', ACCOUNT_ID, 1)
-  const networks = [
-    { id: networkId('ethereum'), network: 'ethereum' },
-    { id: networkId('altchain'), network: 'altchain' },
-  ]
-  const recovered = mnemonicToAccount(TEST_PHRASE)
-  const credentials = { username: 'satoshi_n', password: 'correct horse battery staple' }
-  const txResult = (transaction: { result: { txId: string } }) => ({
-    txId: transaction.result.txId,
-  })
-  const submittedLinkForUsdc = await submitExample(linkForUsdc)
-  const submittedCakeForWbnb = await submitExample(cakeForWbnb)
-  const submittedBnbForCake = await submitExample(bnbForCake)
-  const ethereumTransfer = transferExample(ETHEREUM.chainId, ETHEREUM.link, 'LINK')
-  const altchainTransfer = transferExample(ALTCHAIN.chainId, ALTCHAIN.cake, 'CAKE')
-  const keyParams = { key: WALLET_KEY }
-  const projectParams = { projectId: LINK.id }
-  return {
-    listNetworks: { result: { networks } },
-    getNonce: { params: { address: WALLET }, result: { nonce: NONCE, message: SIGN_IN_MESSAGE } },
-    loginWallet: {
-      body: {
-        address: WALLET,
-        signature: await EXAMPLE_SIGNER.signMessage({ message: SIGN_IN_MESSAGE }),
-        nonce: NONCE,
-      },
-      result: walletTokens,
-    },
-    refreshWalletSession: { result: await tokenPair('wallet', WALLET, 2) },
-    logoutWallet: { result: {} },
-    generateMnemonic: { result: { mnemonic: TEST_PHRASE } },
-    createWallet: {
-      body: { mnemonic: TEST_PHRASE, index: 3 },
-      result: { address: WALLET, privateKey: WALLET_KEY },
-    },
-    recoverWalletFromMnemonic: {
-      body: { mnemonic: TEST_PHRASE },
-      result: { address: recovered.address, privateKey: keyOf(recovered) },
-    },
-    recoverWalletFromKey: {
-      body: { privateKey: WALLET_KEY.slice(2) },
-      result: { address: WALLET, privateKey: WALLET_KEY },
-    },
-    registerAccount: { body: credentials, result: {} },
-    loginAccount: { body: credentials, result: { token: accountTokens } },
-    refreshAccountSession: { result: { token: await tokenPair('account', ACCOUNT_ID, 2) } },
-    logoutAccount: { result: {} },
-    listSwapTokens: {
-      query: { sort: 'symbol', direction: 'ASC', limit: 2, offset: 0 },
-      result: { tokens: [LINK, USDC] },
-    },
-    quoteAltchain: {
-      query: {
-        amount: '40',
-        address0: ALTCHAIN.cake,
-        decimals0: 18,
-        address1: ALTCHAIN.wbnb,
-        decimals1: 18,
-        slippageBps: 50,
-      },
-      result: { ...cakeForWbnb.result.quote, gasPriceWei: 1_000_000_000 },
-    },
-    quoteEthereum: {
-      query: {
-        amount: '40',
-        address0: ETHEREUM.link,
-        decimals0: 18,
-        address1: ETHEREUM.usdc,
-        decimals1: 6,
-        slippageBps: 50,
-        recipient: WALLET,
-      },
-      result: {
-        ...linkForUsdcQuote.quote,
-        calldata: linkForUsdcQuote.call.data,
-        value: toHex(linkForUsdcQuote.call.value),
-        gasPriceWei: 24_000_000_000,
-      },
-    },
-    swapNativeAltchain: {
-      params: keyParams,
-      body: bnbForCake.body,
-      result: txResult(submittedBnbForCake),
-    },
-    swapTokensAltchain: {
-      params: keyParams,
-      body: cakeForWbnb.body,
-      result: txResult(submittedCakeForWbnb),
-    },
-    swapTokensEthereum: {
-      params: keyParams,
-      body: linkForUsdc.body,
-      result: txResult(submittedLinkForUsdc),
-    },
-    transferAltchain: {
-      params: keyParams,
-      body: altchainTransfer.body,
-      result: txResult(await submitExample(altchainTransfer)),
-    },
-    transferEthereum: {
-      params: keyParams,
-      body: ethereumTransfer.body,
-      result: txResult(await submitExample(ethereumTransfer)),
-    },
-    prepareSwapTokensEthereum: linkForUsdc,
-    prepareSwapTokensAltchain: cakeForWbnb,
-    prepareSwapNativeAltchain: bnbForCake,
-    prepareTransferEthereum: ethereumTransfer,
-    prepareTransferAltchain: altchainTransfer,
-    submitEthereum: submittedLinkForUsdc,
-    submitAltchain: submittedCakeForWbnb,
-    attachWalletNetworks: { body: { networkIds: networks.map(({ id }) => id) }, result: {} },
-    getWalletBalances: {
-      result: {
-        networksBalance: [
-          { network: 'ethereum', balance: 1.25, balanceExact: '1.25' },
-          { network: 'altchain', balance: 0.4, balanceExact: '0.400000000000000001' },
-        ],
-      },
-    },
-    listWatchlist: {
-      result: {
-        watchlist: [
-          {
-            id: LINK.id,
-            symbol: LINK.symbol,
-            name: LINK.name,
-            price: 14.02,
-            price_change_daily: -1.8,
-            price_change_daily_positive: false,
-          },
-        ],
-      },
-    },
-    addToWatchlist: { params: projectParams, result: {} },
-    removeFromWatchlist: { params: projectParams, result: {} },
-    getProjectDetails: { params: projectParams, result: { project } },
-    getDailyPriceHistory: {
-      params: projectParams,
-      result: history('hour', HOUR_MS, [14.31, 14.12, 14.02]),
-    },
-    getMonthlyPriceHistory: {
-      params: projectParams,
-      result: history('day', DAY_MS, [13.2, 13.74, 14.02]),
-    },
-    getYearlyPriceHistory: {
-      params: projectParams,
-      result: {
-        history: [
-          { avgPrice: 12.9, month: formatTimestamp(new Date('2026-09-01T00:00:00.000Z')) },
-          { avgPrice: 13.45, month: formatTimestamp(new Date('2026-10-01T00:00:00.000Z')) },
-          { avgPrice: 14.02, month: formatTimestamp(new Date('2026-11-01T00:00:00.000Z')) },
-        ],
-      },
-    },
-    listTrades: {
-      query: { limit: 20, offset: 0, sort: 'createdAt', direction: 'DESC' },
-      result: {
-        count: 2,
-        trades: [
-          {
-            id: tradeRecord.id,
-            type: 'swap',
-            status: 'successful',
-            amount: 40,
-            amountExact: '40',
-          },
-          {
-            id: '019a8f2d-9e0b-7c4a-8d1e-2f3a4b5c6d7e',
-            type: 'approval',
-            status: 'successful',
-            amount: 40,
-            amountExact: '40',
-          },
-        ],
-      },
-    },
-    getTradeByHash: { params: { hash: SWAP_HASH }, result: tradeRecord },
-    getTradeById: { params: { tradeId: tradeRecord.id }, result: tradeRecord },
-  }
+export const EXAMPLE_NETWORKS = [
+  { id: networkId('ethereum'), network: 'ethereum' },
+  { id: networkId('altchain'), network: 'altchain' },
+]
+export const RECOVERED = mnemonicToAccount(TEST_PHRASE)
+export const EXAMPLE_CREDENTIALS = {
+  username: 'satoshi_n',
+  password: 'correct horse battery staple',
 }
+export const txResult = (transaction: { result: { txId: string } }) => ({
+  txId: transaction.result.txId,
+})
+export const ethereumTransfer = transferExample(ETHEREUM.chainId, ETHEREUM.link, 'LINK')
+export const altchainTransfer = transferExample(ALTCHAIN.chainId, ALTCHAIN.cake, 'CAKE')
+export const KEY_PARAMS = { key: WALLET_KEY }
+export const PROJECT_PARAMS = { projectId: LINK.id }
