@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { ACCOUNT_ID, tokenPair } from '../../lib/openapi/exampleValues'
 
 export const doc: RouteDoc = {

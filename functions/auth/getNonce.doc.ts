@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { NONCE, SIGN_IN_MESSAGE, WALLET } from '../../lib/openapi/exampleValues'
 
 export const doc: RouteDoc = {

@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 
 export const doc: RouteDoc = {
   description:

@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { HOUR_MS, PROJECT_PARAMS, history } from '../../lib/openapi/exampleValues'
 
 export const doc: RouteDoc = {

@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { formatTimestamp } from '../../lib/formatTimestamp'
 import { PROJECT_PARAMS } from '../../lib/openapi/exampleValues'
 

@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { ALTCHAIN, cakeForWbnb } from '../../lib/openapi/exampleValues'
 
 export const doc: RouteDoc = {

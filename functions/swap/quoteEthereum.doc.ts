@@ -1,5 +1,5 @@
 import { toHex } from 'viem'
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { ETHEREUM, WALLET, linkForUsdcQuote } from '../../lib/openapi/exampleValues'
 
 export const doc: RouteDoc = {

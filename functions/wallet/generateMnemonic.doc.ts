@@ -1,4 +1,4 @@
-import { type RouteDoc } from '../../lib/openapi/routeDoc'
+import type { RouteDoc } from '../../lib/openapi/routeDoc'
 import { TEST_PHRASE } from '../../lib/openapi/exampleValues'
 
 export const doc: RouteDoc = {

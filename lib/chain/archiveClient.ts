@@ -1,6 +1,6 @@
 import { createClient } from 'viem'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { chainOf, type ChainClient } from './clients'
 import { nodeHttp } from './nodeHttpTransport'
 

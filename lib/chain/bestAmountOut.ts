@@ -10,7 +10,7 @@ import {
   toHex,
 } from 'viem'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { Unprocessable } from '../errors'
 import { uniswapV2RouterAbi } from './abis'
 import { readUntrusted } from './callBudget'

@@ -8,7 +8,7 @@ import {
   type Transport,
 } from 'viem'
 import { type ChainConfig, loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { NETWORKS } from '../networkNames'
 import { isNodeFailure } from './chainError'
 import { nodeHttp, type NodeHttpTransportConfig } from './nodeHttpTransport'

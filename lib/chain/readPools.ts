@@ -1,7 +1,7 @@
 import { call } from 'viem/actions'
 import { type Address, decodeFunctionResult, encodeFunctionData } from 'viem'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { untrustedCallGas } from './callBudget'
 import { onChain } from './chainError'
 import { publicClient } from './clients'

@@ -1,6 +1,6 @@
 import { getSecureParameter } from '../aws/secureParameter'
 import { type ChainConfig, isRpcUrlList, loadCoreConfig, rpcUrlsOf } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 
 // Deployed stages keep each network's RPC URLs (which carry provider keys) in an SSM
 // SecureString, read once per container on the first RPC call, never at import: a cold start

@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { uniswapV2SwapAbi } from '../chain/abis'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
 import { checkSwapRouterCall } from './checkSwapRouterCall'

@@ -9,7 +9,7 @@ import {
 import { simulateBlocks } from 'viem/actions'
 import { untrustedCallGas } from '../chain/callBudget'
 import { publicClient } from '../chain/clients'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { ChainUnavailable, Unprocessable } from '../errors'
 import { estimateGasLimit, withHeadroom } from '../send/gasLimit'
 import { beforeBroadcast, translateSendError } from '../send/sendError'

@@ -1,7 +1,7 @@
 import { type Address, getAddress, isAddressEqual } from 'viem'
 import { chainOf } from '../chain/clients'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { isNative } from '../constants'
 import { findCatalogTokens } from '../db/project'
 import { Unprocessable } from '../errors'

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { depositCursorKey } from './keys'
 import { isConditionFailed } from './writeConflicts'

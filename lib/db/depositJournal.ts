@@ -1,4 +1,4 @@
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { tableName } from './client'
 import {
   depositJournalBlockPrefix,

@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
 import { NETWORK_PARTITION, networkKey } from './keys'

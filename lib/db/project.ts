@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { getAddress } from 'viem'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
 import { batchGetItems } from './batchGet'

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { getAddress } from 'viem'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { timeOrderedUuid } from './ids'
 import {

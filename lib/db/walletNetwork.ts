@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { networkKey, WALLET_NETWORK_PREFIX, walletKey, walletNetworkKey } from './keys'
 import { networkId } from './network'

@@ -1,4 +1,4 @@
-import { type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 const GROUP_POLL_MS = 25

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { importCatalogEntries, parseCatalog } from '../catalog/importCatalog'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { putNetwork } from '../db/network'
 import { listProjects } from '../db/project'
 import { DatabaseUnavailable } from '../errors'

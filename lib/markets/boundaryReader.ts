@@ -4,7 +4,7 @@ import { isNodeFailure } from '../chain/chainError'
 import { type ChainClient, publicClient } from '../chain/clients'
 import { type BlockTime, blockSearch, type FindBlockBefore } from '../chain/findBlockBefore'
 import { type PoolAccumulators, readAccumulators } from '../chain/readAccumulators'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import type { PricingPath } from '../db/priceBoundary'
 import { cumulativeAt, pathSpotE18 } from './timeWeightedPrice'
 

@@ -3,7 +3,7 @@ import { onChain } from '../chain/chainError'
 import type { Pool } from '../chain/pools/pool'
 import { readPools } from '../chain/readPools'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
 import type { PathHop, PricingPath } from '../db/priceBoundary'
 

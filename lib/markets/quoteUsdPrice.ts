@@ -1,7 +1,7 @@
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { bestAmountOut } from '../chain/bestAmountOut'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
 import { Unprocessable } from '../errors'
 import { bestRoute } from '../swap/bestRoute'

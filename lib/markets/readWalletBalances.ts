@@ -2,7 +2,7 @@ import { getBalance } from 'viem/actions'
 import type { Address } from 'viem'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { listWalletNetworks } from '../db/walletNetwork'
 
 export interface NetworkBalance {

@@ -3,7 +3,7 @@ import { readContract } from 'viem/actions'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 
 const usdDecimalsOf = new Map<NetworkName, Promise<number>>()
 

@@ -2,7 +2,7 @@ import { estimateGas } from 'viem/actions'
 import type { Address, Hex } from 'viem'
 import { untrustedCallGas } from '../chain/callBudget'
 import { publicClient } from '../chain/clients'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { beforeBroadcast } from './sendError'
 
 /**

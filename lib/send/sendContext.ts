@@ -2,7 +2,7 @@ import { getBlock, getTransactionCount } from 'viem/actions'
 import { type Address, hexToBigInt } from 'viem'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 
 export interface Fees {
   maxFeePerGas: bigint

@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { type Sent, sendOnce, type SendOperation } from './idempotent'
 import { signerFor } from './signer'
 

@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, erc20Abi, formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { estimateGasLimit } from '../send/gasLimit'
 import { recordSent } from '../send/recordSent'
 import type { Fees } from '../send/sendContext'

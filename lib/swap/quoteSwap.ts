@@ -1,7 +1,7 @@
 import { type Address, formatUnits, type Hex, isAddressEqual, parseUnits, toHex } from 'viem'
 import { withCallBudget } from '../chain/callBudget'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
 import { Unprocessable } from '../errors'
 import { type BestRoute, bestRoute } from './bestRoute'

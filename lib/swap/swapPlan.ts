@@ -1,6 +1,6 @@
 import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
 import { loadChainConfig } from '../config'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { NoRouterConfigured, Unprocessable } from '../errors'
 import type { BestRoute } from './bestRoute'

@@ -4,7 +4,7 @@ import { BadRequest, Unprocessable } from '../errors'
 import { estimateBeside, limitFrom } from '../send/gasLimit'
 import { assertDecimals, type Holding, readHolding } from '../send/readHolding'
 import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 
 export interface PlanTransferParameters {
   network: NetworkName

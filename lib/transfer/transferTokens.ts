@@ -1,6 +1,6 @@
 import { type Address, formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { estimateGasLimit } from '../send/gasLimit'
 import type { SendOperation } from '../send/idempotent'
 import { planTransfer, type TransferPlan } from './transferPlan'

@@ -1,4 +1,4 @@
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import '../support/env'
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { ScheduledEvent } from 'aws-lambda'

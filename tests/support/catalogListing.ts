@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { upsertProject } from '../../lib/db/project'
 
 /**

@@ -5,7 +5,7 @@ import { handler as prepareTransferAltchain } from '../../functions/clientSignin
 import { handler as prepareTransferEthereum } from '../../functions/clientSigning/prepareTransferEthereum'
 import { handler as submitAltchain } from '../../functions/clientSigning/submitAltchain'
 import { handler as submitEthereum } from '../../functions/clientSigning/submitEthereum'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { httpEvent, invoke } from './httpEvent'
 
 // The client-signing routes through their real handlers, as a wallet app calls them.

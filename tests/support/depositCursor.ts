@@ -1,4 +1,4 @@
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { advanceDepositCursor, getDepositCursorState } from '../../lib/db/depositCursor'
 
 /** The deposit indexer's next block on `network`, undefined before its first run. */

@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { inject } from 'vitest'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from '../../lib/local/deployDex'
 import { devnetTransport } from './devnetTransport'
 

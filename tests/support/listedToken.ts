@@ -11,7 +11,7 @@ import {
   toHex,
 } from 'viem'
 import { loadChainConfig } from '../../lib/config'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
 import { devnet, type FundedAccount, fundedAccount } from './devnetAccounts'

@@ -1,5 +1,5 @@
 import { type Address, isAddressEqual, parseAbi, zeroAddress } from 'viem'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { deployment, devnet } from './devnetAccounts'
 
 // An independent check of the service's quotes: reserves read straight from the pair contracts

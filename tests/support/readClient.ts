@@ -1,7 +1,7 @@
 import { type Chain, createPublicClient, http, type PublicClient, type Transport } from 'viem'
 import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig } from '../../lib/config'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 
 const clients: Partial<Record<NetworkName, PublicClient<Transport, Chain>>> = {}
 

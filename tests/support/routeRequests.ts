@@ -16,7 +16,7 @@ import {
   toHex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { exampleOf, loadRouteDoc } from '../../lib/openapi/routeDoc'
 import type { HttpEvent } from '../../lib/http/types'

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { type Address, erc20Abi, type Hash, toHex, type TransactionReceipt } from 'viem'
 import { inject } from 'vitest'
-import { type NetworkName } from '../../lib/networkNames'
+import type { NetworkName } from '../../lib/networkNames'
 import { NATIVE_COIN } from '../../lib/constants'
-import { type NewTrade } from '../../lib/db/trade'
+import type { NewTrade } from '../../lib/db/trade'
 import { devnet } from './devnetAccounts'
 import { randomAddress } from './marketFixtures'
 

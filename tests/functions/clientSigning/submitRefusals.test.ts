@@ -3,7 +3,7 @@ import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther } from
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { handler as submitEthereum } from '../../../functions/clientSigning/submitEthereum'
-import { type NetworkName } from '../../../lib/networkNames'
+import type { NetworkName } from '../../../lib/networkNames'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { listTrades } from '../../../lib/db/trade'
 import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'

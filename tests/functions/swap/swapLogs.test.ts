@@ -1,4 +1,4 @@
-import { type NetworkName } from '../../../lib/networkNames'
+import type { NetworkName } from '../../../lib/networkNames'
 import '../../support/env'
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'

@@ -1,4 +1,4 @@
-import { type NetworkName } from '../../../lib/networkNames'
+import type { NetworkName } from '../../../lib/networkNames'
 import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
