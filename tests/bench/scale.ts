@@ -47,7 +47,7 @@ export async function measureTradeScale(runs: number): Promise<TradeScaleFigure[
     const writeMs = await timeOnce(() => writeTrades(wallet.address, size))
     const event = () =>
       httpEvent({
-        routeKey: 'GET /api/v1/trades',
+        route: 'listTrades',
         headers: { authorization: `Bearer ${wallet.access}` },
       })
     await invoke(handler, event()) // warm

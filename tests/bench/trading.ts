@@ -88,7 +88,7 @@ export async function measureTrading(
     const { access } = await signInWithWallet(privateKey)
     const swapEvent = () =>
       httpEvent({
-        routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+        route: 'swapTokensEthereum',
         pathParameters: { key: privateKey },
         headers: { authorization: `Bearer ${access}` },
         body: {
@@ -101,7 +101,7 @@ export async function measureTrading(
       })
     const quoteEvent = () =>
       httpEvent({
-        routeKey: 'GET /api/v1/swap/quote/ethereum',
+        route: 'quoteEthereum',
         queryStringParameters: {
           amount: '250',
           address0: link,

@@ -126,7 +126,7 @@ function swap(who: Caller, idempotencyKey: string) {
   return invoke(
     swapTokensEthereum,
     httpEvent({
-      routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+      route: 'swapTokensEthereum',
       pathParameters: { key: who.privateKey },
       headers: { ...bearer(who.access), 'idempotency-key': idempotencyKey },
       body: {
@@ -144,7 +144,7 @@ function transfer(who: Caller, to: `0x${string}`, amount = '0.25') {
   return invoke(
     transferEthereum,
     httpEvent({
-      routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+      route: 'transferEthereum',
       pathParameters: { key: who.privateKey },
       headers: bearer(who.access),
       body: { to, amount },
@@ -155,7 +155,7 @@ function transfer(who: Caller, to: `0x${string}`, amount = '0.25') {
 function balances(who: Caller) {
   return invoke(
     getWalletBalances,
-    httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: bearer(who.access) }),
+    httpEvent({ route: 'getWalletBalances', headers: bearer(who.access) }),
   )
 }
 
@@ -163,7 +163,7 @@ function tradeById(who: Caller, tradeId: string) {
   return invoke(
     getTradeById,
     httpEvent({
-      routeKey: 'GET /api/v1/trade/id/{tradeId}',
+      route: 'getTradeById',
       pathParameters: { tradeId },
       headers: bearer(who.access),
     }),
@@ -174,7 +174,7 @@ function tradeByHash(who: Caller, hash: Hash) {
   return invoke(
     getTradeByHash,
     httpEvent({
-      routeKey: 'GET /api/v1/trade/hash/{hash}',
+      route: 'getTradeByHash',
       pathParameters: { hash },
       headers: bearer(who.access),
     }),
@@ -182,20 +182,14 @@ function tradeByHash(who: Caller, hash: Hash) {
 }
 
 function trades(who: Caller) {
-  return invoke(
-    listTrades,
-    httpEvent({ routeKey: 'GET /api/v1/trades', headers: bearer(who.access) }),
-  )
+  return invoke(listTrades, httpEvent({ route: 'listTrades', headers: bearer(who.access) }))
 }
 
 /** Signs a fresh wallet in: the nonce is a table write, the signature check an ethereum call. */
 async function walletLogin() {
   const { address, signature } = await signedNonce()
   return () =>
-    invoke(
-      loginWallet,
-      httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature } }),
-    )
+    invoke(loginWallet, httpEvent({ route: 'loginWallet', body: { address, signature } }))
 }
 
 /** The ethereum transport's settings, as the service's client holds them (lib/chain/clients.ts). */
@@ -254,7 +248,7 @@ describe('an ethereum node that stops mid-run and comes back', () => {
     const attached = await invoke(
       attachWalletNetworks,
       httpEvent({
-        routeKey: 'POST /api/v1/networks/wallet',
+        route: 'attachWalletNetworks',
         headers: bearer(who.access),
         body: { networkIds: [networkId('ethereum'), networkId('altchain')] },
       }),

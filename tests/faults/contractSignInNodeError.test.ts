@@ -63,7 +63,7 @@ async function contractLogin() {
   const issued = await invoke(
     getNonce,
     httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      route: 'getNonce',
       pathParameters: { address: walletAddress },
     }),
   )
@@ -76,7 +76,7 @@ async function contractLogin() {
   return invoke(
     loginWallet,
     httpEvent({
-      routeKey: 'POST /api/v1/auth/login',
+      route: 'loginWallet',
       body: { address: walletAddress, signature, nonce },
     }),
   )

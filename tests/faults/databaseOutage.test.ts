@@ -110,11 +110,11 @@ function routeCalls(): RouteCall[] {
   return [
     {
       name: 'GET /v1/networks',
-      call: () => invoke(listNetworks, httpEvent({ routeKey: 'GET /api/v1/networks' })),
+      call: () => invoke(listNetworks, httpEvent({ route: 'listNetworks' })),
     },
     {
       name: 'GET /v1/swap/tokens',
-      call: () => invoke(listTokens, httpEvent({ routeKey: 'GET /api/v1/swap/tokens' })),
+      call: () => invoke(listTokens, httpEvent({ route: 'listSwapTokens' })),
     },
     {
       name: 'GET /v1/price/history/daily/{projectId}',
@@ -122,7 +122,7 @@ function routeCalls(): RouteCall[] {
         invoke(
           getDailyPriceHistory,
           httpEvent({
-            routeKey: 'GET /api/v1/price/history/daily/{projectId}',
+            route: 'getDailyPriceHistory',
             pathParameters: { projectId },
           }),
         ),
@@ -133,7 +133,7 @@ function routeCalls(): RouteCall[] {
         invoke(
           getNonce,
           httpEvent({
-            routeKey: 'GET /api/v1/auth/nonce/{address}',
+            route: 'getNonce',
             pathParameters: { address: privateKeyToAccount(generatePrivateKey()).address },
           }),
         ),
@@ -155,7 +155,7 @@ function routeCalls(): RouteCall[] {
         invoke(
           getProjectDetails,
           httpEvent({
-            routeKey: 'GET /api/v1/project/{projectId}',
+            route: 'getProjectDetails',
             pathParameters: { projectId },
             headers: accountAuth,
           }),
@@ -163,8 +163,7 @@ function routeCalls(): RouteCall[] {
     },
     {
       name: 'GET /v1/trades',
-      call: () =>
-        invoke(listTrades, httpEvent({ routeKey: 'GET /api/v1/trades', headers: walletAuth })),
+      call: () => invoke(listTrades, httpEvent({ route: 'listTrades', headers: walletAuth })),
     },
     {
       name: 'GET /v1/trade/id/{tradeId}',
@@ -172,7 +171,7 @@ function routeCalls(): RouteCall[] {
         invoke(
           getTradeById,
           httpEvent({
-            routeKey: 'GET /api/v1/trade/id/{tradeId}',
+            route: 'getTradeById',
             pathParameters: { tradeId: randomUUID() },
             headers: walletAuth,
           }),
@@ -180,19 +179,12 @@ function routeCalls(): RouteCall[] {
     },
     {
       name: 'GET /v1/watchlist/projects',
-      call: () =>
-        invoke(
-          listWatchlist,
-          httpEvent({ routeKey: 'GET /api/v1/watchlist/projects', headers: walletAuth }),
-        ),
+      call: () => invoke(listWatchlist, httpEvent({ route: 'listWatchlist', headers: walletAuth })),
     },
     {
       name: 'GET /v1/networks/wallet/balance',
       call: () =>
-        invoke(
-          getWalletBalances,
-          httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: walletAuth }),
-        ),
+        invoke(getWalletBalances, httpEvent({ route: 'getWalletBalances', headers: walletAuth })),
     },
   ]
 }
@@ -208,7 +200,7 @@ const writes = {
     invoke(
       addToWatchlist,
       httpEvent({
-        routeKey: 'POST /api/v1/watchlist/{projectId}',
+        route: 'addToWatchlist',
         pathParameters: { projectId },
         headers: bearer(wallet.access),
       }),
@@ -225,18 +217,18 @@ const writes = {
   'GET /v1/auth/refresh': () =>
     invoke(
       refreshWalletSession,
-      httpEvent({ routeKey: 'GET /api/v1/auth/refresh', headers: bearer(wallet.refresh) }),
+      httpEvent({ route: 'refreshWalletSession', headers: bearer(wallet.refresh) }),
     ),
   'GET /v1/account/refresh': () =>
     invoke(
       refreshAccountSession,
-      httpEvent({ routeKey: 'GET /api/v1/account/refresh', headers: bearer(account.refresh) }),
+      httpEvent({ route: 'refreshAccountSession', headers: bearer(account.refresh) }),
     ),
   'POST /v1/transfer/tokens/ethereum/{key}': () =>
     invoke(
       transferEthereum,
       httpEvent({
-        routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+        route: 'transferEthereum',
         pathParameters: { key: wallet.privateKey },
         headers: { ...bearer(wallet.access), 'idempotency-key': randomUUID() },
         body: { to: privateKeyToAccount(generatePrivateKey()).address, amount: '0.1' },
@@ -368,20 +360,20 @@ describe('a DynamoDB that stops mid-run and comes back', () => {
     expect((await writes['POST /v1/account/register'](failedWrites.username)).status).toBe(200)
     const watchlist = await invoke(
       listWatchlist,
-      httpEvent({ routeKey: 'GET /api/v1/watchlist/projects', headers: bearer(wallet.access) }),
+      httpEvent({ route: 'listWatchlist', headers: bearer(wallet.access) }),
     )
     expect(watchlist).toEqual({ status: 200, body: { ok: true, result: { watchlist: [] } } })
     const balances = await invoke(
       getWalletBalances,
       httpEvent({
-        routeKey: 'GET /api/v1/networks/wallet/balance',
+        route: 'getWalletBalances',
         headers: bearer(wallet.access),
       }),
     )
     expect(balances).toEqual({ status: 200, body: { ok: true, result: { networksBalance: [] } } })
     const trades = await invoke(
       listTrades,
-      httpEvent({ routeKey: 'GET /api/v1/trades', headers: bearer(wallet.access) }),
+      httpEvent({ route: 'listTrades', headers: bearer(wallet.access) }),
     )
     expect(trades.body.result).toMatchObject({ count: 0, trades: [] })
     const walletRefresh = await writes['GET /v1/auth/refresh']()

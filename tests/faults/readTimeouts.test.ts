@@ -86,14 +86,13 @@ beforeAll(async () => {
 })
 
 const READS: Record<string, () => Promise<EnvelopeResponse>> = {
-  'GET /v1/networks': () => invoke(listNetworks, httpEvent({ routeKey: 'GET /api/v1/networks' })),
-  'GET /v1/swap/tokens': () =>
-    invoke(listTokens, httpEvent({ routeKey: 'GET /api/v1/swap/tokens' })),
+  'GET /v1/networks': () => invoke(listNetworks, httpEvent({ route: 'listNetworks' })),
+  'GET /v1/swap/tokens': () => invoke(listTokens, httpEvent({ route: 'listSwapTokens' })),
   'GET /v1/price/history/daily/{projectId}': () =>
     invoke(
       getDailyPriceHistory,
       httpEvent({
-        routeKey: 'GET /api/v1/price/history/daily/{projectId}',
+        route: 'getDailyPriceHistory',
         pathParameters: { projectId },
       }),
     ),
@@ -101,18 +100,18 @@ const READS: Record<string, () => Promise<EnvelopeResponse>> = {
     invoke(
       getProjectDetails,
       httpEvent({
-        routeKey: 'GET /api/v1/project/{projectId}',
+        route: 'getProjectDetails',
         pathParameters: { projectId },
         headers: accountAuth,
       }),
     ),
   'GET /v1/trades': () =>
-    invoke(listTrades, httpEvent({ routeKey: 'GET /api/v1/trades', headers: walletAuth })),
+    invoke(listTrades, httpEvent({ route: 'listTrades', headers: walletAuth })),
   'GET /v1/trades?offset=50': () =>
     invoke(
       listTrades,
       httpEvent({
-        routeKey: 'GET /api/v1/trades',
+        route: 'listTrades',
         queryStringParameters: { offset: '50' },
         headers: walletAuth,
       }),
@@ -121,7 +120,7 @@ const READS: Record<string, () => Promise<EnvelopeResponse>> = {
     invoke(
       getTradeById,
       httpEvent({
-        routeKey: 'GET /api/v1/trade/id/{tradeId}',
+        route: 'getTradeById',
         pathParameters: { tradeId: randomUUID() },
         headers: walletAuth,
       }),
@@ -130,21 +129,15 @@ const READS: Record<string, () => Promise<EnvelopeResponse>> = {
     invoke(
       getTradeByHash,
       httpEvent({
-        routeKey: 'GET /api/v1/trade/hash/{hash}',
+        route: 'getTradeByHash',
         pathParameters: { hash: toHex(randomBytes(32)) },
         headers: walletAuth,
       }),
     ),
   'GET /v1/watchlist/projects': () =>
-    invoke(
-      listWatchlist,
-      httpEvent({ routeKey: 'GET /api/v1/watchlist/projects', headers: walletAuth }),
-    ),
+    invoke(listWatchlist, httpEvent({ route: 'listWatchlist', headers: walletAuth })),
   'GET /v1/networks/wallet/balance': () =>
-    invoke(
-      getWalletBalances,
-      httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: walletAuth }),
-    ),
+    invoke(getWalletBalances, httpEvent({ route: 'getWalletBalances', headers: walletAuth })),
 }
 
 const UNAVAILABLE = {

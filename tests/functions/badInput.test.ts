@@ -853,13 +853,10 @@ describe('bad input on every route', () => {
     const walletKey = generatePrivateKey()
     const wallet = await signInWithWallet(walletKey)
     const credentials = { username: `sweep_${randomUUID().slice(0, 8)}`, password: randomUUID() }
-    await invoke(
-      registerAccount,
-      httpEvent({ routeKey: 'POST /api/v1/account/register', body: credentials }),
-    )
+    await invoke(registerAccount, httpEvent({ route: 'registerAccount', body: credentials }))
     const login = await invoke(
       loginAccount,
-      httpEvent({ routeKey: 'POST /api/v1/account/login', body: credentials }),
+      httpEvent({ route: 'loginAccount', body: credentials }),
     )
     const { token } = login.body.result as { token: { access: string; refresh: string } }
     const session = (access: string, refresh: string): Session => {
@@ -940,7 +937,7 @@ describe('bad input on every route', () => {
     await invoke(
       getNonce,
       httpEvent({
-        routeKey: 'GET /api/v1/auth/nonce/{address}',
+        route: 'getNonce',
         pathParameters: { address: randomAddress() },
       }),
     )

@@ -31,7 +31,7 @@ describe('identity routes and the log', () => {
   it('writes no password, key, mnemonic, signature or token on any route', async () => {
     const secrets: string[] = []
     const routesCalled = new Set<string>()
-    const call = async (handler: Handler, overrides: HttpEventOverrides) => {
+    const call = async (handler: Handler, overrides: HttpEventOverrides & { routeKey: string }) => {
       routesCalled.add(overrides.routeKey)
       return invoke(handler, httpEvent(overrides))
     }

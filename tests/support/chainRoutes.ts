@@ -76,6 +76,6 @@ export function transferNative(
 export function walletBalances(caller: ChainCaller) {
   return invoke(
     getWalletBalances,
-    httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: bearer(caller.access) }),
+    httpEvent({ route: 'getWalletBalances', headers: bearer(caller.access) }),
   )
 }

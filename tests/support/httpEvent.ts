@@ -1,9 +1,13 @@
 import type { Context } from 'aws-lambda'
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { HttpEvent } from '../../lib/http/types'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 
 export interface HttpEventOverrides {
-  routeKey: string
+  /** The function's name in serverless.yml: the event goes to its route. */
+  route?: string
+  /** A route key as the gateway writes it, for a route serverless.yml does not declare. */
+  routeKey?: string
   pathParameters?: Record<string, string>
   queryStringParameters?: Record<string, string>
   headers?: Record<string, string>
@@ -19,9 +23,25 @@ function randomSourceIp(): string {
   return `10.${a}.${b}.${c}`
 }
 
+let declaredRouteKeys: Map<string, string> | undefined
+
+/** The route key of a function of serverless.yml, read once per process. */
+export function routeKeyOf(name: string): string {
+  declaredRouteKeys ??= new Map(
+    declaredFunctions().flatMap((fn) =>
+      fn.route ? [[fn.name, `${fn.route.method} ${fn.route.path}`] as const] : [],
+    ),
+  )
+  const routeKey = declaredRouteKeys.get(name)
+  if (!routeKey) throw new Error(`serverless.yml declares no HTTP function ${name}`)
+  return routeKey
+}
+
 /** An API Gateway HTTP API (payload 2.0) event, as the real integration sends it. */
 export function httpEvent(overrides: HttpEventOverrides): HttpEvent {
-  const [method = 'GET', path = '/'] = overrides.routeKey.split(' ')
+  const routeKey = overrides.route === undefined ? overrides.routeKey : routeKeyOf(overrides.route)
+  if (routeKey === undefined) throw new Error('an event needs a route or a route key')
+  const [method = 'GET', path = '/'] = routeKey.split(' ')
   const rawPath = Object.entries(overrides.pathParameters ?? {}).reduce(
     (result, [name, value]) => result.replace(`{${name}}`, encodeURIComponent(value)),
     path,
@@ -31,7 +51,7 @@ export function httpEvent(overrides: HttpEventOverrides): HttpEvent {
   const requestId = randomUUID()
   return {
     version: '2.0',
-    routeKey: overrides.routeKey,
+    routeKey,
     rawPath,
     rawQueryString: new URLSearchParams(overrides.queryStringParameters).toString(),
     headers: {
@@ -56,7 +76,7 @@ export function httpEvent(overrides: HttpEventOverrides): HttpEvent {
         userAgent: 'vitest',
       },
       requestId,
-      routeKey: overrides.routeKey,
+      routeKey,
       stage: '$default',
       time: new Date().toUTCString(),
       timeEpoch: Date.now(),

@@ -29,7 +29,13 @@ import { recordTrade } from '../../lib/db/trade'
 import { unwatchProject, watchProject } from '../../lib/db/watchlist'
 import { devnetTransport } from './devnetTransport'
 import { randomAddress } from './marketFixtures'
-import { type EnvelopeResponse, httpEvent, type HttpEventOverrides, invoke } from './httpEvent'
+import {
+  type EnvelopeResponse,
+  httpEvent,
+  type HttpEventOverrides,
+  invoke,
+  routeKeyOf,
+} from './httpEvent'
 import { type PreparedTransaction, signAll } from './signPrepared'
 import { signedNonce, signInWithWallet } from './walletSignIn'
 
@@ -42,7 +48,7 @@ import { signedNonce, signInWithWallet } from './walletSignIn'
 
 type Handler = Parameters<typeof invoke>[0]
 /** An event of a named route: serverless.yml gives its route key. */
-type RouteEvent = Omit<HttpEventOverrides, 'routeKey'>
+type RouteEvent = Omit<HttpEventOverrides, 'route' | 'routeKey'>
 
 export interface RouteRequest {
   /** The function's name in serverless.yml. */
@@ -151,9 +157,8 @@ export async function routeRequests(
     tradingWallet(deployments.ethereum),
     tradingWallet(deployments.altchain),
   ])
-  const { handlers, routeKeys } = await declaredRoutes()
-  const eventOf = (name: string, event: RouteEvent) =>
-    httpEvent({ routeKey: routeKeys.get(name) ?? '', ...event })
+  const handlers = await declaredHandlers()
+  const eventOf = (name: string, event: RouteEvent) => httpEvent({ route: name, ...event })
   const call = (name: string, event: RouteEvent) => {
     const handler = handlers.get(name)
     if (!handler) throw new Error(`serverless.yml declares no route ${name}`)
@@ -519,24 +524,22 @@ export async function routeRequests(
     ).prepare
     return {
       ...route,
-      routeKey: routeKeys.get(route.name) ?? '',
+      routeKey: routeKeyOf(route.name),
       ...(event && { event }),
       ...(freshEvent && { freshEvent }),
     }
   })
 }
 
-/** The HTTP routes of serverless.yml by name: their handlers (imported) and route keys. */
-async function declaredRoutes() {
+/** The handlers of serverless.yml's HTTP functions by name, imported. */
+async function declaredHandlers() {
   const handlers = new Map<string, Handler>()
-  const routeKeys = new Map<string, string>()
   for (const fn of declaredFunctions()) {
     if (!fn.route) continue
     const module = (await import(pathToFileURL(resolve(fn.entry)).href)) as { handler: Handler }
     handlers.set(fn.name, module.handler)
-    routeKeys.set(fn.name, `${fn.route.method} ${fn.route.path}`)
   }
-  return { handlers, routeKeys }
+  return handlers
 }
 
 /** A route's documented example request, as the event a client's request becomes. */

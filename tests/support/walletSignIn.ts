@@ -10,7 +10,7 @@ export async function signedNonce(privateKey: Hex = generatePrivateKey()) {
   const nonce = await invoke(
     getNonce,
     httpEvent({
-      routeKey: 'GET /api/v1/auth/nonce/{address}',
+      route: 'getNonce',
       pathParameters: { address: account.address },
     }),
   )
@@ -23,7 +23,7 @@ export async function signInWithWallet(privateKey: Hex = generatePrivateKey()) {
   const { account, address, signature } = await signedNonce(privateKey)
   const login = await invoke(
     loginWallet,
-    httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature } }),
+    httpEvent({ route: 'loginWallet', body: { address, signature } }),
   )
   const { access, refresh } = login.body.result as { access: string; refresh: string }
   return { account, address: account.address, access, refresh }

@@ -90,12 +90,12 @@ describe('POST /v1/account/login', () => {
 
     const refreshed = await invoke(
       refreshHandler,
-      httpEvent({ routeKey: 'GET /api/v1/account/refresh', headers: bearer(token.refresh) }),
+      httpEvent({ route: 'refreshAccountSession', headers: bearer(token.refresh) }),
     )
     const { token: next } = refreshed.body.result as { token: { access: string } }
     const loggedOut = await invoke(
       logoutHandler,
-      httpEvent({ routeKey: 'DELETE /api/v1/account/logout', headers: bearer(next.access) }),
+      httpEvent({ route: 'logoutAccount', headers: bearer(next.access) }),
     )
 
     expect(refreshed.status).toBe(200)

@@ -12,7 +12,7 @@ function logout(token?: string): Promise<EnvelopeResponse> {
   return invoke(
     handler,
     httpEvent({
-      routeKey: 'DELETE /api/v1/account/logout',
+      route: 'logoutAccount',
       ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
     }),
   )
@@ -22,7 +22,7 @@ function refresh(token: string): Promise<EnvelopeResponse> {
   return invoke(
     refreshHandler,
     httpEvent({
-      routeKey: 'GET /api/v1/account/refresh',
+      route: 'refreshAccountSession',
       headers: { authorization: `Bearer ${token}` },
     }),
   )

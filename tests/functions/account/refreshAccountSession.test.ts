@@ -13,7 +13,7 @@ function refresh(token?: string): Promise<EnvelopeResponse> {
   return invoke(
     handler,
     httpEvent({
-      routeKey: 'GET /api/v1/account/refresh',
+      route: 'refreshAccountSession',
       ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
     }),
   )

@@ -119,7 +119,7 @@ describe('addresses (DECISIONS §7.2)', () => {
     ]) {
       const response = await invoke(
         getNonce,
-        httpEvent({ routeKey: 'GET /api/v1/auth/nonce/{address}', pathParameters: { address } }),
+        httpEvent({ route: 'getNonce', pathParameters: { address } }),
       )
       expect(response.status).toBe(200)
     }
@@ -129,7 +129,7 @@ describe('addresses (DECISIONS §7.2)', () => {
     const response = await invoke(
       getNonce,
       httpEvent({
-        routeKey: 'GET /api/v1/auth/nonce/{address}',
+        route: 'getNonce',
         pathParameters: { address: flipped() },
       }),
     )

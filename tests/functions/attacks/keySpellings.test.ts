@@ -37,7 +37,7 @@ describe('a private key in any accepted spelling', () => {
     const response = await invoke(
       transferEthereum,
       httpEvent({
-        routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+        route: 'transferEthereum',
         pathParameters: { key: spelling() },
         headers: bearer(access),
         body: { to: privateKeyToAccount(generatePrivateKey()).address, amount: '0.001' },

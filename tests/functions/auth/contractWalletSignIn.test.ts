@@ -91,7 +91,7 @@ async function signInAsContract(
 ) {
   const nonce = await invoke(
     getNonce,
-    httpEvent({ routeKey: 'GET /api/v1/auth/nonce/{address}', pathParameters: { address } }),
+    httpEvent({ route: 'getNonce', pathParameters: { address } }),
   )
   const { message, nonce: issued } = nonce.body.result as { message: string; nonce: number }
   const ownerSignature = await signer.signMessage({ message })
@@ -100,7 +100,7 @@ async function signInAsContract(
     : ownerSignature
   return invoke(
     loginWallet,
-    httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature, nonce: issued } }),
+    httpEvent({ route: 'loginWallet', body: { address, signature, nonce: issued } }),
   )
 }
 

@@ -23,16 +23,13 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 async function requestNonce(address: string) {
   const response = await invoke(
     getNonce,
-    httpEvent({ routeKey: 'GET /api/v1/auth/nonce/{address}', pathParameters: { address } }),
+    httpEvent({ route: 'getNonce', pathParameters: { address } }),
   )
   return response.body.result as { nonce: number; message: string }
 }
 
 function login(address: string, signature: string) {
-  return invoke(
-    loginWallet,
-    httpEvent({ routeKey: 'POST /api/v1/auth/login', body: { address, signature } }),
-  )
+  return invoke(loginWallet, httpEvent({ route: 'loginWallet', body: { address, signature } }))
 }
 
 async function signIn(privateKey = generatePrivateKey()) {
@@ -46,15 +43,12 @@ async function signIn(privateKey = generatePrivateKey()) {
 function refresh(token: string) {
   return invoke(
     refreshWalletSession,
-    httpEvent({ routeKey: 'GET /api/v1/auth/refresh', headers: bearer(token) }),
+    httpEvent({ route: 'refreshWalletSession', headers: bearer(token) }),
   )
 }
 
 function logout(token: string) {
-  return invoke(
-    logoutWallet,
-    httpEvent({ routeKey: 'DELETE /api/v1/auth/logout', headers: bearer(token) }),
-  )
+  return invoke(logoutWallet, httpEvent({ route: 'logoutWallet', headers: bearer(token) }))
 }
 
 describe('wallet sign-in (EIP-4361)', () => {

@@ -207,7 +207,7 @@ describe('prepare, sign on the client, submit', () => {
     const lookup = await invoke(
       getTradeByHash,
       httpEvent({
-        routeKey: 'GET /api/v1/trade/hash/{hash}',
+        route: 'getTradeByHash',
         pathParameters: { hash: txId },
         headers: { authorization: `Bearer ${wallet.token}` },
       }),

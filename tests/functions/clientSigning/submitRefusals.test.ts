@@ -275,7 +275,7 @@ describe('POST /v1/submit/{network} refuses before broadcasting anything', () =>
   it('answers 401001 without a token before reading the body', async () => {
     const response = await invoke(
       submitEthereum,
-      httpEvent({ routeKey: 'POST /api/v1/submit/ethereum', body: { transactions: ['0x00'] } }),
+      httpEvent({ route: 'submitEthereum', body: { transactions: ['0x00'] } }),
     )
 
     expect(response.body.error?.code).toBe(401001)

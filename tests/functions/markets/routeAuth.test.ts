@@ -53,7 +53,7 @@ function projectDetails(headers: Record<string, string> = {}) {
   return invoke(
     getProjectDetails,
     httpEvent({
-      routeKey: 'GET /api/v1/project/{projectId}',
+      route: 'getProjectDetails',
       pathParameters: { projectId },
       headers,
     }),

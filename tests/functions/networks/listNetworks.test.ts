@@ -11,7 +11,7 @@ describe('GET /v1/networks', () => {
   })
 
   it('answers both networks with their stable ids in the envelope', async () => {
-    const response = await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+    const response = await invoke(handler, httpEvent({ route: 'listNetworks' }))
 
     expect(response).toEqual({
       status: 200,
@@ -32,7 +32,7 @@ describe('GET /v1/networks', () => {
   it('reads the table once per request', async () => {
     const send = vi.spyOn(db(), 'send')
 
-    await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+    await invoke(handler, httpEvent({ route: 'listNetworks' }))
 
     expect(send).toHaveBeenCalledTimes(1)
   })

@@ -20,14 +20,14 @@ const ALTCHAIN = networkId('altchain')
 function attach(token: string, body: unknown) {
   return invoke(
     attachWalletNetworks,
-    httpEvent({ routeKey: 'POST /api/v1/networks/wallet', headers: bearer(token), body }),
+    httpEvent({ route: 'attachWalletNetworks', headers: bearer(token), body }),
   )
 }
 
 function balances(token: string) {
   return invoke(
     getWalletBalances,
-    httpEvent({ routeKey: 'GET /api/v1/networks/wallet/balance', headers: bearer(token) }),
+    httpEvent({ route: 'getWalletBalances', headers: bearer(token) }),
   )
 }
 

@@ -80,7 +80,7 @@ describe('business metrics (EMF)', () => {
     const response = await invoke(
       swapNativeAltchain,
       httpEvent({
-        routeKey: 'POST /api/v1/swap/native/altchain/{key}',
+        route: 'swapNativeAltchain',
         pathParameters: { key: caller.privateKey },
         headers: { authorization: `Bearer ${access}` },
         body: {
@@ -110,7 +110,7 @@ describe('business metrics (EMF)', () => {
 
   it('counts every 502 a chain node caused', async () => {
     const request = {
-      event: httpEvent({ routeKey: 'GET /api/v1/swap/quote/ethereum' }),
+      event: httpEvent({ route: 'quoteEthereum' }),
       error: new ChainUnavailable('ethereum'),
       context: {},
     } as unknown as HttpRequest

@@ -15,7 +15,7 @@ function details(token: string, projectId: string) {
   return invoke(
     handler,
     httpEvent({
-      routeKey: 'GET /api/v1/project/{projectId}',
+      route: 'getProjectDetails',
       pathParameters: { projectId },
       headers: bearer(token),
     }),
@@ -134,7 +134,7 @@ describe('project details', () => {
     const ended = (await accountSession()).access
     const loggedOut = await invoke(
       logout,
-      httpEvent({ routeKey: 'DELETE /api/v1/account/logout', headers: bearer(ended) }),
+      httpEvent({ route: 'logoutAccount', headers: bearer(ended) }),
     )
 
     const known = await details(ended, project.id)

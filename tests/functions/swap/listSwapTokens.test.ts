@@ -16,10 +16,7 @@ interface Token {
 }
 
 function list(query?: Record<string, string>) {
-  return invoke(
-    listTokens,
-    httpEvent({ routeKey: 'GET /api/v1/swap/tokens', queryStringParameters: query }),
-  )
+  return invoke(listTokens, httpEvent({ route: 'listSwapTokens', queryStringParameters: query }))
 }
 
 async function tokensOf(query?: Record<string, string>): Promise<Token[]> {

@@ -156,7 +156,7 @@ describe('a USDT-style token (no return values, allowance reset to 0 first)', ()
     const response = await invoke(
       swapTokensEthereum,
       httpEvent({
-        routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+        route: 'swapTokensEthereum',
         pathParameters: { key: privateKey },
         headers: bearer(access),
         body: {
@@ -194,7 +194,7 @@ describe('a USDT-style token (no return values, allowance reset to 0 first)', ()
     const response = await invoke(
       transferEthereum,
       httpEvent({
-        routeKey: 'POST /api/v1/transfer/tokens/ethereum/{key}',
+        route: 'transferEthereum',
         pathParameters: { key: privateKey },
         headers: bearer(access),
         body: { to, amount: '12.5', token, decimals: 6 },

@@ -365,7 +365,7 @@ describe('the ethereum quote of a zoo token', () => {
       const response = await invoke(
         quoteEthereum,
         httpEvent({
-          routeKey: 'GET /api/v1/swap/quote/ethereum',
+          route: 'quoteEthereum',
           queryStringParameters: {
             amount: zero.amount,
             address0: zero.address,

@@ -139,7 +139,7 @@ describe('a token whose balance slot the scan does not find', () => {
       counter.take()
       const response = await invoke(
         quoteEthereum,
-        httpEvent({ routeKey: 'GET /api/v1/swap/quote/ethereum', queryStringParameters: query }),
+        httpEvent({ route: 'quoteEthereum', queryStringParameters: query }),
       )
       expect(response.status).toBe(200)
       return counter.take().rpc
@@ -192,7 +192,7 @@ describe('a token whose balance slot the scan does not find', () => {
     const response = await invoke(
       swapTokensEthereum,
       httpEvent({
-        routeKey: 'POST /api/v1/swap/tokens/ethereum/{key}',
+        route: 'swapTokensEthereum',
         pathParameters: { key: privateKey },
         headers: bearer(access),
         body: { ...body, slippageBps: 0 },

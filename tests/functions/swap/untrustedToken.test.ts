@@ -150,7 +150,7 @@ const quote = (address0: Address, address1: Address) =>
   invoke(
     quoteEthereum,
     httpEvent({
-      routeKey: 'GET /api/v1/swap/quote/ethereum',
+      route: 'quoteEthereum',
       queryStringParameters: {
         amount: '1',
         address0,

@@ -15,7 +15,7 @@ function getByHash(hash: string, token = owner.access) {
   return invoke(
     handler,
     httpEvent({
-      routeKey: 'GET /api/v1/trade/hash/{hash}',
+      route: 'getTradeByHash',
       pathParameters: { hash },
       headers: { authorization: `Bearer ${token}` },
     }),

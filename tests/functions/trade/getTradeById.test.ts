@@ -18,7 +18,7 @@ function getById(tradeId: string, token = owner.access) {
   return invoke(
     handler,
     httpEvent({
-      routeKey: 'GET /api/v1/trade/id/{tradeId}',
+      route: 'getTradeById',
       pathParameters: { tradeId },
       headers: { authorization: `Bearer ${token}` },
     }),

@@ -72,7 +72,7 @@ async function page(query: Record<string, string>) {
     invoke(
       handler,
       httpEvent({
-        routeKey: 'GET /api/v1/trades',
+        route: 'listTrades',
         queryStringParameters: { limit: String(LIMIT), ...query },
         headers: { authorization: `Bearer ${wallet.access}` },
       }),

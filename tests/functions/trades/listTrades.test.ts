@@ -21,7 +21,7 @@ function list(query: Record<string, string> = {}, token = access) {
   return invoke(
     handler,
     httpEvent({
-      routeKey: 'GET /api/v1/trades',
+      route: 'listTrades',
       queryStringParameters: query,
       headers: { authorization: `Bearer ${token}` },
     }),
@@ -158,7 +158,7 @@ describe('GET /v1/trades', () => {
   })
 
   it('answers 401001 without a bearer token', async () => {
-    const response = await invoke(handler, httpEvent({ routeKey: 'GET /api/v1/trades' }))
+    const response = await invoke(handler, httpEvent({ route: 'listTrades' }))
 
     expect(response.body.error?.code).toBe(401001)
   })

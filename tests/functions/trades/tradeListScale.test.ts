@@ -18,7 +18,7 @@ async function firstPage(size: number) {
     invoke(
       handler,
       httpEvent({
-        routeKey: 'GET /api/v1/trades',
+        route: 'listTrades',
         headers: { authorization: `Bearer ${wallet.access}` },
       }),
     )

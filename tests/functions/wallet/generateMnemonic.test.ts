@@ -38,7 +38,7 @@ describe('GET /v1/wallet/mnemonic', () => {
 
     const created = await invoke(
       createWallet,
-      httpEvent({ routeKey: 'POST /api/v1/wallet/create', body: { mnemonic } }),
+      httpEvent({ route: 'createWallet', body: { mnemonic } }),
     )
 
     expect(created.status).toBe(200)

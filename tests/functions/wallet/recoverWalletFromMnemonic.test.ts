@@ -22,7 +22,7 @@ describe('POST /v1/wallet/recover/mnemonic', () => {
   ])('recovers the wallet that create gives for the same input (%#)', async (mnemonic, index) => {
     const created = await invoke(
       createWallet,
-      httpEvent({ routeKey: 'POST /api/v1/wallet/create', body: { mnemonic, index } }),
+      httpEvent({ route: 'createWallet', body: { mnemonic, index } }),
     )
 
     const recovered = await recover({ mnemonic, index })

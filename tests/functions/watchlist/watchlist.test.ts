@@ -21,7 +21,7 @@ function add(token: string, projectId: string) {
   return invoke(
     addToWatchlist,
     httpEvent({
-      routeKey: 'POST /api/v1/watchlist/{projectId}',
+      route: 'addToWatchlist',
       pathParameters: { projectId },
       headers: bearer(token),
     }),
@@ -32,7 +32,7 @@ function remove(token: string, projectId: string) {
   return invoke(
     removeFromWatchlist,
     httpEvent({
-      routeKey: 'DELETE /api/v1/watchlist/{projectId}',
+      route: 'removeFromWatchlist',
       pathParameters: { projectId },
       headers: bearer(token),
     }),
@@ -40,10 +40,7 @@ function remove(token: string, projectId: string) {
 }
 
 function list(token: string) {
-  return invoke(
-    listWatchlist,
-    httpEvent({ routeKey: 'GET /api/v1/watchlist/projects', headers: bearer(token) }),
-  )
+  return invoke(listWatchlist, httpEvent({ route: 'listWatchlist', headers: bearer(token) }))
 }
 
 async function watchCount(projectId: string) {
@@ -166,7 +163,7 @@ describe('watchlist', () => {
     const response = await invoke(
       getProjectDetails,
       httpEvent({
-        routeKey: 'GET /api/v1/project/{projectId}',
+        route: 'getProjectDetails',
         pathParameters: { projectId: project.id },
         headers: bearer(account.access),
       }),

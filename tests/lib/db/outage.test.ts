@@ -31,7 +31,7 @@ afterAll(() => {
 })
 
 function listNetworks(handler: ListNetworksModule['handler']) {
-  return invoke(handler, httpEvent({ routeKey: 'GET /api/v1/networks' }))
+  return invoke(handler, httpEvent({ route: 'listNetworks' }))
 }
 
 function expectUnavailable(response: EnvelopeResponse) {

@@ -60,7 +60,7 @@ describe('supply of a token that burns on transfer', () => {
     const response = await invoke(
       getProjectDetails,
       httpEvent({
-        routeKey: 'GET /api/v1/project/{projectId}',
+        route: 'getProjectDetails',
         pathParameters: { projectId: project.id },
         headers: bearer(access),
       }),

@@ -21,7 +21,7 @@ async function validate(schemas: InputSchemas, event: HttpEvent) {
 
 describe('validateInput', () => {
   it('refuses a JSON null body, even where every field of the body is optional', async () => {
-    const event = httpEvent({ routeKey: 'POST /api/v1/networks/wallet', rawBody: 'null' })
+    const event = httpEvent({ route: 'attachWalletNetworks', rawBody: 'null' })
     // What the JSON body middleware leaves for `null`.
     Object.assign(event, { body: null })
 
@@ -32,7 +32,7 @@ describe('validateInput', () => {
   })
 
   it('takes absent path and query parameters as empty, so their defaults apply', async () => {
-    const event = httpEvent({ routeKey: 'GET /api/v1/trades' })
+    const event = httpEvent({ route: 'listTrades' })
 
     expect(event.queryStringParameters).toBeUndefined()
     expect(await validate({ query: listTradesQuerySchema }, event)).toEqual({

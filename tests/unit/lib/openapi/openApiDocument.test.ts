@@ -302,7 +302,7 @@ describe('the OpenAPI document', () => {
     const statusOf = async (name: string) => {
       const response = (await getDocsAsset(
         httpEvent({
-          routeKey: 'GET /api/docs/assets/{file}',
+          route: 'getDocsAsset',
           pathParameters: { file: name },
         }),
       )) as { statusCode: number }
