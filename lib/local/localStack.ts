@@ -71,15 +71,13 @@ async function choosePorts(ports: StartLocalStackOptions['ports']): Promise<Loca
 
 /** A free port for each engine and server of the stack. */
 export async function freeStackPorts(): Promise<LocalStackPorts> {
-  const [dynamo, http, lambda, ...devnets] = await Promise.all(
-    [0, 1, 2, ...NETWORK_NAMES].map(() => findFreePort()),
-  )
-  return {
-    dynamo,
-    http,
-    lambda,
-    ...Object.fromEntries(NETWORK_NAMES.map((network, index) => [network, devnets[index]])),
-  } as LocalStackPorts
+  const [dynamo, http, lambda, devnets] = await Promise.all([
+    findFreePort(),
+    findFreePort(),
+    findFreePort(),
+    Promise.all(NETWORK_NAMES.map(async (network) => [network, await findFreePort()] as const)),
+  ])
+  return { dynamo, http, lambda, ...(Object.fromEntries(devnets) as Record<NetworkName, number>) }
 }
 
 /** Every port the stack binds, on the address its service binds, with what wants it. */
@@ -254,11 +252,18 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       { planDex, DEVNET_CHAIN_IDS, ANVIL_DEPLOYER_PRIVATE_KEY },
       { startOffline },
     ] = await Promise.all([import('./anvil'), import('./deployDex'), import('./offline')])
-    const anvil = (port: number, chainId: number) =>
-      begin(startAnvil({ port, chainId, readyTimeoutMs: limits.anvil, signal }).then(track))
-    const anvilsStart = begin(
-      Promise.all(NETWORK_NAMES.map((network) => anvil(ports[network], DEVNET_CHAIN_IDS[network]))),
-    )
+    const anvil = async (network: NetworkName) => {
+      const node = await begin(
+        startAnvil({
+          port: ports[network],
+          chainId: DEVNET_CHAIN_IDS[network],
+          readyTimeoutMs: limits.anvil,
+          signal,
+        }).then(track),
+      )
+      return { network, rpcUrl: node.rpcUrl, chainId: node.chainId }
+    }
+    const anvilsStart = begin(Promise.all(NETWORK_NAMES.map(anvil)))
     // Needed once the devnets are filled: it loads while they start.
     const seed = await import('./seedLocalData')
     const nodes = await anvilsStart
@@ -271,17 +276,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     // while DynamoDB Local comes up, the devnets are filled and the table is seeded: the
     // functions get the environment they would get once all that is done.
     const deployStartedAt = performance.now()
-    const planning = begin(
-      Promise.all(
-        nodes.map((node, index) =>
-          planDex({
-            rpcUrl: node.rpcUrl,
-            chainId: node.chainId,
-            network: NETWORK_NAMES[index] as NetworkName,
-          }),
-        ),
-      ),
-    )
+    const planning = begin(Promise.all(nodes.map((node) => planDex(node))))
     // One limit for the whole phase: planning, sending, and creating the table once DynamoDB
     // Local answers (its start has a limit of its own).
     const deploying = begin(

@@ -6,12 +6,12 @@ import { decodeJwt, SignJWT } from 'jose'
 import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript'
 import ts from 'typescript'
 import { type Hex, parseEther, zeroAddress } from 'viem'
-import type { PrivateKeyAccount } from 'viem/accounts'
 import { describe, expect, inject, it } from 'vitest'
-import { createWalletApi, type Schemas, type WalletApi } from '../../client/walletApi'
+import { createWalletApi, type WalletApi } from '../../client/walletApi'
 import { jwtSecret } from '../../lib/auth/jwtSecret'
 import { OPENAPI_FILE } from '../../lib/openapi/openApiDocument'
 import { deployment, devnet, fundedAccount } from '../support/devnetAccounts'
+import { type PreparedTransaction, signAll } from '../support/signPrepared'
 
 // The client an app copies (client/): generated types plus openapi-fetch middleware, driven
 // through serverless offline as an app would use it: Sign-In with Ethereum, a quote, prepare,
@@ -84,29 +84,6 @@ async function expiredCopy(access: string): Promise<string> {
     .sign(await jwtSecret())
 }
 
-/** Signs what a prepare route answered, in order, as a wallet app does with viem. */
-function signPrepared(
-  account: PrivateKeyAccount,
-  transactions: Schemas['UnsignedTransaction'][],
-): Promise<Hex[]> {
-  return Promise.all(
-    transactions.map((transaction) =>
-      account.signTransaction({
-        type: 'eip1559',
-        chainId: transaction.chainId,
-        nonce: transaction.nonce,
-        gas: BigInt(transaction.gas),
-        maxFeePerGas: BigInt(transaction.maxFeePerGas),
-        maxPriorityFeePerGas: BigInt(transaction.maxPriorityFeePerGas),
-        // The document's formats (0x and hex digits) are checked where the service writes them.
-        to: transaction.to as Hex,
-        data: transaction.data as Hex,
-        value: BigInt(transaction.value),
-      }),
-    ),
-  )
-}
-
 describe('the client an app copies (client/)', () => {
   it('carries the types openapi-typescript generates from the committed document', async () => {
     // As `npm run client:types` runs it: a field with a default stays optional in a body.
@@ -164,7 +141,8 @@ describe('the client an app copies (client/)', () => {
       'prepare',
       await client.api.POST('/api/v1/prepare/swap/tokens/ethereum', { body: swap }),
     )
-    const signed = await signPrepared(wallet.account, prepared.transactions)
+    // The document's formats (0x and hex digits) are checked where the service writes them.
+    const signed = await signAll(wallet.account, prepared.transactions as PreparedTransaction[])
     const submitted = resultOf(
       'submit',
       await client.api.POST('/api/v1/submit/ethereum', { body: { transactions: signed } }),
