@@ -60,30 +60,9 @@ export function createBoundaryReader({
   recent = publicClient(network),
   archive = archiveClient(network),
 }: CreateBoundaryReaderParameters): BoundaryReader {
-  let head: Promise<BlockTime> | undefined
-  const blocks = new Map<string, Promise<BlockTime | undefined>>()
-  const searches = new Map<ChainClient, Promise<FindBlockBefore>>()
-  const searchOf = (client: ChainClient) => {
-    let search = searches.get(client)
-    if (!search) {
-      search = readHead().then((latest) => blockSearch(client, latest))
-      search.catch(() => searches.delete(client))
-      searches.set(client, search)
-    }
-    return search
-  }
-  const pools = new Map<string, Promise<PoolAccumulators>>()
-  const readHead = () =>
-    (head ??= getBlock(recent, { blockTag: 'latest' }).then(
-      (block) => ({ number: block.number, timestamp: block.timestamp }),
-      (error: unknown) => {
-        head = undefined
-        throw error
-      },
-    ))
-  const memo = <Value>(
-    cache: Map<string, Promise<Value>>,
-    key: string,
+  const memo = <Key, Value>(
+    cache: Map<Key, Promise<Value>>,
+    key: Key,
     read: () => Promise<Value>,
   ) => {
     let value = cache.get(key)
@@ -95,6 +74,17 @@ export function createBoundaryReader({
     }
     return value
   }
+  const heads = new Map<'latest', Promise<BlockTime>>()
+  const readHead = () =>
+    memo(heads, 'latest', async () => {
+      const block = await getBlock(recent, { blockTag: 'latest' })
+      return { number: block.number, timestamp: block.timestamp }
+    })
+  const searches = new Map<ChainClient, Promise<FindBlockBefore>>()
+  const searchOf = (client: ChainClient) =>
+    memo(searches, client, async () => blockSearch(client, await readHead()))
+  const blocks = new Map<string, Promise<BlockTime | undefined>>()
+  const pools = new Map<string, Promise<PoolAccumulators>>()
   const readPools = (client: ChainClient, path: PricingPath, block: BlockTime) =>
     Promise.all(
       path.hops.map((hop) =>
