@@ -89,6 +89,9 @@ function forward(
       path: incoming.url,
       // As sent (Host included), so offline builds the same event it would from the client.
       headers: incoming.headers,
+      // From the client's own loopback address, so offline's sourceIp is the caller's, as API
+      // Gateway's is (DECISIONS §9.6): per-client budgets must not pool every local client.
+      localAddress: incoming.socket.remoteAddress,
     },
     (answer) => {
       const status = answer.statusCode ?? 502

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getFrom } from '../../support/loopbackClient'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { type GatewayFront, startGatewayFront } from '../../../lib/local/gatewayFront'
 import { stopProcess, waitUntil } from '../../../lib/local/processes'
@@ -39,11 +40,16 @@ functions:
     handler: handler.throws
     events:
       - httpApi: { method: GET, path: /throws }
+  caller:
+    handler: handler.caller
+    events:
+      - httpApi: { method: GET, path: /caller }
 `
 
 const HANDLERS = `exports.fine = async () => ({ statusCode: 200, body: JSON.stringify({ ok: true, result: {} }) })
 exports.hangs = () => new Promise(() => {})
 exports.throws = async () => { throw new Error('boom at ' + __filename) }
+exports.caller = async (event) => ({ statusCode: 200, body: JSON.stringify({ sourceIp: event.requestContext.http.sourceIp }) })
 `
 
 const require = createRequire(import.meta.url)
@@ -124,5 +130,22 @@ describe('the gateway front of serverless offline', () => {
     expect(await call(frontUrl, '/fine')).toEqual({ status: 200, body: { ok: true, result: {} } })
     const missing = await fetch(`${frontUrl}/nowhere`)
     expect(missing.status).toBe(404)
+  })
+
+  it("keeps each client's own source address, as API Gateway's sourceIp does (DECISIONS §9.6)", async () => {
+    // Three loopback clients, asked in turn twice over the front's one keep-alive agent: each is
+    // seen as itself every time, never as the front (127.0.0.1) or as the client before it.
+    const clients = ['127.0.0.2', '127.0.0.3', '127.0.0.1']
+    for (const round of [1, 2]) {
+      for (const client of clients) {
+        const answer = await getFrom(client, `${frontUrl}/caller`)
+        expect({ round, client, ...answer }).toEqual({
+          round,
+          client,
+          status: 200,
+          body: { sourceIp: client },
+        })
+      }
+    }
   })
 })
