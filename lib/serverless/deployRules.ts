@@ -2,8 +2,8 @@
 // (tsx's require hook) like esbuild.config.ts. It wires the deploy rules into the framework's
 // steps; each rule is a module of its own: the stage guard (stageGuard.ts), one role per function
 // (functionRoles.ts), the browser origins (allowedOrigins.ts), the alarms (alarms.ts), the
-// dashboard (dashboard.ts), the gradual rollout (gradualRollout.ts), lean zips (sourceMaps.ts)
-// and the one-pass bundling (bundleInOnePass.ts).
+// dashboard (dashboard.ts), the gradual rollout (gradualRollout.ts), the nested stacks
+// (stackLayout.ts), lean zips (sourceMaps.ts) and the one-pass bundling (bundleInOnePass.ts).
 
 import { compileAlarms, failureAlarmLogicalId } from './alarms'
 import { applyAllowedOrigins } from './allowedOrigins'
@@ -13,10 +13,11 @@ import { ACCESS_PROPERTY_SCHEMA, assignRoles, compileRoles } from './functionRol
 import { checkDeploymentConfig, compileGradualRollout } from './gradualRollout'
 import type { Serverless } from './serverlessTypes'
 import { collectSourceMaps, leaveSourceMapsOutOfZips } from './sourceMaps'
+import { layOutStacks, uploadNestedStacks } from './stackLayout'
 import { refuseUndeployableStage } from './stageGuard'
 
 class DeployRules {
-  readonly hooks: Record<string, () => void>
+  readonly hooks: Record<string, () => unknown>
 
   constructor(private readonly serverless: Serverless) {
     serverless.configSchemaHandler.defineFunctionProperties('aws', {
@@ -40,6 +41,11 @@ class DeployRules {
       'after:package:createDeploymentArtifacts': () => {
         collectSourceMaps(serverless)
       },
+      // Once every resource is in the template (serverless.yml's own merged in), before osls
+      // writes it: the root and its nested stacks (lib/serverless/stackLayout.ts).
+      'after:aws:package:finalize:mergeCustomProviderResources': () => layOutStacks(serverless),
+      // Beside the root template, before CloudFormation is asked for the update.
+      'after:aws:deploy:deploy:uploadArtifacts': () => uploadNestedStacks(serverless),
     }
   }
 

@@ -19,6 +19,8 @@ export interface FunctionObject {
   access?: FunctionAccess
   events?: Array<Record<string, unknown>>
   destinations?: { onFailure?: unknown }
+  /** The network a per-network route serves (lib/networks.ts); none for the others. */
+  network?: string
 }
 
 export type CloudFormationResource = {
@@ -40,6 +42,7 @@ export interface OperationsSettings {
 }
 
 export interface Serverless {
+  serviceDir: string
   service: {
     service: string
     custom?: {
@@ -52,8 +55,13 @@ export interface Serverless {
       region: string
       tracing?: { lambda?: boolean | string }
       httpApi?: { cors?: CorsSettings | boolean }
-      compiledCloudFormationTemplate: { Resources: Record<string, CloudFormationResource> }
+      deploymentBucket?: string | { name?: string }
+      compiledCloudFormationTemplate: {
+        Resources: Record<string, CloudFormationResource>
+        Outputs?: Record<string, { Value: unknown }>
+      }
     }
+    package: { artifactDirectoryName?: string }
     getAllFunctions(): string[]
     getFunction(name: string): FunctionObject
   }
@@ -63,6 +71,8 @@ export interface Serverless {
       getNormalizedFunctionName(name: string): string
       getLambdaLogicalId(name: string): string
     }
+    request(service: string, method: string, params: Record<string, unknown>): Promise<unknown>
+    getServerlessDeploymentBucketName(): Promise<string>
   }
   configSchemaHandler: {
     defineFunctionProperties(provider: 'aws', schema: Record<string, unknown>): void
