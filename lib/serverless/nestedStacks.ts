@@ -64,7 +64,7 @@ function referencesIn(value: unknown, found = new Set<string>()): Set<string> {
       if (key === 'Ref' && typeof inner === 'string') found.add(inner)
       else if (key === 'Fn::GetAtt' && Array.isArray(inner)) found.add(String(inner[0]))
       else if (key === 'Fn::Sub') {
-        const text = Array.isArray(inner) ? inner[0] : inner
+        const text: unknown = Array.isArray(inner) ? inner[0] : inner
         for (const [, name] of String(text).matchAll(/\$\{([A-Za-z0-9]+)(\.[^}]*)?\}/g)) {
           if (name) found.add(name)
         }
@@ -77,8 +77,8 @@ function referencesIn(value: unknown, found = new Set<string>()): Set<string> {
 
 function dependsOnOf(resource: CloudFormationResource): string[] {
   const dependsOn = resource.DependsOn
-  if (dependsOn === undefined) return []
-  return Array.isArray(dependsOn) ? dependsOn.map(String) : [String(dependsOn)]
+  if (typeof dependsOn === 'string') return [dependsOn]
+  return Array.isArray(dependsOn) ? dependsOn.map(String) : []
 }
 
 /**
@@ -147,7 +147,8 @@ function rewriteReferences(
 ): unknown {
   // Pseudo parameters (AWS::Region, AWS::Partition) are every stack's own.
   const isLocal = (id: string) => id.includes('::') || isLocalResource(id)
-  if (Array.isArray(value)) return value.map((item) => rewriteReferences(item, isLocalResource, replace))
+  if (Array.isArray(value))
+    return value.map((item) => rewriteReferences(item, isLocalResource, replace))
   if (value === null || typeof value !== 'object') return value
   const entries = Object.entries(value)
   if (entries.length === 1) {
