@@ -1,5 +1,6 @@
 import * as z from '../schemas/zod'
 import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, type NetworkName } from './networkNames'
+import { NETWORK_ENTRIES } from './networks'
 
 // The only reader of process.env. Each section is parsed once, on first use, and fails with the
 // variable's name, so a function reads only the settings it needs.
@@ -146,11 +147,11 @@ function chainSchema(prefix: Uppercase<NetworkName>) {
       ),
       // A SwapRouter02-compatible router (V2 and V3 hops, multicall with a deadline).
       [`${prefix}_SWAP_ROUTER`]: z.optional(address),
-      // Routing (DECISIONS §9.3): what the V2 DEX's pairs charge, in basis points (Uniswap V2 30,
-      // PancakeSwap V2 25; the devnets run Uniswap V2's pair on both networks, so 30 locally).
-      [`${prefix}_V2_FEE_BPS`]: z._default(
+      // Routing (DECISIONS §9.3): what the V2 DEX's pairs charge, in basis points. Unset: the
+      // network table's (lib/networks.ts: Uniswap V2 30, PancakeSwap V2 25), or on the local
+      // stage the devnets' (they run Uniswap V2's pair on every network: 30).
+      [`${prefix}_V2_FEE_BPS`]: z.optional(
         z.pipe(z.coerce.number(), z.int().check(z.nonnegative(), z.maximum(1000))),
-        30,
       ),
       // The gas model a route is ranked by (units; see RouteGasUnits): mainnet SwapRouter02
       // receipts, rounded up, unless a network sets its own.
@@ -379,7 +380,7 @@ const chainLoaders = Object.fromEntries(
         v3: v3Of(env, prefix),
         swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
         connectorTokens: baseTokensOf(env[`${prefix}_CONNECTOR_TOKENS`]),
-        v2FeeBps: Number(env[`${prefix}_V2_FEE_BPS`]),
+        v2FeeBps: v2FeeBpsOf(env, network),
         gasUnits: {
           swap: BigInt(env[`${prefix}_GAS_PER_SWAP`] ?? 0),
           route: BigInt(env[`${prefix}_GAS_PER_ROUTE`] ?? 0),
@@ -411,6 +412,15 @@ function archiveRpcUrlOf(env: Record<string, string | number>, prefix: string): 
   const url = env[`${prefix}_ARCHIVE_RPC_URL`]
   if (url !== undefined) return String(url)
   return env.STAGE === 'local' ? rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] : undefined
+}
+
+/** Uniswap V2's pair, which the local devnets deploy on every network (lib/local/deployDex.ts). */
+const DEVNET_V2_FEE_BPS = 30
+
+function v2FeeBpsOf(env: Record<string, string | number>, network: NetworkName): number {
+  const set = env[`${network.toUpperCase()}_V2_FEE_BPS`]
+  if (set !== undefined) return Number(set)
+  return env.STAGE === 'local' ? DEVNET_V2_FEE_BPS : NETWORK_ENTRIES[network].deployed.v2.feeBps
 }
 
 function v3Of(env: Record<string, string | number>, prefix: string): V3Config | undefined {
