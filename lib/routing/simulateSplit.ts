@@ -1,5 +1,6 @@
 import { call } from 'viem/actions'
 import {
+  maxUint256,
   type Address,
   decodeAbiParameters,
   decodeFunctionResult,
@@ -61,8 +62,9 @@ export async function simulateSplit(
     legs,
     amountOutMin: 0n,
     recipient: to,
-    // The simulated block's clock is the node's; a day ahead never expires inside the call.
-    deadline: BigInt(Math.floor(Date.now() / 1000) + 86_400),
+    // The simulated block's clock is the node's, which may run ahead of ours (a devnet moved in
+    // time, a node's clock): a simulation never expires. The user's call carries its own deadline.
+    deadline: maxUint256,
     nativeIn,
     nativeOut,
   })
