@@ -89,9 +89,10 @@ async function main(): Promise<void> {
   running.priceHistory.catch((error: unknown) => {
     if (stopping) return
     const reason = error instanceof Error ? error.message : String(error)
+    const limit = error instanceof NotReadyError ? `; its limit is ${limitVariable('history')}` : ''
     console.log(
-      `price history not filled (${reason}); the sampler fills it forward every 5 minutes, ` +
-        'npm run prices:backfill fills the rest',
+      `price history not filled (${reason}${limit}); the sampler fills it forward every 5 ` +
+        'minutes, npm run prices:backfill fills the rest',
     )
   })
 }
