@@ -238,7 +238,7 @@ describe('serverless package (stage prod, no credentials)', () => {
     }
   })
 
-  it('sets the per-IP budgets of DECISIONS §7.1 on the deployed stage', () => {
+  it('sets the per-IP budgets of DECISIONS §7.1 and §9.4 on the deployed stage', () => {
     const env = ofType('AWS::Lambda::Function')[0]?.Properties.Environment as {
       Variables: Record<string, string>
     }
@@ -247,6 +247,7 @@ describe('serverless package (stage prod, no credentials)', () => {
       CLIENT_LIMIT_NONCES_PER_MINUTE: '30',
       CLIENT_LIMIT_LOGINS_PER_MINUTE: '20',
       CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: '5',
+      CLIENT_LIMIT_RPC_CALLS_PER_MINUTE: '300',
     })
   })
 
