@@ -113,15 +113,12 @@ async function reserveAll(
   budget: Promise<void>,
 ): Promise<[ReservedAttempt, StoredNonce[]]> {
   const [reserved, listed, spent] = await Promise.allSettled([attempt, nonces, budget])
-  const failure = [reserved, listed, spent].find((outcome) => outcome.status === 'rejected')
-  if (failure) {
-    if (reserved.status === 'fulfilled') await reserved.value.release()
-    throw failure.reason
+  if (reserved.status === 'rejected') throw reserved.reason
+  if (listed.status === 'rejected' || spent.status === 'rejected') {
+    await reserved.value.release()
+    throw listed.status === 'rejected' ? listed.reason : (spent as PromiseRejectedResult).reason
   }
-  return [
-    (reserved as PromiseFulfilledResult<ReservedAttempt>).value,
-    (listed as PromiseFulfilledResult<StoredNonce[]>).value,
-  ]
+  return [reserved.value, listed.value]
 }
 
 async function startSession(

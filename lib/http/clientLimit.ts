@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core'
 import type { ClientLimitName } from '../config'
 import { chargeClientBudget, spendClientBudget } from '../db/clientBudget'
-import type { HttpEvent, HttpRequest, HttpResponse } from './types'
+import { type HttpEvent, type HttpRequest, type HttpResponse, sourceIpOf } from './types'
 
 /** A route's per-client budget: the middleware, and what it spends (the route-cost test reads it). */
 export interface ClientLimit extends MiddlewareObj<HttpEvent, HttpResponse> {
@@ -11,11 +11,6 @@ export interface ClientLimit extends MiddlewareObj<HttpEvent, HttpResponse> {
    * charges the client what they cost beyond the up-front weight.
    */
   settle?: (sourceIp: string, rpcCalls: number) => Promise<void>
-}
-
-/** The caller's address as API Gateway gives it (`requestContext.http.sourceIp`). */
-export function sourceIpOf(event: HttpEvent): string {
-  return event.requestContext?.http?.sourceIp ?? 'unknown'
 }
 
 /**

@@ -364,14 +364,17 @@ describe('least privilege: one role per function', () => {
       readRoutes.map((name) => [name, writesOf(grantedActions(statementsOf(name), 'dynamodb:'))]),
     )
     // GET routes that write by design: a nonce is issued (and the caller's budget counted), a
-    // pending trade is settled from its receipt when looked up, a refresh (GET in the interface)
-    // rotates its session and revokes the family on a replay, so only the refreshes delete.
+    // quote counts the RPC calls of its caller's budget, a pending trade is settled from its
+    // receipt when looked up, a refresh (GET in the interface) rotates its session and revokes
+    // the family on a replay, so only the refreshes delete.
     const rotation = ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
     const expected = Object.fromEntries(
       readRoutes.map((name) => [
         name,
         {
           getNonce: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
+          quoteAltchain: ['dynamodb:UpdateItem'],
+          quoteEthereum: ['dynamodb:UpdateItem'],
           refreshWalletSession: rotation,
           refreshAccountSession: rotation,
           getTradeByHash: ['dynamodb:UpdateItem'],
