@@ -949,8 +949,10 @@ describe('function zips as deployed (lean zips)', () => {
       ...sizes.filter((zip) => zip.name !== 'getDocsAsset').map((zip) => zip.bytes),
     )
 
-    // 13.5 MB with the maps inside; 5.9 MB without (docs/operations.md, Deploying).
-    expect(total).toBeLessThanOrEqual(6_300_000)
+    // 13.5 MB with the maps inside; 5.9 MB without (docs/operations.md, Deploying). The two quotes
+    // carry the table client since they count their client's RPC budget (issue 32): +58 KB each
+    // zipped, 6.34 MB in all when measured.
+    expect(total).toBeLessThanOrEqual(6_450_000)
     // A swap or transfer: 182 KB (434 KB with its map).
     expect(largest).toBeLessThanOrEqual(200 * KB)
     // The Swagger UI assets ship beside the docs function's bundle.
