@@ -58,7 +58,7 @@ function neighbourIndex(ticks: readonly InitializedTick[], tick: number, lte: bo
  * The next initialized tick within the bitmap word the contract would look in
  * (TickBitmap.nextInitializedTickWithinOneWord), or that word's edge; and the word's position.
  */
-function nextTickWithinOneWord(
+export function nextTickWithinOneWord(
   ticks: readonly InitializedTick[],
   tick: number,
   lte: boolean,
