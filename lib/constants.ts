@@ -16,7 +16,7 @@ export const DEFAULT_DEADLINE_SECONDS = 20 * 60
 /**
  * The RPC calls an anonymous quote is charged, up front, against its client's RPC budget
  * (DECISIONS §9.4): at least what one costs (tests/functions/requestCosts.test.ts checks every
- * anonymous route's calls against its charge; 8 to 9 measured warm on the devnets).
+ * anonymous route's calls against its charge; 7 to 8 measured warm on the devnets).
  */
 export const QUOTE_RPC_CALLS = 10
 

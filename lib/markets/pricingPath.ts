@@ -3,6 +3,7 @@ import { onChain } from '../chain/chainError'
 import type { Pool } from '../chain/pools/pool'
 import { depthWithin, thinnerSide } from '../chain/pools/poolDepth'
 import { readPools } from '../chain/readPools'
+import { enumeratePaths } from '../routing/paths'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
@@ -159,6 +160,7 @@ export async function choosePricingPath({
   const middles = connectors
     .filter((address) => ![token, usd, native].some((other) => isAddressEqual(address, other)))
     .slice(0, PATH_CONNECTORS)
+  // The pairs read: those of these shapes (the candidates are then enumerated over their pools).
   const routes: Address[][] = isAddressEqual(token, native)
     ? [[native, usd]]
     : [
@@ -182,6 +184,19 @@ export async function choosePricingPath({
     }
   }
   const pools = await onChain(network, () => readPools({ network, pairs: [...pairs.values()] }))
+  // The candidate routes: every path the routing engine's enumerator finds over those pools
+  // (the shapes above, and the native coin before a catalog token where both pool with it),
+  // once per sequence of tokens: a hop weighs every pool of its pair.
+  const candidates = new Map<string, Address[]>()
+  for (const path of enumeratePaths({
+    pools,
+    tokenIn: token,
+    tokenOut: usd,
+    through: [native, ...middles, ...kept.slice(1, -1)],
+  })) {
+    const tokens = [token, ...path.map((hop) => hop.tokenOut)]
+    candidates.set(routeKey(tokens), tokens)
+  }
   const poolsOf = new Map<string, Pool[]>()
   for (const pool of pools) {
     const key = pairKey(pool.token0, pool.token1)
@@ -190,7 +205,7 @@ export async function choosePricingPath({
 
   let best: Candidate | undefined
   let keptCandidate: Candidate | undefined
-  for (const route of routes) {
+  for (const route of candidates.values()) {
     const candidate = rateRoute(route, poolsOf)
     if (!candidate) continue
     if (kept.length > 1 && routeKey(route) === routeKey(kept)) keptCandidate = candidate

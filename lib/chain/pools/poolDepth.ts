@@ -1,8 +1,7 @@
 import type { Pool } from './pool'
-import { amount0Delta, amount1Delta } from './sqrtPriceMath'
-import { MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK, sqrtRatioAtTick } from './tickMath'
+import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from './tickMath'
 import type { V2PoolState } from './v2Pool'
-import { nextTickWithinOneWord, type V3PoolState } from './v3Pool'
+import { type V3PoolState, v3SwapExactIn } from './v3Pool'
 
 // A pool's depth within ±x % of its price (DECISIONS §9.2): the liquidity that actually stands
 // between the price and a move of x % each way, which a position one tick spacing wide cannot
@@ -55,40 +54,17 @@ export function bandLimits(sqrtPriceX96: bigint, bps: number): { lower: bigint; 
   }
 }
 
+/** An input no pool can absorb before its price reaches a limit (2^200 base units). */
+const UNBOUNDED = 1n << 200n
+
 /**
  * What the pool pays out while its price moves from where it is to `limit`: the output of a swap
- * with unbounded input and that price limit (UniswapV3Pool.swap's steps, bitmap word by word,
- * each step's output rounded down as the contract rounds it). Nothing is counted past the bitmap
- * words that were read (`knownWords`): liquidity nobody has seen is no depth.
+ * with unbounded input and that price limit (v3SwapExactIn: UniswapV3Pool.swap's steps, each
+ * step's output rounded down as the contract rounds it). Nothing is counted past the ticks that
+ * were read (V3PoolState.known): liquidity nobody has seen is no depth.
  */
 function v3Side(pool: V3PoolState, zeroForOne: boolean, limit: bigint): bigint {
-  const liquidityNet = new Map(pool.ticks.map((tick) => [tick.index, tick.liquidityNet]))
-  let sqrtPrice = pool.sqrtPriceX96
-  let tick = pool.tick
-  let liquidity = pool.liquidity
-  let paid = 0n
-  while (zeroForOne ? sqrtPrice > limit : sqrtPrice < limit) {
-    const step = nextTickWithinOneWord(pool.ticks, tick, zeroForOne, pool.tickSpacing)
-    const { knownWords } = pool
-    if (knownWords && (step.word < knownWords.lower || step.word > knownWords.upper)) break
-    const tickNext = Math.min(MAX_TICK, Math.max(MIN_TICK, step.next))
-    const sqrtPriceNext = sqrtRatioAtTick(tickNext)
-    const target = (zeroForOne ? sqrtPriceNext < limit : sqrtPriceNext > limit)
-      ? limit
-      : sqrtPriceNext
-    paid += zeroForOne
-      ? amount1Delta(target, sqrtPrice, liquidity, false)
-      : amount0Delta(sqrtPrice, target, liquidity, false)
-    sqrtPrice = target
-    if (target === sqrtPriceNext) {
-      if (step.initialized) {
-        const net = liquidityNet.get(tickNext) ?? 0n
-        liquidity += zeroForOne ? -net : net
-      }
-      tick = zeroForOne ? tickNext - 1 : tickNext
-    }
-  }
-  return paid
+  return v3SwapExactIn(pool, zeroForOne, UNBOUNDED, limit).amountOut
 }
 
 /**

@@ -5,7 +5,7 @@ import JSBI from 'jsbi'
 import { describe, expect, it } from 'vitest'
 import type { Pool } from '../../../../../lib/chain/pools/pool'
 import { bandLimits, depthWithin, thinnerSide } from '../../../../../lib/chain/pools/poolDepth'
-import { sqrtRatioAtTick } from '../../../../../lib/chain/pools/tickMath'
+import { MAX_TICK, MIN_TICK, sqrtRatioAtTick } from '../../../../../lib/chain/pools/tickMath'
 import {
   PANCAKE_TIERS,
   type RandomV3Pool,
@@ -22,12 +22,12 @@ const TOKEN_A = new Token(1, '0x0000000000000000000000000000000000000001', 18)
 const TOKEN_B = new Token(1, '0x0000000000000000000000000000000000000002', 18)
 const UNBOUNDED = JSBI.BigInt((1n << 200n).toString())
 
-const v3 = (pool: RandomV3Pool, knownWords?: { lower: number; upper: number }): Pool => ({
+const v3 = (pool: RandomV3Pool, known?: { lower: number; upper: number }): Pool => ({
   protocol: 'v3',
   address: '0x0000000000000000000000000000000000000003',
   token0: TOKEN_A.address as `0x${string}`,
   token1: TOKEN_B.address as `0x${string}`,
-  state: { ...pool, ...(knownWords ? { knownWords } : {}) },
+  state: { ...pool, ...(known ? { known } : {}) },
 })
 
 /** What the SDK's swap pays out on its way from the pool's price to `limit`. */
@@ -104,36 +104,30 @@ describe('a pool’s depth within ±x % of its price', () => {
     expect(crossing).toBeGreaterThan(400)
   })
 
-  it('counts nothing past the bitmap words that were read', async () => {
+  it('counts nothing past the ticks that were read', async () => {
     await fc.assert(
       fc.asyncProperty(
         randomV3Pool(UNISWAP_TIERS),
-        // As the lens reads them: the price's word and up to two each side, or none at all (the
-        // price's word was too dense to read whole).
-        fc.oneof(
-          fc.record({
-            fromCenter: fc.integer({ min: -2, max: 0 }),
-            toCenter: fc.integer({ min: 0, max: 2 }),
-          }),
-          fc.constant({ fromCenter: 1, toCenter: 0 }),
-        ),
+        // As the lens reads them (V3PoolState.known): some spacings each way from the price,
+        // down to none (a crowded word read no further than the price's own tick).
+        fc.integer({ min: 0, max: 600 }),
+        fc.integer({ min: 0, max: 600 }),
         bands,
-        async (pool, { fromCenter, toCenter }, bps) => {
-          const center = Math.floor(Math.floor(pool.tick / pool.tickSpacing) / 256)
-          const words = { lower: center + fromCenter, upper: center + toCenter }
+        async (pool, below, above, bps) => {
+          const compressed = Math.floor(pool.tick / pool.tickSpacing)
+          const known = {
+            lower: Math.max(MIN_TICK, (compressed - below) * pool.tickSpacing),
+            upper: Math.min(MAX_TICK, (compressed + 1 + above) * pool.tickSpacing),
+          }
           const { lower, upper } = bandLimits(pool.sqrtPriceX96, bps)
-          // The swap's search leaves the words read at the first tick of `lower` going down and
-          // at the last tick of `upper` going up; a price outside them has nothing known.
-          const floorEdge = sqrtRatioAtTick(words.lower * 256 * pool.tickSpacing)
-          const ceilingEdge = sqrtRatioAtTick((words.upper * 256 + 255) * pool.tickSpacing)
-          const expected =
-            words.lower > words.upper
-              ? { amount0: 0n, amount1: 0n }
-              : {
-                  amount0: await sdkPaidOut(pool, false, upper < ceilingEdge ? upper : ceilingEdge),
-                  amount1: await sdkPaidOut(pool, true, lower > floorEdge ? lower : floorEdge),
-                }
-          expect(depthWithin(v3(pool, words), bps)).toEqual(expected)
+          // A swap may reach the edges of what was read, not cross them.
+          const floorEdge = sqrtRatioAtTick(known.lower)
+          const ceilingEdge = sqrtRatioAtTick(known.upper)
+          const expected = {
+            amount0: await sdkPaidOut(pool, false, upper < ceilingEdge ? upper : ceilingEdge),
+            amount1: await sdkPaidOut(pool, true, lower > floorEdge ? lower : floorEdge),
+          }
+          expect(depthWithin(v3(pool, known), bps)).toEqual(expected)
         },
       ),
       { numRuns: 500, seed: SEED },
