@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { median } from './stats'
 
 // `npm start` as a user meets it: in a clone of the commit measured (its node_modules linked, as
 // `npm ci` would have made them), first as a fresh clone starts it (no solc cache, no bundles),
@@ -116,6 +115,14 @@ export async function measureStartups(runs: number): Promise<StartupRun[]> {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+/** The middle run, or the mean of the two middle ones: a few runs, so not the lower of two. */
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const half = Math.floor(sorted.length / 2)
+  const upper = sorted[half] ?? Number.NaN
+  return sorted.length % 2 === 1 ? upper : ((sorted[half - 1] ?? upper) + upper) / 2
+}
 
 export function startupSection(results: StartupRun[]): string[] {
   const rows = (['quiet', 'two hogs'] as const).flatMap((condition) =>
