@@ -179,10 +179,9 @@ export function pendingTradeIndexKey(network: string, tradeId: string) {
   return { gsi2pk: `PENDING#${network}`, gsi2sk: `TRADE#${tradeId.toLowerCase()}` }
 }
 
-/** One marker per deposit: a log of a transaction, or the transaction's own (native) value. */
 /**
  * Where in its transaction a deposit is: an ERC-20 log's index, the transaction's own value
- * ('native'), or an internal call's trace address ('trace:0.1').
+ * ('native'), or an internal call's trace address ('trace:0.1'). One marker per deposit.
  */
 export type DepositPlace = number | 'native' | `trace:${string}`
 
@@ -220,6 +219,23 @@ export function depositJournalBlockPrefix(blockNumber: bigint): string {
 
 export function depositCursorKey(network: string): TableKey {
   return { pk: 'DEPOSIT_CURSOR', sk: `NETWORK#${network}` }
+}
+
+/** Where a wallet's deposits wait beyond its fair share of the indexer's runs, per network. */
+export function depositLagPartition(network: string): string {
+  return `DEPOSIT_LAG#${network}`
+}
+
+export function depositLagKey(network: string, wallet: string): TableKey {
+  return { pk: depositLagPartition(network), sk: `WALLET#${wallet.toLowerCase()}` }
+}
+
+/**
+ * The addresses a wallet has sent to that look alike (the same first and last four hex digits,
+ * `look`: lib/db/counterparties.ts), in the wallet's partition.
+ */
+export function sentToKey(wallet: string, look: string): TableKey {
+  return { pk: `WALLET#${wallet.toLowerCase()}`, sk: `SENT_TO#${look}` }
 }
 
 // Idempotency-Keys are scoped to the wallet; the client's key is hashed so any visible ASCII fits.
