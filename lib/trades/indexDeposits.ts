@@ -99,7 +99,8 @@ async function keepLags(
     const outcome = byWallet.get(key)
     const left = outcome?.firstLeft && positionOf(outcome.firstLeft)
     const from = earlier(unread.get(key), left)
-    if (!from) {
+    // Nothing left, or nothing before the cursor (the next scan reads it again anyway).
+    if (!from || from.block >= cursorTo) {
       if (lag) await deleteDepositLag(network, lag)
       continue
     }
@@ -159,7 +160,11 @@ async function indexNetwork(
       removed = rollBack.removed
     }
   }
-  const [catalog, lags] = await Promise.all([listCatalogTokens(network), listDepositLags(network)])
+  // Too late to start: the next run goes on from here (a rollback above is done again, at no cost).
+  if (budget.timeUp()) {
+    return { network, ...quiet, removed, advanced: false, lagging: 0, stoppedBy: 'time' }
+  }
+  const lags = await listDepositLags(network)
   if (fromBlock > safeHead && lags.length === 0) {
     if (fromBlock === cursor.nextBlock) {
       return { network, ...quiet, removed, advanced: false, lagging: 0 }
@@ -171,6 +176,7 @@ async function indexNetwork(
     })
     return { network, ...quiet, removed, advanced, lagging: 0 }
   }
+  const catalog = await listCatalogTokens(network)
   const lastBlock = fromBlock + BigInt(options.maxBlocks) - 1n
   const toBlock = safeHead < lastBlock ? safeHead : lastBlock
   const tokens = catalog.map((token) => token.address)
