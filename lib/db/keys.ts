@@ -20,12 +20,17 @@
 // | catalog tokens among addresses     | BatchGet  | pk = CATALOG, sk = PROJECT#<id of network and address> (client signing) |
 // | first page of trades, with count   | Query     | pk = WALLET#<address>, sk <= TRADE#~ from the tail, or GetItem TRADE#~ + Query from TRADE#} |
 // | a page of trades at any offset     | GetItem, Query | TRADE#~ (count, last position, holes), then sk BETWEEN TRADE#}<from> AND TRADE#}<to> |
-// | number a trade (its position)      | TransactWrite | the trade + TRADE#}<position> + TRADE#~ (lastPosition = read value, so no two share one) |
+// | number a trade (its position)      | TransactWrite | the trade + TRADE#}<position> + TRADE# + TRADE#~ (lastPosition = read value, so no two share one) + SENT_TO#<look> |
+// | what a wallet sent to, by look     | UpdateItem (in the trade's transaction), BatchGet | pk = WALLET#<address>, sk = SENT_TO#<first and last 4 hex digits> (ADD addresses) |
+// | number trades before positions (npm run trades:number, a command) | Scan, Query, TransactWrite | TRADE#~ without lastPosition; the wallet's TRADE# .. TRADE#~ |
 // | get a trade of a wallet by id      | GetItem   | pk = WALLET#<address>, sk = TRADE#<id>           |
 // | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |
 // | list pending trades of a network   | Query GSI2| gsi2pk = PENDING#<network> (sparse: pending only) |
-// | record a deposit once              | PutItem   | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index>, NATIVE or TRACE#<path> (if absent) |
-// | deposit indexer cursor (+ last hash)| GetItem  | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
+// | deposits recorded already          | BatchGet  | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index>, NATIVE or TRACE#<path> (the markers) |
+// | record a wallet's deposits once    | TransactWrite | up to 24 × (trade + TRADE#}<position> + journal entry + marker Put if absent) + TRADE# + TRADE#~ |
+// | deposit indexer cursor (+ last hash)| GetItem, UpdateItem | pk = DEPOSIT_CURSOR, sk = NETWORK#<network> (moved only from the value read) |
+// | wallets left behind by the indexer | Query, PutItem, DeleteItem | pk = DEPOSIT_LAG#<network>, sk = WALLET#<address> (written only as read) |
+// | catalog tokens with their prices   | Query     | pk = CATALOG, filtered on network (address, price, dustMinimum) |
 // | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
 // | every known wallet (indexer: recipient filters of a block too big to read whole) | Query GSI1 | gsi1pk = KNOWN_WALLET (the wallet item; sk = its address) |

@@ -13,6 +13,7 @@ import {
 } from '../db/depositLags'
 import { listCatalogTokens } from '../db/project'
 import { listKnownWallets } from '../db/wallet'
+import { mapConcurrently } from '../mapConcurrently'
 import { NETWORK_NAMES, type NetworkName } from '../networkNames'
 import { readLaggingTransfers } from './readLaggingTransfers'
 import { recordRunDeposits, type WalletOutcome } from './recordRunDeposits'
@@ -57,10 +58,10 @@ export interface NetworkIndexing {
   stoppedBy?: StopReason
 }
 
-/** Lagging wallets read back per run, the least recently served first. */
-const LAGS_PER_RUN = 16
-
 type Position = { block: bigint; log: number }
+
+// Lag writes at once (a run after an outage may leave many wallets with a deposit or two).
+const LAG_WRITES_IN_PARALLEL = 16
 
 const positionOf = (transfer: IncomingTransfer): Position => ({
   block: transfer.block.number,
@@ -94,7 +95,8 @@ async function keepLags(
   const lagOf = new Map(lags.map((lag) => [lag.wallet.toLowerCase(), lag]))
   const now = new Date().toISOString()
   let lagging = 0
-  for (const key of new Set([...lagOf.keys(), ...byWallet.keys()])) {
+  const keys = [...new Set([...lagOf.keys(), ...byWallet.keys()])]
+  await mapConcurrently(keys, LAG_WRITES_IN_PARALLEL, async (key) => {
     const lag = lagOf.get(key)
     const outcome = byWallet.get(key)
     const left = outcome?.firstLeft && positionOf(outcome.firstLeft)
@@ -102,11 +104,11 @@ async function keepLags(
     // Nothing left, or nothing before the cursor (the next scan reads it again anyway).
     if (!from || from.block >= cursorTo) {
       if (lag) await deleteDepositLag(network, lag)
-      continue
+      return
     }
     lagging += 1
     const wallet = outcome?.wallet ?? lag?.wallet
-    if (!wallet) continue
+    if (!wallet) return
     const next: DepositLag = {
       wallet,
       fromBlock: from.block,
@@ -120,7 +122,7 @@ async function keepLags(
       lag.toBlock === next.toBlock &&
       lag.servedAt === next.servedAt
     if (!same) await saveDepositLag(network, next, lag)
-  }
+  })
   return lagging
 }
 
@@ -194,12 +196,11 @@ async function indexNetwork(
     knownWallets,
     budget,
   })
-  const served = lags.slice(0, LAGS_PER_RUN)
-  const lagBudget = Math.max(budget.limits.transfers - budget.examined, budget.limits.transfers / 4)
-  const lagged = await readLaggingTransfers(client, served, {
+  // What the scan left of the transfer budget, and never less than a quarter of it.
+  const lagged = await readLaggingTransfers(client, lags, {
     maxRange: BigInt(logsMaxBlocks),
     tokens,
-    perLag: Math.max(1_000, Math.floor(lagBudget / Math.max(1, served.length))),
+    transfers: Math.max(budget.limits.transfers - budget.examined, budget.limits.transfers / 4),
     budget,
   })
   const selection = await selectDeposits(client, network, {
@@ -225,7 +226,9 @@ async function indexNetwork(
   for (const lag of lags) {
     const read = lagged.find((entry) => entry.lag === lag)
     const key = lag.wallet.toLowerCase()
-    if (!read) unread.set(key, { block: lag.fromBlock, log: lag.fromLog })
+    const from = { block: lag.fromBlock, log: lag.fromLog }
+    // Not read, or not to its end: from its start, or from the first block not read if later.
+    if (!read || read.readTo < from.block) unread.set(key, from)
     else if (read.readTo < lag.toBlock - 1n) unread.set(key, { block: read.readTo + 1n, log: 0 })
   }
   const lagging = await keepLags(network, {
