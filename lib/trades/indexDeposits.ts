@@ -5,23 +5,17 @@ import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig } from '../config'
 import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
-import {
-  type DepositLag,
-  deleteDepositLag,
-  listDepositLags,
-  saveDepositLag,
-} from '../db/depositLags'
+import { listDepositLags } from '../db/depositLags'
 import { listCatalogTokens } from '../db/project'
 import { listKnownWallets } from '../db/wallet'
-import { mapConcurrently } from '../mapConcurrently'
 import { NETWORK_NAMES, type NetworkName } from '../networkNames'
+import { keepLags } from './keepLags'
 import { readLaggingTransfers } from './readLaggingTransfers'
-import { recordRunDeposits, type WalletOutcome } from './recordRunDeposits'
+import { recordRunDeposits } from './recordRunDeposits'
 import { rollBackOrphans } from './rollBackOrphans'
 import { createRunBudget, type RunLimits, type StopReason } from './runBudget'
 import { scanTransfers } from './scanTransfers'
 import { selectDeposits } from './selectDeposits'
-import type { IncomingTransfer } from './transferSources'
 
 export interface IndexDepositsParameters {
   networks?: readonly NetworkName[]
@@ -56,74 +50,6 @@ export interface NetworkIndexing {
   lagging: number
   /** Why the run ended before the chain's confirmed head, if it did. */
   stoppedBy?: StopReason
-}
-
-type Position = { block: bigint; log: number }
-
-// Lag writes at once (a run after an outage may leave many wallets with a deposit or two).
-const LAG_WRITES_IN_PARALLEL = 16
-
-const positionOf = (transfer: IncomingTransfer): Position => ({
-  block: transfer.block.number,
-  log: typeof transfer.place === 'number' ? transfer.place : 0,
-})
-
-function earlier(a: Position | undefined, b: Position | undefined): Position | undefined {
-  if (!a || !b) return a ?? b
-  if (a.block !== b.block) return a.block < b.block ? a : b
-  return a.log <= b.log ? a : b
-}
-
-/**
- * Where each wallet's deposits stand after the run: a lag from the first one left (a block and a
- * log index) to the new cursor, or none. Each is written over the one the run read; then the
- * cursor moves (a run that fails in between leaves lags a later run reads again: reads only).
- */
-async function keepLags(
-  network: NetworkName,
-  parameters: {
-    lags: readonly DepositLag[]
-    /** Per lagging wallet (lower-cased), where its range was not read yet (not served, or cut). */
-    unread: ReadonlyMap<string, Position>
-    served: ReadonlySet<string>
-    outcomes: readonly WalletOutcome[]
-    cursorTo: bigint
-  },
-): Promise<number> {
-  const { lags, unread, served, outcomes, cursorTo } = parameters
-  const byWallet = new Map(outcomes.map((outcome) => [outcome.wallet.toLowerCase(), outcome]))
-  const lagOf = new Map(lags.map((lag) => [lag.wallet.toLowerCase(), lag]))
-  const now = new Date().toISOString()
-  let lagging = 0
-  const keys = [...new Set([...lagOf.keys(), ...byWallet.keys()])]
-  await mapConcurrently(keys, LAG_WRITES_IN_PARALLEL, async (key) => {
-    const lag = lagOf.get(key)
-    const outcome = byWallet.get(key)
-    const left = outcome?.firstLeft && positionOf(outcome.firstLeft)
-    const from = earlier(unread.get(key), left)
-    // Nothing left, or nothing before the cursor (the next scan reads it again anyway).
-    if (!from || from.block >= cursorTo) {
-      if (lag) await deleteDepositLag(network, lag)
-      return
-    }
-    lagging += 1
-    const wallet = outcome?.wallet ?? lag?.wallet
-    if (!wallet) return
-    const next: DepositLag = {
-      wallet,
-      fromBlock: from.block,
-      fromLog: from.log,
-      toBlock: lag && lag.toBlock > cursorTo ? lag.toBlock : cursorTo,
-      servedAt: lag && !served.has(key) ? lag.servedAt : now,
-    }
-    const same =
-      lag?.fromBlock === next.fromBlock &&
-      lag.fromLog === next.fromLog &&
-      lag.toBlock === next.toBlock &&
-      lag.servedAt === next.servedAt
-    if (!same) await saveDepositLag(network, next, lag)
-  })
-  return lagging
 }
 
 async function indexNetwork(
@@ -222,22 +148,7 @@ async function indexNetwork(
     scan.scannedTo,
   )
   const cursorTo = scannedTo + 1n
-  const unread = new Map<string, Position>()
-  for (const lag of lags) {
-    const read = lagged.find((entry) => entry.lag === lag)
-    const key = lag.wallet.toLowerCase()
-    const from = { block: lag.fromBlock, log: lag.fromLog }
-    // Not read, or not to its end: from its start, or from the first block not read if later.
-    if (!read || read.readTo < from.block) unread.set(key, from)
-    else if (read.readTo < lag.toBlock - 1n) unread.set(key, { block: read.readTo + 1n, log: 0 })
-  }
-  const lagging = await keepLags(network, {
-    lags,
-    unread,
-    served: new Set(lagged.map((read) => read.lag.wallet.toLowerCase())),
-    outcomes,
-    cursorTo,
-  })
+  const lagging = await keepLags(network, { lags, lagged, outcomes, cursorTo })
   const advanced =
     cursorTo !== cursor.nextBlock &&
     (await advanceDepositCursor(network, {
