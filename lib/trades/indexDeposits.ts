@@ -3,12 +3,12 @@ import type { Address } from 'viem'
 import { blockHashAt } from '../chain/blockHashAt'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { loadChainConfig } from '../config'
+import { loadChainConfig, loadServedNetworks } from '../config'
 import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
 import { listDepositLags } from '../db/depositLags'
 import { listCatalogTokens } from '../db/project'
 import { listKnownWallets } from '../db/wallet'
-import { NETWORK_NAMES, type NetworkName } from '../networkNames'
+import type { NetworkName } from '../networkNames'
 import { keepLags } from './keepLags'
 import { readLaggingTransfers } from './readLaggingTransfers'
 import { recordRunDeposits } from './recordRunDeposits'
@@ -181,7 +181,7 @@ async function indexNetwork(
  * (DECISIONS §9.1). A failing node stops only its own network.
  */
 export async function indexDeposits({
-  networks = NETWORK_NAMES,
+  networks = loadServedNetworks(),
   maxBlocks = 2000,
   ...options
 }: IndexDepositsParameters = {}): Promise<NetworkIndexing[]> {
