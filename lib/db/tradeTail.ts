@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { batchGetItems, itemId } from './batchGet'
 import { db, tableName } from './client'
 import { tradeCounterKeys } from './keys'
 import type { TransactItem } from './session'
@@ -17,12 +18,19 @@ export interface TradeTail {
   holes: number[]
 }
 
+/** A wallet whose trades a release before positions recorded, not numbered yet. */
+export class TradesNotNumbered extends Error {
+  override name = 'TradesNotNumbered'
+}
+
 export function toTradeTail(wallet: string, item: Record<string, unknown> | undefined): TradeTail {
   const count = Number(item?.tradeCount ?? 0)
   // Only a table written before positions existed has trades and no last position: its wallets
   // are numbered by `npm run trades:number` before this release serves (docs/operations.md).
   if (item?.lastPosition === undefined && count > 0) {
-    throw new Error(`the trades of ${wallet} are not numbered: run npm run trades:number`)
+    throw new TradesNotNumbered(
+      `the trades of ${wallet} are not numbered: run npm run trades:number`,
+    )
   }
   const holes = [...((item?.holes as Set<number> | undefined) ?? [])].map(Number)
   return {
@@ -42,6 +50,23 @@ export async function readTradeTail(wallet: string): Promise<TradeTail> {
     }),
   )
   return toTradeTail(wallet, Item)
+}
+
+/**
+ * The tails of `wallets`, strongly consistent, by lower-cased address: one BatchGetItem per 100.
+ * A wallet not numbered yet is left out (its writer reads it, and is refused).
+ */
+export async function readTradeTails(wallets: readonly string[]): Promise<Map<string, TradeTail>> {
+  const keys = wallets.map((wallet) => tradeCounterKeys(wallet).tail)
+  const items = await batchGetItems(keys, { consistentRead: true })
+  const tails = new Map<string, TradeTail>()
+  for (const [index, wallet] of wallets.entries()) {
+    const key = keys[index]
+    const item = key && items.get(itemId(key))
+    if (item?.lastPosition === undefined && Number(item?.tradeCount ?? 0) > 0) continue
+    tails.set(wallet.toLowerCase(), toTradeTail(wallet, item))
+  }
+  return tails
 }
 
 /** The position of the `index`-th live trade (1-based from the oldest), past the holes. */

@@ -1,6 +1,8 @@
 import { type Address, formatUnits, type Hash } from 'viem'
 import type { ChainClient } from '../chain/clients'
 import { type NewDeposit, recordDeposits } from '../db/depositRecords'
+import { readTradeTails, TradesNotNumbered } from '../db/tradeTail'
+import { logger } from '../logger'
 import { mapConcurrently } from '../mapConcurrently'
 import type { NetworkName } from '../networkNames'
 import { readDepositOutcomes } from './depositOutcomes'
@@ -72,17 +74,33 @@ export async function recordRunDeposits(
     }
   }
 
-  return mapConcurrently(entries, WALLETS_IN_PARALLEL, async (entry, index) => {
-    const candidates = chosen[index] ?? []
-    const deposits = candidates.flatMap((candidate) => {
+  const toRecord = entries.map((_, index) =>
+    (chosen[index] ?? []).flatMap((candidate) => {
       const deposit = toDeposit(candidate)
       return deposit ? [{ candidate, deposit }] : []
-    })
+    }),
+  )
+  // Where each wallet's deposits go: their tails at once, rather than one read per wallet.
+  const tails = await readTradeTails(
+    entries.filter((_, index) => (toRecord[index] ?? []).length > 0).map(({ wallet }) => wallet),
+  )
+  return mapConcurrently(entries, WALLETS_IN_PARALLEL, async (entry, index) => {
+    const candidates = chosen[index] ?? []
+    const deposits = toRecord[index] ?? []
     const { recorded, handled } = await recordDeposits(
       entry.wallet,
       deposits.map(({ deposit }) => deposit),
-      { more: () => !budget.timeUp() },
-    )
+      { tail: tails.get(entry.wallet.toLowerCase()), more: () => !budget.timeUp() },
+    ).catch((error: unknown) => {
+      // A wallet recorded before positions (a table not migrated) must not hold the cursor and
+      // every other wallet with it: its deposits are passed over, each logged, to index again
+      // once `npm run trades:number` has run (docs/operations.md).
+      if (!(error instanceof TradesNotNumbered)) throw error
+      for (const { deposit } of deposits) {
+        logger.error('deposit not recorded', { network, hash: deposit.hash, error })
+      }
+      return { recorded: 0, handled: deposits.length }
+    })
     // What was not handled: from the first deposit not written, in the wallet's order.
     const stoppedAt = deposits[handled]?.candidate
     const firstLeftIndex = stoppedAt ? candidates.indexOf(stoppedAt) : candidates.length

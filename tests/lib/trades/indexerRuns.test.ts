@@ -21,6 +21,7 @@ import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { listInCatalog } from '../../support/catalogListing'
 import { depositCursorOf, placeDepositCursor } from '../../support/depositCursor'
 import { ownDevnetClient } from '../../support/faultEngines'
+import { writeTrades } from '../../support/bulkTrades'
 import { spyOnDbSend } from '../../support/dbSendSpy'
 import { countRequests } from '../../support/requestCounters'
 import { rpcRequestChannel } from '../../support/rpcChannels'
@@ -244,6 +245,19 @@ describe('an indexer run', () => {
     expect(trades.map((trade) => Number(trade.amount))).toEqual(
       Array.from({ length: 30 }, (_, index) => index + 1),
     )
+  })
+
+  it('passes over the deposits of a wallet recorded before positions (not migrated) rather than hold the others', async () => {
+    const [unmigrated, other] = [await knownWallet(), await knownWallet()]
+    await writeTrades(unmigrated, 3, { numbered: false })
+    await payToken(unmigrated, '7')
+    await payToken(other, '8')
+
+    const [run] = await indexDeposits({ networks: ['ethereum'] })
+
+    expect(run).toMatchObject({ recorded: 1, lagging: 0, advanced: true })
+    expect(await amountsOf(other)).toEqual(['8'])
+    expect(await depositCursorOf('ethereum')).toBe((await head()) + 1n)
   })
 
   it('scanning a recorded range again costs marker reads, and writes only the cursor', async () => {
