@@ -42,8 +42,9 @@ const authSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
     SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
     SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
-    // DECISIONS §8.2: sign-in nonces one address may be issued per 5-minute window (429 beyond).
-    NONCES_PER_ADDRESS: z._default(positiveInt, 20),
+    // DECISIONS §9.4: outstanding sign-in nonces kept per address; a new one takes the oldest's
+    // place, so a stranger's requests never refuse the owner one and cannot grow the table.
+    NONCES_KEPT_PER_ADDRESS: z._default(positiveInt, 50),
   })
   .check(
     z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
@@ -58,11 +59,13 @@ const metricsSchema = z.object({
   METRICS_SERVICE: z._default(nonEmpty, 'wallet-backend'),
 })
 
-// DECISIONS §7.1: per source IP, per minute, on the anonymous routes that cost work.
+// DECISIONS §7.1, §9.4: per client (source IP), per minute, on the anonymous routes that cost
+// work; `rpc` counts the RPC calls anonymous requests cost (quotes, contract-wallet checks).
 const clientLimitSchema = z.object({
   CLIENT_LIMIT_NONCES_PER_MINUTE: z._default(positiveInt, 30),
   CLIENT_LIMIT_LOGINS_PER_MINUTE: z._default(positiveInt, 20),
   CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: z._default(positiveInt, 5),
+  CLIENT_LIMIT_RPC_CALLS_PER_MINUTE: z._default(positiveInt, 300),
 })
 
 // DECISIONS §8.2: calls into contracts a caller chose (quote tokens, prepare, submit).
@@ -339,7 +342,7 @@ export const loadAuthConfig = memoize(() => {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
-    noncesPerAddress: env.NONCES_PER_ADDRESS,
+    noncesKeptPerAddress: env.NONCES_KEPT_PER_ADDRESS,
   }
 })
 
@@ -348,7 +351,7 @@ export const loadMetricsConfig = memoize(() => {
   return { namespace: env.METRICS_NAMESPACE, service: env.METRICS_SERVICE }
 })
 
-export type ClientLimitName = 'nonce' | 'login' | 'register'
+export type ClientLimitName = 'nonce' | 'login' | 'register' | 'rpc'
 
 export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number> => {
   const env = parseEnv(clientLimitSchema)
@@ -356,6 +359,7 @@ export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number>
     nonce: env.CLIENT_LIMIT_NONCES_PER_MINUTE,
     login: env.CLIENT_LIMIT_LOGINS_PER_MINUTE,
     register: env.CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE,
+    rpc: env.CLIENT_LIMIT_RPC_CALLS_PER_MINUTE,
   }
 })
 
