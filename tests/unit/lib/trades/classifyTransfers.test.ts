@@ -56,6 +56,35 @@ describe('look-alikes', () => {
     expect(looksLike(getAddress('0x4eb80000000000000000000000000000000082a3'), paid)).toBe(false)
   })
 
+  // Reference by construction: a copy of an address with some of its 40 hex digits changed (each
+  // to another digit), in any letter case, looks like it exactly when a digit changed and none of
+  // the changed ones is among the first or the last four.
+  it('takes a copy for a look-alike exactly when only digits between the first and last four changed, on random edits', () => {
+    const nibble = fc.integer({ min: 0, max: 15 })
+    fc.assert(
+      fc.property(
+        fc.array(nibble, { minLength: 40, maxLength: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 39 }), fc.integer({ min: 1, max: 15 })), {
+          maxLength: 6,
+        }),
+        fc.boolean(),
+        (digits, edits, checksummed) => {
+          const copy = [...digits]
+          for (const [at, by] of edits) copy[at] = ((copy[at] ?? 0) + by) % 16
+          const changed = copy.map((digit, at) => digit !== digits[at])
+          const hex = (nibbles: number[]) =>
+            `0x${nibbles.map((digit) => digit.toString(16)).join('')}` as const
+          const [original, other] = [hex(digits), hex(copy)]
+          const expected =
+            changed.some(Boolean) && !changed.some((edit, at) => edit && (at < 4 || at >= 36))
+          expect(looksLike(checksummed ? getAddress(other) : other, original)).toBe(expected)
+          expect(looksLike(original, checksummed ? getAddress(other) : other)).toBe(expected)
+        },
+      ),
+      { numRuns: 3000, seed: 3203 },
+    )
+  })
+
   it('refuses a sender that looks like an address the wallet sent to, not that address itself', () => {
     const sentTo = new Set([paid.toLowerCase()])
     expect(posesAsCounterparty(poser, sentTo)).toBe(true)
