@@ -69,6 +69,19 @@ export interface NetworkEntry {
      */
     archiveForBackfill: boolean
   }
+  /**
+   * What the API reference shows for it (lib/openapi/networkExamples.ts): its routes' examples
+   * swap the wrapped coin for the stablecoin and transfer the stablecoin, priced at these
+   * illustrative figures (no market data).
+   */
+  examples: {
+    /** The deployed stablecoin's symbol and decimals. */
+    stablecoin: { symbol: string; decimals: number }
+    /** The native coin's price in the stablecoin, whole units. */
+    nativePrice: number
+    /** A usual gas price, in wei. */
+    gasPriceWei: bigint
+  }
   /** Its local devnet (npm start, the tests). */
   devnet: {
     chainId: number
@@ -122,6 +135,11 @@ export const NETWORK_TABLE = {
       ],
       archiveForBackfill: true,
     },
+    examples: {
+      stablecoin: { symbol: 'USDC', decimals: 6 },
+      nativePrice: 2650,
+      gasPriceWei: 24_000_000_000n,
+    },
     devnet: { chainId: 31337, port: 8545, v3: 'uniswap-v3', catalog: 'ethereum' },
   },
   // BNB Chain in deployed stages: PancakeSwap V2 and V3 and its SmartRouter.
@@ -157,6 +175,12 @@ export const NETWORK_TABLE = {
         '0x2170Ed0880ac9A755fd29B2688956BD959F933F8',
       ],
       archiveForBackfill: true,
+    },
+    // Binance-Peg USDC has 18 decimals.
+    examples: {
+      stablecoin: { symbol: 'USDC', decimals: 18 },
+      nativePrice: 600,
+      gasPriceWei: 1_000_000_000n,
     },
     devnet: { chainId: 31338, port: 8546, v3: 'pancakeswap-v3', catalog: 'altchain' },
   },

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { importCatalogEntries, parseCatalog } from '../catalog/importCatalog'
-import type { NetworkName } from '../networkNames'
 import { putNetwork } from '../db/network'
 import { listProjects } from '../db/project'
 import { DatabaseUnavailable } from '../errors'
@@ -17,10 +16,8 @@ const SEED_ATTEMPTS = 3
  * The demo catalog as catalog entries, with the addresses of this devnet's own deployments; the
  * token zoo is listed too, tagged `demo` and `token-zoo` like the rest of the demo data.
  */
-export function sampleCatalogEntries(
-  deployments: Record<NetworkName, DexDeployment>,
-): CatalogEntry[] {
-  return Object.values(deployments).flatMap((deployment) => {
+export function sampleCatalogEntries(deployments: readonly DexDeployment[]): CatalogEntry[] {
+  return deployments.flatMap((deployment) => {
     const { usdStablecoin } = SAMPLE_CATALOG[deployment.network]
     const stablecoin = { ...usdStablecoin, address: deployment.usdStablecoin }
     const listed = [stablecoin, ...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo]
@@ -68,7 +65,7 @@ async function whileWarmingUp<Result>(write: () => Promise<Result>): Promise<Res
  * so re-seeding is harmless.
  */
 export async function seedLocalData(
-  deployments: Record<NetworkName, DexDeployment>,
+  deployments: readonly DexDeployment[],
   {
     priceHistory = true,
   }: {
@@ -80,16 +77,12 @@ export async function seedLocalData(
   const catalog = parseCatalog(JSON.stringify({ projects: sampleCatalogEntries(deployments) }))
   const networks = whileWarmingUp(() =>
     Promise.all(
-      Object.values(deployments).map((deployment) =>
-        putNetwork(deployment.network, deployment.chainId),
-      ),
+      deployments.map((deployment) => putNetwork(deployment.network, deployment.chainId)),
     ),
   )
   await Promise.all([
     networks,
-    ...(priceHistory
-      ? Object.values(deployments).map((deployment) => seedChainHistory({ deployment }))
-      : []),
+    ...(priceHistory ? deployments.map((deployment) => seedChainHistory({ deployment })) : []),
   ])
   await whileWarmingUp(() => importCatalogEntries(catalog, { backfill: priceHistory }))
 }

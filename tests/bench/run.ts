@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
-import { startLocalStack } from '../../lib/local/localStack'
+import { servedDeployment, startLocalStack } from '../../lib/local/localStack'
 import { logger } from '../../lib/logger'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { bundleSection } from './bundleSection'
@@ -81,7 +81,7 @@ async function coldPath(
   stack: Awaited<ReturnType<typeof startLocalStack>>,
 ) {
   const ssm = await startSsmStandIn(
-    { [RPC_URL_PARAMETER]: stack.deployments.ethereum.rpcUrl },
+    { [RPC_URL_PARAMETER]: servedDeployment(stack.deployments, 'ethereum').rpcUrl },
     SSM_REGION,
   )
   try {

@@ -38,12 +38,16 @@ const clients: Partial<Record<NetworkName, DevnetClient>> = {}
 
 beforeAll(async () => {
   const table = `reorgs-${randomUUID()}`
-  const [ethereum, altchain] = await Promise.all([
-    startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.ethereum }),
-    startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.altchain }),
+  const [started] = await Promise.all([
+    Promise.all(
+      NETWORK_NAMES.map(
+        async (network) =>
+          [network, await startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS[network] })] as const,
+      ),
+    ),
     createTable(String(process.env.DYNAMODB_ENDPOINT), table),
   ])
-  Object.assign(anvils, { ethereum, altchain })
+  Object.assign(anvils, Object.fromEntries(started))
   // Before any module reads its configuration: settings are read once, on first use.
   process.env.TABLE_NAME = table
   for (const network of NETWORK_NAMES) {

@@ -1,7 +1,11 @@
 import '../support/env'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { db } from '../../lib/db/client'
+import { NETWORK_NAMES, NETWORKS } from '../../lib/networkNames'
+import { functionName, type OperationName, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
+import { routeKeyOf } from '../support/httpEvent'
+import { byCatalog, type DemoCatalog } from '../support/networkCases'
 import { countRequests, formatCounts, type RequestTally } from '../support/requestCounters'
 import { routeRequests } from '../support/routeRequests'
 
@@ -60,6 +64,48 @@ const PREPARE =
 const SUBMIT_WRITES = `BatchGetItem ×1, ${SIGNED_WRITES}`
 const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 
+// Each network's routes (lib/networks/operations.ts) cost what its demo catalog's pools and
+// connectors make its quotes read: a row per operation by catalog.
+// prettier-ignore
+const NETWORK_ROWS: Record<DemoCatalog, Record<OperationName, Cost | undefined>> = {
+  ethereum: {
+    quote:             row('', `eth_call ×6, ${QUOTE}`, 2, 0, 2),
+    swapTokens:        row(SIGNED_WRITES, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
+    swapNative:        undefined,
+    transfer:          row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
+    prepareSwapTokens: row(PREPARE_READS, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+    prepareSwapNative: undefined,
+    prepareTransfer:   row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
+    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
+  },
+  altchain: {
+    quote:             row('', `eth_call ×7, ${QUOTE}`, 2, 0, 2),
+    swapTokens:        row(SIGNED_WRITES, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
+    swapNative:        row(SIGNED_WRITES, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 3, 5),
+    transfer:          row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
+    prepareSwapTokens: row(PREPARE_READS, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+    prepareSwapNative: row(PREPARE_READS, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+    prepareTransfer:   row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
+    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
+  },
+}
+
+/** Each network's routes and what each costs: a network of the table is measured like the rest. */
+const networkRows = Object.fromEntries(
+  NETWORK_NAMES.flatMap((network) =>
+    operationsOf(NETWORKS[network].routes).map((operation) => {
+      const cost = byCatalog(network, NETWORK_ROWS)[operation.name]
+      if (!cost) throw new Error(`no cost for ${operation.name} on ${network}'s catalog`)
+      return [routeKeyOf(functionName(operation.name, network)), cost]
+    }),
+  ),
+)
+const networkRoutes = Object.keys(networkRows)
+/** Quotes and prepares: a network's routes that change nothing. */
+const networkReads = networkRoutes.filter((route) =>
+  / \/api\/v1\/(swap\/quote|prepare)\//.test(route),
+)
+
 // One warm request each, in the order of serverless.yml. Swaps and transfers send an
 // Idempotency-Key (its claim is the PutItem, its completion in the trade's transaction) with the
 // router already approved; the trade routes read a pending trade whose receipt the node does not have.
@@ -84,22 +130,9 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/account/refresh':                   row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/account/logout':                 row('DeleteItem ×1, GetItem ×1', '', 0, 2, 2),
   'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
-  'GET /api/v1/swap/quote/altchain':               row('', `eth_call ×7, ${QUOTE}`, 2, 0, 2),
-  'GET /api/v1/swap/quote/ethereum':               row('', `eth_call ×6, ${QUOTE}`, 2, 0, 2),
-  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 3, 5),
-  'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
-  'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
-  'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
-  'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
-  'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
-  'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
-  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
-  'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
-  'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
-  'POST /api/v1/submit/ethereum':                  row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
-  'POST /api/v1/submit/altchain':                  row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
   'POST /api/v1/networks/wallet':                  row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
-  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', 'eth_getBalance ×2', 2, 1, 2),
+  // One balance per attached network (each of the stack's), read in parallel.
+  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', `eth_getBalance ×${NETWORK_NAMES.length}`, NETWORK_NAMES.length, 1, 2),
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, GetItem ×1, Query ×1', '', 0, 2, 2),
   'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
@@ -110,6 +143,7 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/trades':                            row('GetItem ×1, Query ×1', '', 0, 1, 1),
   'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1, 1, 2),
   'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1, 1, 2),
+  ...networkRows,
 }
 
 const measured = new Map<string, RequestTally & { status: number; read: boolean }>()
@@ -155,12 +189,12 @@ const actual = (route: string): Cost => {
 }
 
 describe('per-request cost of every route, warm', () => {
-  it('sends one valid request to each of the 40 /api/v1 routes of serverless.yml', () => {
+  it("sends one valid request to each /api/v1 route of serverless.yml: 26 and each network's", () => {
     const declared = declaredFunctions()
       .flatMap((fn) => (fn.route ? [`${fn.route.method} ${fn.route.path}`] : []))
       .filter((route) => route.includes(' /api/v1/'))
 
-    expect(declared).toHaveLength(40)
+    expect(declared).toHaveLength(26 + networkRoutes.length)
     expect([...measured.keys()].sort()).toEqual(declared.sort())
     for (const [route, tally] of measured)
       expect({ route, status: tally.status }).toEqual({ route, status: 200 })
@@ -184,7 +218,7 @@ describe('the per-request goals of issue 7', () => {
       Object.entries(calls(reads)).filter(([, count]) => (count ?? 0) > 2),
     )
 
-    expect(reads).toHaveLength(22)
+    expect(reads).toHaveLength(15 + networkReads.length)
     // The watchlist: the watch items (a Query) beside the caller's session (a GetItem), then the
     // projects' live metrics (a BatchGetItem per 100 keys): two round trips.
     expect(over).toEqual({ 'GET /api/v1/watchlist/projects': 3 })
@@ -232,7 +266,7 @@ describe('the per-request goals of issue 7', () => {
     // that state; then the chosen route's router call is simulated (with the best V2 route's
     // beside it where they differ). Warm: the input token's balance slot is known from the
     // warm-up request (a cold quote finds it beside the pools: tests/functions/swap/tokenZoo.test.ts).
-    for (const route of ['GET /api/v1/swap/quote/ethereum', 'GET /api/v1/swap/quote/altchain']) {
+    for (const route of networkRoutes.filter((key) => key.includes('/swap/quote/'))) {
       const rpc = measured.get(route)?.rpc
 
       expect({ route, roundTrips: rpc?.roundTrips }).toEqual({ route, roundTrips: 2 })
@@ -256,8 +290,11 @@ describe('the per-request goals of issue 14', () => {
       .map(([route]) => route)
     const steps = Object.fromEntries(reads.map((route) => [route, stepsOf(route).dynamoSteps]))
 
-    // Trades, the two trade lookups, balances, project details, the watchlist, the five prepares.
-    expect(reads).toHaveLength(11)
+    // Trades, the two trade lookups, balances, project details, the watchlist, each network's
+    // prepares.
+    expect(reads).toHaveLength(
+      6 + networkReads.filter((route) => route.includes('/prepare/')).length,
+    )
     // The session is read beside the route's own request (sessionRead 'beside'). The
     // watchlist's own data is two requests one after the other: its watches (a Query), then
     // their projects (a BatchGetItem).
@@ -278,7 +315,9 @@ describe('the per-request goals of issue 14', () => {
     // session first (sessionRead 'guard'), then claim beside their chain reads: a swap's pools,
     // then the route simulated beside its estimate; a submit's wait for the catalog, no chain
     // call before its targets are known (DECISIONS §8.2, issue 22).
-    expect(sending).toHaveLength(7)
+    expect([...sending].sort()).toEqual(
+      networkRoutes.filter((route) => /\/(swap|transfer)\/.*\{key\}|\/submit\//.test(route)).sort(),
+    )
     for (const route of sending) {
       const swap = route.includes('/swap/')
       expect({ route, ...stepsOf(route) }).toEqual({
