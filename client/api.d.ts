@@ -564,6 +564,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/swap/quote/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote base
+         * @description An exact quote on base, with the router call data that performs the swap to `recipient` (20-minute deadline) and its value.
+         */
+        get: operations["quoteBase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap/tokens/base/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swap tokens base
+         * @description Swaps on base (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
+         */
+        post: operations["swapTokensBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfer/tokens/base/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer base
+         * @description Sends the native coin or a token on base, signed with `{key}`, and answers the transaction hash.
+         */
+        post: operations["transferBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prepare/swap/tokens/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare swap tokens base
+         * @description The unsigned transactions (an approval where needed, then the swap) that the base swap route would send, for the wallet to sign itself and submit.
+         */
+        post: operations["prepareSwapTokensBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prepare/transfer/tokens/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare transfer base
+         * @description The unsigned transaction that the base transfer route would send, for the wallet to sign itself and submit.
+         */
+        post: operations["prepareTransferBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submit/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit base
+         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on base, after checking each is one the service would have prepared.
+         */
+        post: operations["submitBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/networks/wallet": {
         parameters: {
             query?: never;
@@ -993,7 +1113,7 @@ export interface components {
             /** Format: int32 */
             decimals: number;
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
         };
         /**
          * @description A page of the token list.
@@ -1539,7 +1659,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
         };
         /**
          * @description Every network.
@@ -1582,7 +1702,7 @@ export interface components {
          */
         NetworkBalance: {
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
             balance: number;
             /** @description Exact decimal string in whole units, e.g. "62293681.038691758060043412713395". */
             balanceExact: string;
@@ -1680,7 +1800,7 @@ export interface components {
             /** @enum {string} */
             type: "swap" | "transfer" | "approval" | "deposit";
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
             /** @enum {string} */
             status: "pending" | "successful" | "failed";
             amount: number;
@@ -1832,7 +1952,7 @@ export interface components {
             /** Format: int32 */
             decimals: number;
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
             description: string;
             contract_inception: string;
             contract_age: number;
@@ -4305,6 +4425,489 @@ export interface operations {
                      *         "txIds": [
                      *           "0x893b344abcc79bce6992da193cdec57d2ef353a7d21dbba466c8c6f99f2342f5",
                      *           "0xc275d9070b9c16c4288b79da18e9d3ab00bbdf5f6c3cb44b8ad95f3bfcc45004"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["Submitted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    quoteBase: {
+        parameters: {
+            query: {
+                /** @example 0.5 */
+                amount: string;
+                /** @example 0x4200000000000000000000000000000000000006 */
+                address0: string;
+                /** @example 18 */
+                decimals0: number;
+                /** @example 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 */
+                address1: string;
+                /** @example 6 */
+                decimals1: number;
+                /** @example 50 */
+                slippageBps?: number;
+                /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
+                recipient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "quote": 1323.111875,
+                     *         "amount": 0.5,
+                     *         "decimal": 6,
+                     *         "amountOutMin": "0x4e7823bb",
+                     *         "path": [
+                     *           "0x4200000000000000000000000000000000000006",
+                     *           "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+                     *         ],
+                     *         "amountOut": "1323111875",
+                     *         "route": [
+                     *           {
+                     *             "shareBps": 7500,
+                     *             "hops": [
+                     *               {
+                     *                 "protocol": "v3",
+                     *                 "pool": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *                 "fee": 500,
+                     *                 "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                 "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                 "amountIn": "375000000000000000",
+                     *                 "amountOut": "992955000"
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "shareBps": 2500,
+                     *             "hops": [
+                     *               {
+                     *                 "protocol": "v2",
+                     *                 "pool": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *                 "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                 "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                 "amountIn": "125000000000000000",
+                     *                 "amountOut": "330156875"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "priceImpactBps": 3,
+                     *         "gasEstimate": 250000,
+                     *         "gasCostToken1": "6625",
+                     *         "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *         "blockNumber": 21004510,
+                     *         "calldata": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b42000000000000000000000000000000000000060001f4833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000020000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *         "value": "0x0",
+                     *         "gasPriceWei": 10000000
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["QuoteWithCall"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+        };
+    };
+    swapTokensBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.5",
+                 *       "address0": "0x4200000000000000000000000000000000000006",
+                 *       "decimals0": 18,
+                 *       "address1": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals1": 6,
+                 *       "slippageBps": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["Swap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    transferBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                 *       "amount": "12.5",
+                 *       "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals": 6
+                 *     }
+                 */
+                "application/json": components["schemas"]["Transfer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0xeb2b2f5e73c88c2a94bac0c2a37b8eba0cbbad92b9c298e3a282b2ea840fb265"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareSwapTokensBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.5",
+                 *       "address0": "0x4200000000000000000000000000000000000006",
+                 *       "decimals0": 18,
+                 *       "address1": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals1": 6,
+                 *       "slippageBps": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["Swap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "approval",
+                     *             "description": "approve 0.5 WETH for the router",
+                     *             "type": "eip1559",
+                     *             "chainId": 8453,
+                     *             "nonce": 7,
+                     *             "gas": "0x10eb4",
+                     *             "maxFeePerGas": "0x989680",
+                     *             "maxPriorityFeePerGas": "0xf4240",
+                     *             "to": "0x4200000000000000000000000000000000000006",
+                     *             "data": "0x095ea7b30000000000000000000000002626664c2603336e57b271c5c0b26f421741e48100000000000000000000000000000000000000000000000006f05b59d3b20000",
+                     *             "value": "0x0"
+                     *           },
+                     *           {
+                     *             "kind": "swap",
+                     *             "description": "swap 0.5 WETH for at least 1316.496315 USDC",
+                     *             "type": "eip1559",
+                     *             "chainId": 8453,
+                     *             "nonce": 8,
+                     *             "gas": "0x38658",
+                     *             "maxFeePerGas": "0x989680",
+                     *             "maxPriorityFeePerGas": "0xf4240",
+                     *             "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b42000000000000000000000000000000000000060001f4833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000020000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *             "value": "0x0"
+                     *           }
+                     *         ],
+                     *         "quote": {
+                     *           "quote": 1323.111875,
+                     *           "amount": 0.5,
+                     *           "decimal": 6,
+                     *           "amountOutMin": "0x4e7823bb",
+                     *           "path": [
+                     *             "0x4200000000000000000000000000000000000006",
+                     *             "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+                     *           ],
+                     *           "amountOut": "1323111875",
+                     *           "route": [
+                     *             {
+                     *               "shareBps": 7500,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v3",
+                     *                   "pool": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *                   "fee": 500,
+                     *                   "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                   "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                   "amountIn": "375000000000000000",
+                     *                   "amountOut": "992955000"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "shareBps": 2500,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v2",
+                     *                   "pool": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *                   "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                   "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                   "amountIn": "125000000000000000",
+                     *                   "amountOut": "330156875"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "priceImpactBps": 3,
+                     *           "gasEstimate": 250000,
+                     *           "gasCostToken1": "6625",
+                     *           "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *           "blockNumber": 21004510
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedSwap"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareTransferBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                 *       "amount": "12.5",
+                 *       "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals": 6
+                 *     }
+                 */
+                "application/json": components["schemas"]["Transfer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "transfer",
+                     *             "description": "transfer 12.5 USDC to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *             "type": "eip1559",
+                     *             "chainId": 8453,
+                     *             "nonce": 4,
+                     *             "gas": "0x130b0",
+                     *             "maxFeePerGas": "0x989680",
+                     *             "maxPriorityFeePerGas": "0xf4240",
+                     *             "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
+                     *             "value": "0x0"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedTransfer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    submitBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactions": [
+                 *         "0x02f8b082210507830f42408398968083010eb494420000000000000000000000000000000000000680b844095ea7b30000000000000000000000002626664c2603336e57b271c5c0b26f421741e48100000000000000000000000000000000000000000000000006f05b59d3b20000c001a02a902bba1d758dbea935667ac19958130a8e2d986915bedb685db5c153ed4bf2a01cf2c989dedd6dcca27b7418831fa638c40198ef0c7a60e697fcd801f219011b",
+                 *         "0x02f9043182210508830f42408398968083038658942626664c2603336e57b271c5c0b26f421741e48180b903c45ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b42000000000000000000000000000000000000060001f4833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000020000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a07c627638d7a74f584ae54ecdcd396ceb3da6a5b93f0dd321792a59f4dd6ceea2a0075b4d95bef95c6db07128e330650691285b10d374300661d407a1ab0b7c794d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedTransactions"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404",
+                     *         "txIds": [
+                     *           "0x7b601446e185213a932dc862d782d7c9d1f237961e53f5fe883e14c9e384d9c2",
+                     *           "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404"
                      *         ]
                      *       }
                      *     }

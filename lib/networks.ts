@@ -184,6 +184,58 @@ export const NETWORK_TABLE = {
     },
     devnet: { chainId: 31338, port: 8546, v3: 'pancakeswap-v3', catalog: 'altchain' },
   },
+  // An L2 (Base in deployed stages): the native coin is ether, gas costs a fraction of a gwei,
+  // Uniswap V3 and Uniswap V2 as deployed there (the same pool and pair init code as mainnet's),
+  // routed like ethereum (the quote answers the router call, no native route of its own).
+  base: {
+    title: 'Base',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH' },
+    routes: { quoteCall: true, nativeSwapRoute: false },
+    deployed: {
+      chainId: 8453,
+      // The OP Stack's predeployed WETH9.
+      wrappedNative: '0x4200000000000000000000000000000000000006',
+      usdStablecoin: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      v2: {
+        flavour: 'uniswap-v2',
+        factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
+        router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',
+        pairInitCodeHash: UNISWAP_V2_PAIR_INIT_CODE_HASH,
+        feeBps: 30,
+      },
+      v3: {
+        flavour: 'uniswap-v3',
+        factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+        poolDeployer: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+        poolInitCodeHash: UNISWAP_V3_POOL_INIT_CODE_HASH,
+        feeTiers: [100, 500, 3000, 10000],
+      },
+      swapRouter: '0x2626664c2603336E57B271c5C0b26F421741e481',
+      // 2-second blocks: 20 seconds, past the sequencer's usual reorg depth.
+      confirmations: 10,
+      baseTokens: [],
+      // USDbC (bridged USDC), DAI, cbBTC.
+      connectorTokens: [
+        '0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA',
+        '0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb',
+        '0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf',
+      ],
+      archiveForBackfill: true,
+    },
+    examples: {
+      stablecoin: { symbol: 'USDC', decimals: 6 },
+      nativePrice: 2650,
+      gasPriceWei: 10_000_000n,
+    },
+    // Cheap gas from the first block: a base fee of 0.01 gwei (anvil's default is 1 gwei).
+    devnet: {
+      chainId: 31339,
+      port: 8547,
+      v3: 'uniswap-v3',
+      catalog: 'ethereum',
+      baseFeeWei: 10_000_000n,
+    },
+  },
 } as const satisfies Record<string, NetworkEntry>
 
 /** The networks a stage serves unless NETWORKS names others: the interface's two. */

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import esbuildOptions from '../../esbuild.config'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
 import { DEFAULT_NETWORKS, NETWORK_ENTRIES } from '../../lib/networks'
+import { functionName, operationPath, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { type PackagedStacks, readPackagedStacks, resourceCounts } from '../support/packagedStacks'
 import { type SourceMapPayload, tableActionsOfBundle } from '../support/tableActionsOfBundle'
@@ -130,6 +131,7 @@ describe('serverless package (stage prod, no credentials)', () => {
       .filter((fn) => fn.network !== undefined && !DEFAULT_NETWORKS.includes(fn.network as never))
       .map((fn) => fn.entry)
     const files = filesUnder('functions').map((file) => relative('.', file))
+    expect(unserved.length).toBeGreaterThan(0)
     expect([...handlerFiles].sort()).toEqual(
       files.filter((file) => !file.endsWith('.doc.ts') && !unserved.includes(file)).sort(),
     )
@@ -989,36 +991,107 @@ describe('function zips as deployed (lean zips)', () => {
   })
 })
 
-// A second package: a stage that traces every function (LAMBDA_TRACING=Active).
-describe('a stage with active tracing', () => {
-  let traced: PackagedStacks
-  let tracedFunctions: Record<string, FunctionState>
-  const tracedOfType = (type: string) =>
-    Object.entries(traced.flattened).filter(([, resource]) => resource.Type === type)
+// A second package: a stage serving the table's third network beside the interface's two
+// (NETWORKS, DECISIONS §9.5), every function traced (LAMBDA_TRACING=Active).
+describe('a stage serving three networks, with active tracing', () => {
+  const THREE = 'ethereum,altchain,base'
+  let three: PackagedStacks
+  let threeFunctions: Record<string, FunctionState & { network?: string }>
+  const threeOfType = (type: string) =>
+    Object.entries(three.flattened).filter(([, resource]) => resource.Type === type)
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sls-traced-'))
+    const dir = mkdtempSync(join(tmpdir(), 'sls-three-'))
     await promisify(execFile)(
       process.execPath,
       [SERVERLESS_CLI, 'package', '--stage', 'traced', '--package', dir],
-      { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 840_000 },
+      {
+        env: { ...cliEnv(), ...REQUIRED_SETTINGS, NETWORKS: THREE, LAMBDA_TRACING: 'Active' },
+        timeout: 840_000,
+      },
     )
-    traced = readPackagedStacks(dir)
-    tracedFunctions = (
+    three = readPackagedStacks(dir)
+    threeFunctions = (
       JSON.parse(readFileSync(join(dir, 'serverless-state.json'), 'utf8')) as {
-        service: { functions: Record<string, FunctionState> }
+        service: { functions: Record<string, FunctionState & { network?: string }> }
       }
     ).service.functions
   }, 900_000)
 
+  it("serves the third network's routes under the interface's paths, from a nested stack of its own", () => {
+    const stackOf = (id: string) =>
+      Object.entries(three.nested).find(([, template]) => id in template.Resources)?.[0]
+    const base = operationsOf(NETWORK_ENTRIES.base.routes)
+    const routeKeys = threeOfType('AWS::ApiGatewayV2::Route').map(
+      ([, route]) => route.Properties.RouteKey,
+    )
+
+    expect(
+      Object.entries(threeFunctions)
+        .filter(([, fn]) => fn.network === 'base')
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(base.map((operation) => functionName(operation.name, 'base')).sort())
+    for (const operation of base) {
+      const name = functionName(operation.name, 'base')
+      expect(routeKeys).toContain(`${operation.method} ${operationPath(operation.name, 'base')}`)
+      expect(stackOf(`${name[0]?.toUpperCase()}${name.slice(1)}LambdaFunction`)).toBe('BaseStack')
+    }
+    // Every function but one network's routes now serves three, each with its settings.
+    for (const [id, fn] of threeOfType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
+        .Variables
+      expect({ id, ...variables }).toMatchObject({
+        id,
+        NETWORKS: THREE,
+        BASE_CHAIN_ID: String(NETWORK_ENTRIES.base.deployed.chainId),
+        BASE_RPC_URL: '',
+        BASE_RPC_URL_PARAMETER: '/wallet-backend/traced/base-rpc-url',
+        BASE_CONFIRMATIONS: String(NETWORK_ENTRIES.base.deployed.confirmations),
+      })
+    }
+    expect(threeFunctions.getWalletBalances?.access.parameters).toEqual([
+      'jwtSecret',
+      'ethereumRpcUrl',
+      'altchainRpcUrl',
+      'baseRpcUrl',
+    ])
+    expect(threeFunctions.quoteBase?.access.parameters).toEqual(['baseRpcUrl'])
+  })
+
+  it(`leaves every stack room for a WebSocket API (${WEBSOCKET_API_RESOURCES} resources) under ${STACK_LIMIT}, as with two networks`, () => {
+    const two = resourceCounts(stacks)
+    const counts = resourceCounts(three)
+
+    for (const [stack, count] of Object.entries(counts)) {
+      expect({ stack, count }).toEqual({
+        stack,
+        count: expect.toSatisfy((n: number) => n + WEBSOCKET_API_RESOURCES <= STACK_LIMIT),
+      })
+    }
+    // The third network adds its stack (one resource in the root) and nothing to the others.
+    const { root, BaseStack, ...others } = counts
+    const { root: twoRoot, ...twoOthers } = two
+    expect(root).toBe((twoRoot ?? 0) + 1)
+    expect(BaseStack).toBe(10 * operationsOf(NETWORK_ENTRIES.base.routes).length)
+    expect(others).toEqual(twoOthers)
+  })
+
+  it("keeps every function's environment under Lambda's 4 KB", () => {
+    const sizes = threeOfType('AWS::Lambda::Function').map(([, fn]) => environmentBytes(fn))
+
+    expect(sizes.length).toBe(Object.keys(threeFunctions).length)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LAMBDA_ENVIRONMENT_BYTES)
+  })
+
   it('traces every function and lets each role write traces', () => {
-    const lambdas = tracedOfType('AWS::Lambda::Function')
-    expect(lambdas.length).toBe(Object.keys(tracedFunctions).length)
+    const lambdas = threeOfType('AWS::Lambda::Function')
+    expect(lambdas.length).toBe(Object.keys(threeFunctions).length)
     for (const [, fn] of lambdas) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
     // The functions' roles; CodeDeploy's own role traces nothing.
-    const functionRoles = tracedOfType('AWS::IAM::Role').filter(([, role]) =>
+    const functionRoles = threeOfType('AWS::IAM::Role').filter(([, role]) =>
       JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
     )
     expect(functionRoles).toHaveLength(lambdas.length)

@@ -26,7 +26,8 @@ const SUITE_CLIENT_LIMITS = {
 // The same real engines as `npm start` (DynamoDB Local, an anvil devnet with its DEX for each
 // network, and serverless offline), started once per run on free ports. Test files isolate their
 // own data. The suite serves every network of the table (lib/networks.ts), not only the default
-// stage's two: the tests keyed by network run on each. TEST_OFFLINE=0 skips serverless offline when working on in-process tests only (the HTTP
+// stage's two: the tests keyed by network run on each (a third devnet costs about 13 s of the
+// setup's seeding, measured under a load average of 20). TEST_OFFLINE=0 skips serverless offline when working on in-process tests only (the HTTP
 // tests then fail); `npm test` always runs it.
 export async function setup(project: TestProject): Promise<void> {
   stack = await startLocalStack({

@@ -62,7 +62,8 @@ describe('npm start', () => {
   it(
     'prints one line per phase until it listens, and SIGTERM stops every process it started',
     async () => {
-      const run = npmStart('--free-ports')
+      // The table's third network beside the interface's two (DECISIONS §9.5): its devnet too.
+      const run = npmStart('--free-ports', '--networks', 'ethereum,altchain,base')
       await run.ready
       const started = descendants(Number(run.child.pid))
 
@@ -71,7 +72,7 @@ describe('npm start', () => {
         (line) => line !== '' && !line.startsWith('>') && !line.startsWith('[offline]'),
       )
       const phases = lines.slice(0, lines.findIndex((line) => line.startsWith(READY_LINE)) + 1)
-      expect(phases[0]).toMatch(/^ports \d+, \d+, \d+, \d+, \d+ free$/)
+      expect(phases[0]).toMatch(/^ports \d+, \d+, \d+, \d+, \d+, \d+ free$/)
       // The engines and the bundling of the functions run side by side: their lines may come in
       // any order, and the bundling line says whether offline had to wait for it.
       const sideBySide = phases.slice(1, -2).filter((line) => line !== WAITING_FOR_BUNDLES)
@@ -79,9 +80,9 @@ describe('npm start', () => {
         // Bundled, or the bundles of an earlier start reused when nothing they are built from changed.
         /^\d+ functions (bundled in one esbuild pass|unchanged since the last bundling, bundles reused) \(\d+\.\d s\)$/,
         /^DynamoDB Local on :\d+ … ready \(\d+\.\d s\)$/,
-        /^anvil ethereum :\d+ \/ altchain :\d+ … ready \(\d+\.\d s\)$/,
-        /^DEX and token zoo deployed \(ethereum, altchain\) \(\d+\.\d s\)$/,
-        /^table seeded \(2 networks, \d+ projects, demo data; \d+ prices/,
+        /^anvil ethereum :\d+ \/ altchain :\d+ \/ base :\d+ … ready \(\d+\.\d s\)$/,
+        /^DEX and token zoo deployed \(ethereum, altchain, base\) \(\d+\.\d s\)$/,
+        /^table seeded \(3 networks, \d+ projects, demo data; \d+ prices/,
       ]
       expect(sideBySide).toHaveLength(sideBySidePatterns.length)
       for (const pattern of sideBySidePatterns) {
@@ -91,10 +92,25 @@ describe('npm start', () => {
         expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(\d+\.\d s\)$/),
         expect.stringMatching(/^Local stack ready in \d+\.\d s$/),
       ])
-      // node, java, two anvils and serverless offline at least (esbuild too, unless the bundles
-      // of an earlier start were reused).
-      expect(started.length).toBeGreaterThanOrEqual(5)
+      // node, java, three anvils and serverless offline at least (esbuild too, unless the
+      // bundles of an earlier start were reused).
+      expect(started.length).toBeGreaterThanOrEqual(6)
       expect(started.filter(isRunning)).toEqual(started)
+      // It serves the three: each network's devnet is named, and the API lists them.
+      for (const network of ['ethereum', 'altchain', 'base']) {
+        expect(
+          run.stdout.some((line) => line.startsWith(`  ${network} RPC http://127.0.0.1:`)),
+        ).toBe(true)
+      }
+      const api = /^ {2}API +(http:\/\/\S+)\/api\/v1 /m.exec(run.stdout.join('\n'))?.[1]
+      const listed = (await (await fetch(`${api}/api/v1/networks`)).json()) as {
+        result: { networks: Array<{ network: string }> }
+      }
+      expect(listed.result.networks.map(({ network }) => network).sort()).toEqual([
+        'altchain',
+        'base',
+        'ethereum',
+      ])
 
       run.child.kill('SIGTERM')
 

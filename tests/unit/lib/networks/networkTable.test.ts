@@ -39,9 +39,9 @@ describe('the network table', () => {
 
   it('derives the pool and pair addresses the DEXes deployed, from factory and init code hash', () => {
     // The chains' own pools, as block explorers list them: WETH/USDC on Uniswap V3 (0.05 %) and
-    // V2 on Ethereum, CAKE/WBNB on PancakeSwap V3 (0.25 %, from its pool deployer) and WBNB/CAKE
-    // on its V2.
-    const { ethereum, altchain } = NETWORK_ENTRIES
+    // V2 on Ethereum and on Base, CAKE/WBNB on PancakeSwap V3 (0.25 %, from its pool deployer)
+    // and WBNB/CAKE on its V2.
+    const { ethereum, altchain, base } = NETWORK_ENTRIES
     const cake = '0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82'
     expect(
       v3PoolAddress(
@@ -58,6 +58,17 @@ describe('the network table', () => {
         ethereum.deployed.wrappedNative,
       ),
     ).toBe('0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc')
+    expect(
+      v3PoolAddress(
+        base.deployed.v3,
+        base.deployed.wrappedNative,
+        base.deployed.usdStablecoin,
+        500,
+      ),
+    ).toBe('0xd0b53D9277642d899DF5C87A3966A349A798F224')
+    expect(
+      v2PairAddress(base.deployed.v2, base.deployed.wrappedNative, base.deployed.usdStablecoin),
+    ).toBe('0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C')
     expect(v3PoolAddress(altchain.deployed.v3, cake, altchain.deployed.wrappedNative, 2500)).toBe(
       '0x133B3D95bAD5405d14d53473671200e9342896BF',
     )
