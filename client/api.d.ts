@@ -2266,7 +2266,7 @@ export interface components {
          *       "ok": false,
          *       "error": {
          *         "code": 429,
-         *         "message": "too many failed logins; try again in 15 minutes"
+         *         "message": "too many requests from this client; try again in 42 s"
          *       }
          *     }
          */
@@ -2589,7 +2589,7 @@ export interface components {
                 "application/json": components["schemas"]["Error422"];
             };
         };
-        /** @description Too many failed logins for this name or address, or too many requests from this client; `Retry-After` gives the seconds to wait. Over the stage throttle, the gateway answers. */
+        /** @description Too many requests (or RPC calls) from this client this minute, or too many failed logins from this client for this name or contract wallet; `Retry-After` gives the seconds to wait. Over the stage throttle, the gateway answers. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before trying again (sent by the service; the gateway may omit it). */
@@ -2602,7 +2602,7 @@ export interface components {
                  *       "ok": false,
                  *       "error": {
                  *         "code": 429,
-                 *         "message": "too many failed logins; try again in 15 minutes"
+                 *         "message": "too many requests from this client; try again in 42 s"
                  *       }
                  *     }
                  */
@@ -3411,9 +3411,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     swapTokensEthereum: {
@@ -3891,9 +3892,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     swapTokensAltchain: {
@@ -4540,9 +4542,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     swapTokensBase: {

@@ -1,4 +1,6 @@
 import { quoteQuerySchema, quoteResultSchemaOf } from '../../schemas/swap'
+import { QUOTE_RPC_CALLS } from '../constants'
+import { clientLimit } from '../http/clientLimit'
 import { defineHandler } from '../http/defineHandler'
 import type { NetworkName } from '../networkNames'
 import { quoteSwap } from '../swap/quoteSwap'
@@ -11,6 +13,7 @@ import { quoteSwap } from '../swap/quoteSwap'
 export function quoteRoute(network: NetworkName) {
   return defineHandler({
     auth: 'none',
+    clientLimit: clientLimit('rpc', QUOTE_RPC_CALLS),
     query: quoteQuerySchema,
     // A network whose quote carries no router call: the result schema strips it.
     result: quoteResultSchemaOf(network),

@@ -49,7 +49,8 @@ export const NETWORK_OPERATIONS: readonly NetworkOperation[] = [
     method: 'GET',
     path: '/api/v1/swap/quote/<network>',
     servedOn: always,
-    table: [],
+    // The client's RPC budget (lib/http/clientLimit.ts), counted in the table.
+    table: ['UpdateItem'],
     signedIn: false,
     moneyMoving: false,
   },

@@ -45,10 +45,6 @@ const TABLELESS_FUNCTIONS = new Set([
   'createWallet',
   'recoverWalletFromMnemonic',
   'recoverWalletFromKey',
-  // Each network's quote.
-  ...NETWORK_ROUTES.filter((fn) => fn.entry.startsWith('functions/swap/quote')).map(
-    (fn) => fn.name,
-  ),
   'getOpenApiDocument',
   'getDocsPage',
   'getDocsAsset',
