@@ -1,7 +1,7 @@
 // The network table (DECISIONS §9.5): one entry per network the service knows. The rest follows
 // from it: the names (lib/networkNames.ts: the schemas' enum, the <NET>_* variables, the chain
 // clients), the deployed settings and per-network routes of serverless.yml and the handler files
-// of each route (written by `npm run networks`, lib/networks/writeNetworkFiles.ts), the examples
+// of each route (written by `npm run networks`, lib/networks/networkFiles.ts), the examples
 // of the API reference, and the local stack's devnet (port, chain id, DEX flavour, demo catalog).
 // Which of them a stage serves is a setting, NETWORKS (the interface's two by default).
 //

@@ -13,6 +13,7 @@ import { devnet } from '../support/devnetAccounts'
 import { createTable } from '../../lib/local/localStack'
 import { type JsonRpcCall, type RpcProxy, startRpcProxy } from '../support/faultEngines'
 import { demoToken, giveTokens } from '../support/tradeFixtures'
+import { TESTED_NETWORKS } from '../support/networkCases'
 
 // A provider that refuses wide eth_getLogs ranges, in front of each shared devnet: the indexer
 // asks at most the network's own maximum (`<NET>_LOGS_MAX_BLOCKS`, set apart here), halves a
@@ -103,7 +104,7 @@ const REFUSALS = [
   { provider: 'zkSync', code: -32008, message: 'Response is too big' },
 ]
 
-describe.each(NETWORK_NAMES)('eth_getLogs ranges a provider refuses, on %s', (network) => {
+describe.each(TESTED_NETWORKS)('eth_getLogs ranges a provider refuses, on %s', (network) => {
   it.each(REFUSALS)(
     'are asked within the network’s maximum, halved when refused as $provider refuses, and their deposits recorded once',
     async (refusal) => {

@@ -18,6 +18,7 @@ import {
   startRestartableAnvil,
 } from '../support/faultEngines'
 import { createMockTrade } from '../support/tradeFixtures'
+import { TESTED_NETWORKS } from '../support/networkCases'
 
 // DECISIONS §7.2 on both networks, each on a devnet of this file's own (the shared devnets serve
 // other files), reorganised with anvil_rollback (blocks dropped, the chain goes on without them)
@@ -65,7 +66,7 @@ afterAll(async () => {
   await Promise.all(Object.values(anvils).map((anvil) => anvil.close()))
 })
 
-describe.each(NETWORK_NAMES)('on %s', (network) => {
+describe.each(TESTED_NETWORKS)('on %s', (network) => {
   const client = () => clients[network] as DevnetClient
   const index = async () => {
     const [run] = await indexDeposits({ networks: [network] })

@@ -86,6 +86,7 @@ import {
 } from '../support/malformedRequests'
 import { randomAddress } from '../support/marketFixtures'
 import { signInWithWallet } from '../support/walletSignIn'
+import { TESTED_NETWORKS } from '../support/networkCases'
 
 // The bad-input sweep (issue 6): for every HTTP route, generated requests that each break one
 // thing in a valid request. Each must be answered with the error envelope and the status its
@@ -552,7 +553,7 @@ const accountBody = (routeKey: string, handler: Handler, passwordMin: number): R
 
 /** Every network's routes (lib/networks/operations.ts), each swept as its operation is. */
 const NETWORK_SWEEPS: RouteSweep[] = await Promise.all(
-  NETWORK_NAMES.flatMap((network) => {
+  TESTED_NETWORKS.flatMap((network) => {
     // The tokens route takes the native coin unless the network has a native route of its own.
     const tokensSide = NETWORKS[network].routes.nativeSwapRoute ? 'never' : 'any'
     return operationsOf(NETWORKS[network].routes).map(async (operation) => {

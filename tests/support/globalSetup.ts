@@ -26,10 +26,13 @@ const SUITE_CLIENT_LIMITS = {
 
 // The same real engines as `npm start` (DynamoDB Local, an anvil devnet with its DEX for each
 // network, and serverless offline), started once per run on free ports. Test files isolate their
-// own data. The suite serves every network of the table (lib/networks.ts), not only the default
-// stage's two: the tests keyed by network run on each (a third devnet costs about 13 s of the
-// setup's seeding, measured under a load average of 20). TEST_OFFLINE=0 skips serverless offline when working on in-process tests only (the HTTP
-// tests then fail); `npm test` always runs it.
+// own data. The suite's stack serves every network of the table (lib/networks.ts), not only the
+// default stage's two, so that tests/e2e/addedNetwork.test.ts meets a third over HTTP: its devnet
+// adds no setup time that stands out of the noise (four runs each, load average 13: 26-41 s with
+// two, 25-37 s with three). The tests keyed by network run on TEST_NETWORKS' networks, the
+// interface's two unless it names more (tests/support/networkCases.ts). TEST_OFFLINE=0 skips
+// serverless offline when working on in-process tests only (the HTTP tests then fail); `npm test`
+// always runs it.
 export async function setup(project: TestProject): Promise<void> {
   stack = await startLocalStack({
     networks: NETWORK_NAMES,

@@ -14,18 +14,23 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
-import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../../../lib/networkNames'
+import { NETWORKS, type NetworkName } from '../../../lib/networkNames'
 import { functionName } from '../../../lib/networks/operations'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { deployment, devnet, devnetWallet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { byCatalog, casesOnEveryNetwork, pairedToken } from '../../support/networkCases'
+import {
+  byCatalog,
+  casesOnEveryNetwork,
+  pairedToken,
+  TESTED_NETWORKS,
+} from '../../support/networkCases'
 import { networkHandler } from '../../support/networkRoutes'
 import { type QuoteSnapshot, routeOutAt } from '../../support/swapChecks'
 
-// Each network of the table, its cases its demo catalog's (tests/support/networkCases.ts).
-const WITH_CALL = NETWORK_NAMES.filter((network) => NETWORKS[network].routes.quoteCall)
+// Each tested network, its cases its catalog's (tests/support/networkCases.ts).
+const WITH_CALL = TESTED_NETWORKS.filter((network) => NETWORKS[network].routes.quoteCall)
 
 interface Quote {
   quote: number
@@ -268,7 +273,7 @@ describe('GET /v1/swap/quote/{network}', () => {
   })
 
   it('quotes the native coin through its wrapped token on every network', async () => {
-    for (const network of NETWORK_NAMES) {
+    for (const network of TESTED_NETWORKS) {
       const symbol = pairedToken(network)
       const dex = deployment(network)
       const query = {

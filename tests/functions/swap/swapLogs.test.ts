@@ -3,13 +3,13 @@ import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { NATIVE_COIN } from '../../../lib/constants'
-import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../../../lib/networkNames'
+import { NETWORKS, type NetworkName } from '../../../lib/networkNames'
 import { functionName, type OperationName } from '../../../lib/networks/operations'
 import { captureLogs } from '../../support/captureLogs'
 import { deployment, fundedAccount } from '../../support/devnetAccounts'
 import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke, routeKeyOf } from '../../support/httpEvent'
-import { pairedToken } from '../../support/networkCases'
+import { pairedToken, TESTED_NETWORKS } from '../../support/networkCases'
 import { networkHandler } from '../../support/networkRoutes'
 
 // Every executing route of every network, on success and on each kind of failure, with the logger
@@ -19,7 +19,7 @@ describe('executing routes and the log', () => {
   const logs = captureLogs('DEBUG')
 
   it('writes no private key on any swap or transfer route of any network', async () => {
-    const networks = NETWORK_NAMES
+    const networks = TESTED_NETWORKS
     const callers = Object.fromEntries(
       await Promise.all(
         networks.map(async (network) => {

@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
 import { loadChainConfig } from '../../../lib/config'
-import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
+import { type NetworkName } from '../../../lib/networkNames'
 import { NETWORK_TABLE } from '../../../lib/networks'
 import { functionName } from '../../../lib/networks/operations'
 import { LOOKUPS_PER_CALL } from '../../../lib/chain/readPools'
@@ -20,6 +20,7 @@ import type { TransferFeeBps } from '../../support/pairReserves'
 import { countRequests, type RequestCounter } from '../../support/requestCounters'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
 // The token zoo (DECISIONS §7.2, issue 12) through the real handlers on every devnet: every zoo
 // token bought with the native coin, sold for it, and transferred; and zoo pairs whose pools
@@ -27,7 +28,7 @@ import { signInWithWallet } from '../../support/walletSignIn'
 // 0 bps of slippage, so amountOutMin is the quoted amount) is compared with what the wallet's
 // balance gained on chain, to the base unit.
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 const SYMBOLS = ['USDT', 'FOT', 'WHOLE', 'DEEP'] as const
 type ZooSymbol = (typeof SYMBOLS)[number]
 

@@ -2,14 +2,14 @@ import '../../support/env'
 import { type Address, decodeFunctionData, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
+import { type NetworkName } from '../../../lib/networkNames'
 import { functionName } from '../../../lib/networks/operations'
 import { listTrades } from '../../../lib/db/trade'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
-import { byCatalog } from '../../support/networkCases'
+import { byCatalog, TESTED_NETWORKS } from '../../support/networkCases'
 import { networkHandler } from '../../support/networkRoutes'
 
 async function transfer(
@@ -54,7 +54,7 @@ const EIGHT_DECIMALS = {
   altchain: { symbol: 'DOGE', bought: '1000', sent: '999.99999999' },
 }
 
-describe.each(NETWORK_NAMES)('POST /v1/transfer/tokens/%s/{key}', (network) => {
+describe.each(TESTED_NETWORKS)('POST /v1/transfer/tokens/%s/{key}', (network) => {
   it('sends the native coin as a plain value transfer when no token is named', async () => {
     const { account, token } = await caller(network)
     const to = stranger()

@@ -34,7 +34,6 @@ import {
 import { type DeployedV3Pool, v3PoolAddress } from '../../../lib/local/deployV3'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
-import { NETWORK_NAMES } from '../../../lib/networkNames'
 import { NETWORK_TABLE } from '../../../lib/networks'
 import {
   loadPancakeV3Artifacts,
@@ -47,9 +46,9 @@ import {
   v3PoolAbi,
 } from '../../../lib/local/v3Artifacts'
 import { devnetTransport } from '../../support/devnetTransport'
-import { byCatalog, catalogOf } from '../../support/networkCases'
+import { byCatalog, catalogOf, TESTED_NETWORKS } from '../../support/networkCases'
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 // SwapRouter02's recipient flags (swap-router-contracts' Constants.sol).
 const MSG_SENDER = '0x0000000000000000000000000000000000000001'
 const ADDRESS_THIS = '0x0000000000000000000000000000000000000002'

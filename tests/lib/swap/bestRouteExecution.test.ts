@@ -1,16 +1,15 @@
-import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
 import { legsOf, swapRouterCall } from '../../../lib/chain/swapRouterCall'
 import { bestRoute } from '../../../lib/routing/bestRoute'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
-import { byCatalog, type DemoCatalog } from '../../support/networkCases'
+import { byCatalog, type DemoCatalog, TESTED_NETWORKS } from '../../support/networkCases'
 
 // Every route kind the engine picks on the devnet, executed as the one SwapRouter02 transaction
 // it describes: what the wallet's balance gains equals the quote to the base unit.
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 type Network = (typeof NETWORKS)[number]
 const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as Address
 
