@@ -24,6 +24,9 @@ function npmStart(...args: string[]) {
     OFFLINE_BUILD_FOLDER: join('.test-output', 'offline-start'),
   }
   delete env.NODE_OPTIONS
+  // Not the suite stack's NETWORKS (every network of the table): npm start's own default, or
+  // what the test names with --networks.
+  delete env.NETWORKS
   const child = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
