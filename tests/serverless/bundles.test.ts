@@ -17,7 +17,9 @@ const BUDGET = {
   // swapTokensEthereum, the largest, measured 545.8 KB with it.
   largestHttp: 560 * KB,
   medianHttp: 300 * KB,
-  largestHttpWithoutSdk: 320 * KB,
+  // 320 KB before the routing engine: swapTokensEthereum measured 333,990 bytes without the SDK
+  // with it, 336,775 with the network table's third entry and its operation modules (issue 34).
+  largestHttpWithoutSdk: 340 * KB,
   // 95 KB before the seven client-signing routes (issue 16), which carry viem like the swaps:
   // with them the median HTTP function is one of the chain functions (103 KB measured; 93 KB
   // once the routing engine landed). Over a default stage's functions (the interface's two
