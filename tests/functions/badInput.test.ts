@@ -909,8 +909,17 @@ describe('bad input on every route', () => {
       ([, method, path]) => `${String(method).toUpperCase()} ${path}`,
     )
 
+    // A network's routes are swept where TEST_NETWORKS names it (tests/support/networkCases.ts).
+    const untested = new Set(
+      NETWORK_NAMES.filter((network) => !TESTED_NETWORKS.includes(network)).flatMap((network) =>
+        operationsOf(NETWORKS[network].routes).map((operation) =>
+          routeKeyOf(functionName(operation.name, network)),
+        ),
+      ),
+    )
+
     expect(ROUTES.map((route) => route.routeKey).sort()).toEqual(
-      declared.filter((route) => route.includes(' /api/v1/')).sort(),
+      declared.filter((route) => route.includes(' /api/v1/') && !untested.has(route)).sort(),
     )
   })
 
