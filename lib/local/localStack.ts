@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { MAX_CONNECTOR_TOKENS } from '../config'
-import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
+import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
 import { NETWORK_ENTRIES } from '../networks'
 import { TTL_ATTRIBUTE, tableDefinition } from '../db/tableSchema'
 import type { AnvilNode } from './anvil'
@@ -35,6 +35,11 @@ export const DEFAULT_PORTS: LocalStackPorts = {
 }
 
 export interface StartLocalStackOptions {
+  /**
+   * The networks it serves (NETWORKS, DECISIONS §9.5): a devnet each, their routes and settings;
+   * the interface's two unless given (`npm start -- --networks ...`).
+   */
+  networks?: readonly NetworkName[]
   /** Fixed ports, or 'free' to let the OS choose (tests). */
   ports?: LocalStackPorts | 'free'
   /** Keep DynamoDB data in this folder instead of memory. */
@@ -64,11 +69,26 @@ export interface StartLocalStackOptions {
   priceHistory?: 'before-ready' | 'in-background'
 }
 
+/** The DEX of each devnet the stack runs: the networks it serves, and no other. */
+export type ServedDeployments = Partial<Record<NetworkName, DexDeployment>>
+
+/** A served network's deployment; fails loudly for a network the stack does not serve. */
+export function servedDeployment(
+  deployments: ServedDeployments,
+  network: NetworkName,
+): DexDeployment {
+  const deployment = deployments[network]
+  if (!deployment) throw new Error(`the local stack does not serve ${network} (NETWORKS)`)
+  return deployment
+}
+
 export interface LocalStack {
   /** The environment the functions run with; also applied to this process. */
   env: Record<string, string>
   apiUrl?: string
-  deployments: Record<NetworkName, DexDeployment>
+  /** The networks it serves, in the table's order. */
+  networks: NetworkName[]
+  deployments: ServedDeployments
   demoAccount: { address: string; privateKey: string }
   /** The processes it started, for checks that nothing outlives `stop()`. */
   pids: number[]
@@ -96,11 +116,15 @@ export async function freeStackPorts(): Promise<LocalStackPorts> {
 }
 
 /** Every port the stack binds, on the address its service binds, with what wants it. */
-export function wantedPorts(ports: LocalStackPorts, offline: boolean): WantedPort[] {
+export function wantedPorts(
+  ports: LocalStackPorts,
+  offline: boolean,
+  networks: readonly NetworkName[] = DEFAULT_NETWORK_NAMES,
+): WantedPort[] {
   return [
     // DynamoDB Local's jar has no bind option: it takes the port on every interface.
     { port: ports.dynamo, service: 'DynamoDB Local' },
-    ...NETWORK_NAMES.map((network) => ({
+    ...networks.map((network) => ({
       port: ports[network],
       host: '127.0.0.1',
       service: `anvil (${network} devnet)`,
@@ -142,10 +166,7 @@ export async function createTable(endpoint: string, tableName = LOCAL_TABLE_NAME
   }
 }
 
-function functionEnv(
-  endpoint: string,
-  deployments: Record<NetworkName, DexDeployment>,
-): Record<string, string> {
+function functionEnv(endpoint: string, deployments: DexDeployment[]): Record<string, string> {
   const chainEnv = (prefix: string, deployment: DexDeployment) => ({
     [`${prefix}_CHAIN_ID`]: String(deployment.chainId),
     [`${prefix}_RPC_URL`]: deployment.rpcUrl,
@@ -171,9 +192,10 @@ function functionEnv(
     DYNAMODB_ENDPOINT: endpoint,
     // A fresh secret per start: local tokens never outlive the stack that issued them.
     JWT_SECRET: randomBytes(32).toString('hex'),
+    NETWORKS: deployments.map((deployment) => deployment.network).join(','),
     ...Object.fromEntries(
-      NETWORK_NAMES.flatMap((network) =>
-        Object.entries(chainEnv(network.toUpperCase(), deployments[network])),
+      deployments.flatMap((deployment) =>
+        Object.entries(chainEnv(deployment.network.toUpperCase(), deployment)),
       ),
     ),
   }
@@ -182,8 +204,9 @@ function functionEnv(
 type Service = DynamoLocal | AnvilNode | Offline
 
 /**
- * Brings up the whole service on loopback: DynamoDB Local with the table, two anvil devnets with
- * a Uniswap V2 DEX and the demo catalog, the seeded networks and projects, and optionally
+ * Brings up the whole service on loopback: DynamoDB Local with the table, an anvil devnet for
+ * each network it serves with the network's DEX flavours and demo catalog (lib/networks.ts), the
+ * seeded networks and projects, and optionally
  * `serverless offline`. Every port is checked before anything starts (a PortsInUseError names the
  * taken ones), every wait for a process is bounded, and on any failure (or an abort) everything
  * already started is stopped again.
@@ -192,8 +215,13 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
   const progress = options.progress ?? (() => {})
   const { signal } = options
   const limits = stackLimits(options.readyTimeoutMs)
+  // In the table's order, whatever order they were named in.
+  const served = NETWORK_NAMES.filter((network) =>
+    (options.networks ?? DEFAULT_NETWORK_NAMES).includes(network),
+  )
+  if (served.length === 0) throw new Error('the local stack serves at least one network')
   const ports = await choosePorts(options.ports)
-  const wanted = wantedPorts(ports, options.offline ?? false)
+  const wanted = wantedPorts(ports, options.offline ?? false, served)
   await assertPortsFree(wanted)
   progress(`ports ${wanted.map(({ port }) => port).join(', ')} free`)
   checkJava()
@@ -279,12 +307,12 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       )
       return { network, rpcUrl: node.rpcUrl, chainId: node.chainId }
     }
-    const anvilsStart = begin(Promise.all(NETWORK_NAMES.map(anvil)))
+    const anvilsStart = begin(Promise.all(served.map(anvil)))
     // Needed once the devnets are filled: it loads while they start.
     const seed = await import('./seedLocalData')
     const nodes = await anvilsStart
     progress(
-      `anvil ${NETWORK_NAMES.map((network) => `${network} :${ports[network]}`).join(' / ')} … ready (${secondsSince(enginesStartedAt)})`,
+      `anvil ${served.map((network) => `${network} :${ports[network]}`).join(' / ')} … ready (${secondsSince(enginesStartedAt)})`,
     )
 
     // Every address of both deployments is known before a transaction is sent, so serverless
@@ -307,29 +335,34 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     )
     // The plan, or the phase's failure if that comes first (its limit ran out).
     const plans = await Promise.race([planning, deploying.then(() => planning)])
-    const deployments = Object.fromEntries(
-      plans.map((plan) => [plan.deployment.network, plan.deployment]),
-    ) as Record<NetworkName, DexDeployment>
+    const deployed = plans.map((plan) => plan.deployment)
+    const deployments: ServedDeployments = Object.fromEntries(
+      deployed.map((deployment) => [deployment.network, deployment]),
+    )
     const env = {
-      ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployments),
+      ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployed),
       ...options.functionEnv,
     }
     Object.assign(process.env, env)
 
+    /** A phase's limit, for two networks, with half of it added for each further one. */
+    const perNetworks = (limit: number) => (limit * Math.max(2, served.length)) / 2
     const seeding = begin(
       deploying.then(async () => {
         progress(
-          `DEX and token zoo deployed (${NETWORK_NAMES.join(', ')}) (${secondsSince(deployStartedAt)})`,
+          `DEX and token zoo deployed (${served.join(', ')}) (${secondsSince(deployStartedAt)})`,
         )
         signal?.throwIfAborted()
         const seedStartedAt = performance.now()
         const projects = await withinLimit(
           'seeding the table',
-          limits.seed,
-          seed.seedLocalData(deployments),
+          // Each devnet's catalog and year of trades are seeded side by side on the same cores:
+          // the limit is for the interface's two networks, and each further one adds half of it.
+          perNetworks(limits.seed),
+          seed.seedLocalData(deployed),
         )
         progress(
-          `table seeded (${Object.keys(deployments).length} networks, ${projects.length} projects, demo data) (${secondsSince(seedStartedAt)})`,
+          `table seeded (${deployed.length} networks, ${projects.length} projects, demo data) (${secondsSince(seedStartedAt)})`,
         )
         return projects
       }),
@@ -338,7 +371,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       const startedAt = performance.now()
       return withinLimit(
         'filling the price history',
-        limits.history,
+        perNetworks(limits.history),
         seed.fillPriceHistory(projects),
       ).then((run) => {
         progress(`price history filled (${describeHistoryRun(run)}) (${secondsSince(startedAt)})`)
@@ -384,9 +417,11 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     return {
       env,
       apiUrl: offline?.apiUrl,
+      networks: served,
       deployments,
       demoAccount: {
-        address: deployments.ethereum.deployer,
+        // The same account deployed every devnet's DEX.
+        address: deployed[0]?.deployer ?? '',
         privateKey: ANVIL_DEPLOYER_PRIVATE_KEY,
       },
       pids: started.map((service) => service.pid),

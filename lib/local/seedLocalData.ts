@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { getAddress } from 'viem'
 import { importCatalogEntries, parseCatalog } from '../catalog/importCatalog'
-import type { NetworkName } from '../networkNames'
 import { putNetwork } from '../db/network'
 import { listProjects } from '../db/project'
 import { DatabaseUnavailable } from '../errors'
@@ -19,10 +18,8 @@ const SEED_ATTEMPTS = 3
  * The demo catalog as catalog entries, with the addresses of this devnet's own deployments; the
  * token zoo is listed too, tagged `demo` and `token-zoo` like the rest of the demo data.
  */
-export function sampleCatalogEntries(
-  deployments: Record<NetworkName, DexDeployment>,
-): CatalogEntry[] {
-  return Object.values(deployments).flatMap((deployment) => {
+export function sampleCatalogEntries(deployments: readonly DexDeployment[]): CatalogEntry[] {
+  return deployments.flatMap((deployment) => {
     const { usdStablecoin } = SAMPLE_CATALOG[deployment.network]
     const stablecoin = { ...usdStablecoin, address: deployment.usdStablecoin }
     const listed = [stablecoin, ...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo]
@@ -71,7 +68,7 @@ async function whileWarmingUp<Result>(write: () => Promise<Result>): Promise<Res
  * reads it from the year the devnets lived. Returns the projects imported.
  */
 export async function seedLocalData(
-  deployments: Record<NetworkName, DexDeployment>,
+  deployments: readonly DexDeployment[],
   {
     priceHistory = true,
   }: {
@@ -83,16 +80,12 @@ export async function seedLocalData(
   const catalog = parseCatalog(JSON.stringify({ projects: sampleCatalogEntries(deployments) }))
   const networks = whileWarmingUp(() =>
     Promise.all(
-      Object.values(deployments).map((deployment) =>
-        putNetwork(deployment.network, deployment.chainId),
-      ),
+      deployments.map((deployment) => putNetwork(deployment.network, deployment.chainId)),
     ),
   )
   await Promise.all([
     networks,
-    ...(priceHistory
-      ? Object.values(deployments).map((deployment) => seedChainHistory({ deployment }))
-      : []),
+    ...(priceHistory ? deployments.map((deployment) => seedChainHistory({ deployment })) : []),
   ])
   const ids = await whileWarmingUp(() => importCatalogEntries(catalog, { backfill: false }))
   return catalog.map((entry, index) => ({

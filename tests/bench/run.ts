@@ -4,7 +4,7 @@
 // and sizes.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { startLocalStack } from '../../lib/local/localStack'
+import { servedDeployment, startLocalStack } from '../../lib/local/localStack'
 import { logger } from '../../lib/logger'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import {
@@ -90,7 +90,7 @@ async function coldPath(
   stack: Awaited<ReturnType<typeof startLocalStack>>,
 ) {
   const ssm = await startSsmStandIn(
-    { [RPC_URL_PARAMETER]: stack.deployments.ethereum.rpcUrl },
+    { [RPC_URL_PARAMETER]: servedDeployment(stack.deployments, 'ethereum').rpcUrl },
     SSM_REGION,
   )
   try {

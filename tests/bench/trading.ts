@@ -10,7 +10,7 @@ import {
   publicActions,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { LocalStack } from '../../lib/local/localStack'
+import { type LocalStack, servedDeployment } from '../../lib/local/localStack'
 import { httpEvent, invoke } from '../support/httpEvent'
 import { countRequests, formatCounts, type RpcTally } from '../support/requestCounters'
 import { devnetTransport } from '../support/devnetTransport'
@@ -47,7 +47,7 @@ export async function measureTrading(
   runs: number,
   deployments: LocalStack['deployments'],
 ): Promise<TradingFigure[]> {
-  const dex = deployments.ethereum
+  const dex = servedDeployment(deployments, 'ethereum')
   const link = dex.tokens.find((token) => token.symbol === 'LINK')?.address ?? '0x'
   const wbtc = dex.tokens.find((token) => token.symbol === 'WBTC')?.address ?? '0x'
   const { db } = await load<typeof import('../../lib/db/client')>('../../lib/db/client')

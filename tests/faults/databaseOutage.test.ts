@@ -72,7 +72,7 @@ beforeAll(async () => {
   // retries spend the SDK's retry quota whose attempts this file counts.
   for (let tries = 1; ; tries += 1) {
     try {
-      await seedLocalData(inject('deployments'), { priceHistory: false })
+      await seedLocalData(Object.values(inject('deployments')), { priceHistory: false })
       break
     } catch (error) {
       if (!(error instanceof DatabaseUnavailable) || tries === SEED_TRIES) throw error

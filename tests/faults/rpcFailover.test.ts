@@ -12,6 +12,7 @@ import {
 } from '../support/chainRoutes'
 import { deployment } from '../support/devnetAccounts'
 import { faultLog, type RpcProxy, startRpcProxy, timed } from '../support/faultEngines'
+import { TESTED_NETWORKS } from '../support/networkCases'
 
 // Three RPC URLs for each network (DECISIONS §7.2): a dead one (nothing listens), a frozen one
 // (takes the request, never answers), then the real devnet. Every chain route answers on both
@@ -67,7 +68,7 @@ const frozenRequests = () =>
   Object.fromEntries(NETWORK_NAMES.map((network) => [network, frozen[network]?.requests()]))
 
 // Each network's first contact is its own quote: the frozen URL costs that request one timeout.
-describe.each(NETWORK_NAMES)('%s with its first two RPC URLs broken', (network) => {
+describe.each(TESTED_NETWORKS)('%s with its first two RPC URLs broken', (network) => {
   it('answers its quote and transfer routes from the next URL, trying a broken one once, not per request', async () => {
     const routes = {
       quote: () => quoteNativeFor(deployment(network).usdStablecoin, { decimals: 6, network }),

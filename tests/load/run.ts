@@ -17,7 +17,7 @@ import { createWalletClient, type Hex, http, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { projectId } from '../../lib/db/project'
 import { defineDevnetChain } from '../../lib/local/deployDex'
-import { type LocalStack, startLocalStack } from '../../lib/local/localStack'
+import { type LocalStack, servedDeployment, startLocalStack } from '../../lib/local/localStack'
 import { type ClientsFigures, runClientsScenario } from './clients'
 
 const { values: args } = parseArgs({
@@ -126,7 +126,7 @@ async function seedWallet(stack: LocalStack, apiUrl: string) {
   for (const { id } of tokens) await call(apiUrl, 'POST', `/watchlist/${id}`, { token })
 
   // Coins from the demo account, then real transfers through the API: each records a trade.
-  const { ethereum } = stack.deployments
+  const ethereum = servedDeployment(stack.deployments, 'ethereum')
   const demo = createWalletClient({
     account: privateKeyToAccount(stack.demoAccount.privateKey as Hex),
     chain: defineDevnetChain(ethereum),
@@ -215,7 +215,7 @@ function table(figures: RouteFigures[]): string {
 async function measureRoutes(stack: LocalStack, apiUrl: string): Promise<boolean> {
   const wallet = await seedWallet(stack, apiUrl)
   const signInAccount = await registerAccount(apiUrl)
-  const { ethereum } = stack.deployments
+  const ethereum = servedDeployment(stack.deployments, 'ethereum')
   const link = ethereum.tokens.find(({ symbol }) => symbol === 'LINK')
   if (!link || !wallet.tradeId) throw new Error('the demo catalog or the seeding is incomplete')
   const linkProject = projectId('ethereum', link.address)

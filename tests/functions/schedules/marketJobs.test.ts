@@ -101,7 +101,7 @@ describe('the scheduled market jobs', () => {
       NETWORK_NAMES.map((network) => putNetwork(network, deployment(network).chainId)),
     )
     const catalog = parseCatalog(
-      JSON.stringify({ projects: sampleCatalogEntries(inject('deployments')) }),
+      JSON.stringify({ projects: sampleCatalogEntries(Object.values(inject('deployments'))) }),
     )
     await importCatalogEntries(catalog, { backfill: false })
     const unpriceable = await createProject({ symbol: 'NOPOOL' })

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PortsInUseError } from '../../../lib/local/checkPorts'
-import { freeStackPorts, startLocalStack } from '../../../lib/local/localStack'
+import { freeStackPorts, servedDeployment, startLocalStack } from '../../../lib/local/localStack'
 import { NotReadyError } from '../../../lib/local/processes'
 import { isRunning, recordSpawns } from '../../support/processTree'
 
@@ -46,9 +46,13 @@ describe('the local stack', () => {
     )
     expect((await stack.priceHistory).market.sampled).toBe(projects)
     // The functions get each network's V3 DEX and router (issue 26) from its deployment.
+    // The default networks only (NETWORKS names them to the functions): no third devnet.
+    expect(stack.networks).toEqual(['ethereum', 'altchain'])
+    expect(Object.keys(stack.deployments)).toEqual(['ethereum', 'altchain'])
+    expect(stack.env.NETWORKS).toBe('ethereum,altchain')
     for (const [prefix, { v3, swapRouter }] of [
-      ['ETHEREUM', stack.deployments.ethereum],
-      ['ALTCHAIN', stack.deployments.altchain],
+      ['ETHEREUM', servedDeployment(stack.deployments, 'ethereum')],
+      ['ALTCHAIN', servedDeployment(stack.deployments, 'altchain')],
     ] as const) {
       expect(stack.env).toMatchObject({
         [`${prefix}_V3_FACTORY`]: v3.factory,
@@ -58,8 +62,10 @@ describe('the local stack', () => {
         [`${prefix}_SWAP_ROUTER`]: swapRouter,
       })
     }
-    expect(stack.deployments.ethereum.v3.feeTiers).toEqual([500, 3000, 10000])
-    expect(stack.deployments.altchain.v3.feeTiers).toEqual([100, 500, 2500, 10000])
+    expect(servedDeployment(stack.deployments, 'ethereum').v3.feeTiers).toEqual([500, 3000, 10000])
+    expect(servedDeployment(stack.deployments, 'altchain').v3.feeTiers).toEqual([
+      100, 500, 2500, 10000,
+    ])
     await stack.stop()
 
     expect(stack.pids.filter(isRunning)).toEqual([])
