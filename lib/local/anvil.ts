@@ -23,6 +23,11 @@ export type StartAnvilParameters = {
   genesisTimestamp?: number | 'now'
   /** How long it may take to answer eth_chainId; 15 s unless given. */
   readyTimeoutMs?: number
+  /**
+   * Starts from a state file (`anvil_dumpState`'s JSON, gunzipped): a copy of another devnet that
+   * a test can trade on without disturbing it (tests/reference/ownDevnet.ts).
+   */
+  loadStatePath?: string
   /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
   signal?: AbortSignal
 }
@@ -74,6 +79,7 @@ export async function startAnvil({
   blockTimestampInterval,
   genesisTimestamp = Math.floor(Date.now() / 1000) - DEVNET_HISTORY_DAYS * 86_400,
   readyTimeoutMs = READY_TIMEOUT_MS,
+  loadStatePath,
   signal,
 }: StartAnvilParameters): Promise<AnvilNode> {
   if (!LOOPBACK_HOSTS.has(host)) {
@@ -100,6 +106,7 @@ export async function startAnvil({
       '--balance',
       '10000',
       ...(genesisTimestamp === 'now' ? [] : ['--timestamp', String(genesisTimestamp)]),
+      ...(loadStatePath === undefined ? [] : ['--load-state', loadStatePath]),
       '--quiet',
     ],
     // stdout is silent with --quiet; stderr is kept only to explain an early exit.
