@@ -1,5 +1,5 @@
 import * as z from '../schemas/zod'
-import { NETWORK_NAMES, type NetworkName } from './networkNames'
+import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, type NetworkName } from './networkNames'
 
 // The only reader of process.env. Each section is parsed once, on first use, and fails with the
 // variable's name, so a function reads only the settings it needs.
@@ -382,6 +382,30 @@ function v3Of(env: Record<string, string | number>, prefix: string): V3Config | 
     feeTiers: String(env[`${prefix}_V3_FEE_TIERS`]).split(',').map(Number),
   }
 }
+
+// DECISIONS §9.5: which networks of the table a stage serves (its routes, schedules, balances).
+const servedNetworksSchema = z.object({
+  NETWORKS: z._default(
+    z
+      .string()
+      .check(
+        z.refine(
+          (list) =>
+            list.split(',').every((name) => (NETWORK_NAMES as string[]).includes(name.trim())),
+          `comma-separated names of the network table: ${NETWORK_NAMES.join(', ')}`,
+        ),
+      ),
+    DEFAULT_NETWORK_NAMES.join(','),
+  ),
+})
+
+/** The networks this stage serves (NETWORKS), in the table's order. */
+export const loadServedNetworks = memoize((): NetworkName[] => {
+  const named = parseEnv(servedNetworksSchema)
+    .NETWORKS.split(',')
+    .map((name) => name.trim())
+  return NETWORK_NAMES.filter((network) => named.includes(network))
+})
 
 export function loadChainConfig(network: NetworkName): ChainConfig {
   return chainLoaders[network]()

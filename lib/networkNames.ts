@@ -1,14 +1,16 @@
-// The networks the service serves, spelled once: the request and answer schemas, the
-// configuration's variables (<NET>_*, the name in capitals) and the chain clients read this.
-// Adding a network is an entry here, its settings (serverless.yml, the local stack's devnet) and
-// its handlers (the README, "How to add").
+import { DEFAULT_NETWORKS, NETWORK_TABLE } from './networks'
 
-export const NETWORKS = {
-  ethereum: { nativeCurrency: { name: 'Ether', symbol: 'ETH' } },
-  altchain: { nativeCurrency: { name: 'Native coin', symbol: 'NATIVE' } },
-} as const satisfies Record<string, { nativeCurrency: { name: string; symbol: string } }>
+// The networks the service knows, named once in the network table (lib/networks.ts): the request
+// and answer schemas, the configuration's variables (<NET>_*, the name in capitals), the chain
+// clients and the local stack read them from here. Which of them a stage serves is the setting
+// NETWORKS (lib/config.ts, loadServedNetworks).
 
-export type NetworkName = keyof typeof NETWORKS
+export const NETWORKS = NETWORK_TABLE
 
-/** In the order the service lists and serves them. */
-export const NETWORK_NAMES = Object.keys(NETWORKS) as [NetworkName, ...NetworkName[]]
+export type NetworkName = keyof typeof NETWORK_TABLE
+
+/** Every network of the table, in the order the service lists them. */
+export const NETWORK_NAMES = Object.keys(NETWORK_TABLE) as [NetworkName, ...NetworkName[]]
+
+/** The networks a stage serves unless NETWORKS names others: the interface's two. */
+export const DEFAULT_NETWORK_NAMES: readonly NetworkName[] = DEFAULT_NETWORKS

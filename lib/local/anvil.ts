@@ -21,6 +21,8 @@ export type StartAnvilParameters = {
    * and later blocks follow the clock from the last one.
    */
   genesisTimestamp?: number | 'now'
+  /** The genesis block's base fee in wei (anvil's own 1 gwei unless given): an L2's is cheap. */
+  baseFeeWei?: bigint
   /** How long it may take to answer eth_chainId; 15 s unless given. */
   readyTimeoutMs?: number
   /**
@@ -78,6 +80,7 @@ export async function startAnvil({
   host = '127.0.0.1',
   blockTimestampInterval,
   genesisTimestamp = Math.floor(Date.now() / 1000) - DEVNET_HISTORY_DAYS * 86_400,
+  baseFeeWei,
   readyTimeoutMs = READY_TIMEOUT_MS,
   loadStatePath,
   signal,
@@ -106,6 +109,7 @@ export async function startAnvil({
       '--balance',
       '10000',
       ...(genesisTimestamp === 'now' ? [] : ['--timestamp', String(genesisTimestamp)]),
+      ...(baseFeeWei === undefined ? [] : ['--block-base-fee-per-gas', String(baseFeeWei)]),
       ...(loadStatePath === undefined ? [] : ['--load-state', loadStatePath]),
       '--quiet',
     ],

@@ -32,7 +32,7 @@ import {
   loadCatalogTokenArtifact,
   loadZooTokenArtifacts,
 } from './catalogTokenArtifact'
-import type { NetworkName } from '../networkNames'
+import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
 import { SAMPLE_CATALOG, type SampleToken, type SampleZooToken } from './sampleCatalog'
 import { type PlannedTransaction, planV3Market, type V3Deployment } from './deployV3'
 import {
@@ -78,11 +78,10 @@ export type DexDeployment = {
   swapRouter: Address
 }
 
-/** Chain ids the local stack gives each devnet. */
-export const DEVNET_CHAIN_IDS = { ethereum: 31337, altchain: 31338 } as const satisfies Record<
-  NetworkName,
-  number
->
+/** Chain ids the local stack gives each devnet (the network table's `devnet.chainId`). */
+export const DEVNET_CHAIN_IDS = Object.fromEntries(
+  NETWORK_NAMES.map((network) => [network, NETWORKS[network].devnet.chainId]),
+) as Record<NetworkName, number>
 
 /** anvil's well-known account 0 (from its default mnemonic); devnet use only. */
 export const ANVIL_DEPLOYER_PRIVATE_KEY =

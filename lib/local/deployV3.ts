@@ -14,7 +14,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { catalogTokenAbi } from './catalogTokenArtifact'
-import type { NetworkName } from '../networkNames'
+import { NETWORKS, type NetworkName } from '../networkNames'
 import type { SampleV3Pool, SampleV3Position } from './sampleCatalog'
 import {
   loadPancakeV3Artifacts,
@@ -43,7 +43,7 @@ export type DeployedV3Pool = {
 }
 
 export type V3Deployment = {
-  /** Uniswap V3 on `ethereum`, PancakeSwap V3 on `altchain`. */
+  /** The network table's `devnet.v3` (lib/networks.ts): Uniswap V3 or PancakeSwap V3. */
   protocol: 'uniswap' | 'pancakeswap'
   factory: Address
   poolDeployer: Address
@@ -85,9 +85,9 @@ const PRICE_DECIMALS = 18
 const WRAP_HEADROOM_BPS = 200n
 
 /**
- * Queues the concentrated-liquidity DEX of a devnet: Uniswap V3 on `ethereum` (factory,
- * NonfungiblePositionManager, QuoterV2 and SwapRouter02 from the npm builds), PancakeSwap V3 on
- * `altchain` (factory and pool from the npm builds, the pool deployer, QuoterV2 and a
+ * Queues the concentrated-liquidity DEX of a devnet, the flavour its network table entry names
+ * (`devnet.v3`): Uniswap V3 (factory, NonfungiblePositionManager, QuoterV2 and SwapRouter02
+ * from the npm builds) or PancakeSwap V3 (factory and pool from the npm builds, the pool deployer, QuoterV2 and a
  * SwapRouter02-compatible router compiled from lib/local), then one seeding transaction per pool
  * of the layout. Pool addresses are CREATE2 from the pool deployer, as routers derive them.
  */
@@ -102,7 +102,7 @@ export async function planV3Market({
   const weth = wrappedNative.address
   const [seederArtifact, core] = await Promise.all([
     loadV3LiquiditySeederArtifact(),
-    network === 'ethereum'
+    NETWORKS[network].devnet.v3 === 'uniswap-v3'
       ? Promise.resolve(planUniswap(plan, { weth, v2Factory }))
       : planPancake(plan, { weth, v2Factory }),
   ])

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { MAX_CONNECTOR_TOKENS } from '../config'
-import { NETWORK_NAMES, type NetworkName } from '../networkNames'
+import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
+import { NETWORK_ENTRIES } from '../networks'
 import { TTL_ATTRIBUTE, tableDefinition } from '../db/tableSchema'
 import type { AnvilNode } from './anvil'
 import { assertPortsFree, type WantedPort } from './checkPorts'
@@ -24,8 +25,10 @@ export type LocalStackPorts = { dynamo: number; http: number; lambda: number } &
 
 export const DEFAULT_PORTS: LocalStackPorts = {
   dynamo: 8000,
-  ethereum: 8545,
-  altchain: 8546,
+  // Each devnet's port is its entry's in the network table (lib/networks.ts).
+  ...(Object.fromEntries(
+    NETWORK_NAMES.map((network) => [network, NETWORKS[network].devnet.port]),
+  ) as Record<NetworkName, number>),
   http: 3000,
   lambda: 3002,
 }
@@ -257,6 +260,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
         startAnvil({
           port: ports[network],
           chainId: DEVNET_CHAIN_IDS[network],
+          baseFeeWei: NETWORK_ENTRIES[network].devnet.baseFeeWei,
           readyTimeoutMs: limits.anvil,
           signal,
         }).then(track),

@@ -1,6 +1,7 @@
 // DEMO DATA for the local devnets only: invented tokens, prices and links, not market data.
 
-import type { NetworkName } from '../networkNames'
+import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
+import type { NetworkEntry } from '../networks'
 
 export type SampleTokenLinks = {
   website: string
@@ -167,8 +168,8 @@ const tokenZoo: readonly SampleZooToken[] = [
   },
 ]
 
-// Every network served has a devnet, so the demo catalog has an entry for each.
-export const SAMPLE_CATALOG: Readonly<Record<NetworkName, SampleNetworkCatalog>> = {
+// The demo catalogs a devnet may list (the network table's `devnet.catalog`).
+const DEMO_CATALOGS: Readonly<Record<NetworkEntry['devnet']['catalog'], SampleNetworkCatalog>> = {
   ethereum: {
     network: 'ethereum',
     chainName: 'Ethereum (local devnet)',
@@ -404,3 +405,15 @@ export const SAMPLE_CATALOG: Readonly<Record<NetworkName, SampleNetworkCatalog>>
     ],
   },
 }
+
+/** Every network's devnet catalog: the demo catalog its table entry names, under its own name. */
+export const SAMPLE_CATALOG = Object.fromEntries(
+  NETWORK_NAMES.map((network) => [
+    network,
+    {
+      ...DEMO_CATALOGS[NETWORKS[network].devnet.catalog],
+      network,
+      chainName: `${NETWORKS[network].title} (local devnet)`,
+    },
+  ]),
+) as Readonly<Record<NetworkName, SampleNetworkCatalog>>

@@ -1,16 +1,16 @@
-import { NETWORK_NAMES } from '../networkNames'
+import { loadServedNetworks } from '../config'
 import { networkId } from '../db/network'
 import { attachWalletNetworks } from '../db/walletNetwork'
 import { NotFound } from '../errors'
 
 /**
- * Attaches networks to a wallet by id; any unknown id is a 404 and nothing is attached. Network
+ * Attaches networks to a wallet by id; an id of no network this stage serves is a 404 and nothing is attached. Network
  * ids are derived from the names, so the ids are matched without a read, and one transaction
  * checks that each network is known and attaches them.
  */
 export async function attachNetworks(wallet: string, networkIds: readonly string[]): Promise<void> {
   const wanted = [...new Set(networkIds)]
-  const named = NETWORK_NAMES.filter((network) => wanted.includes(networkId(network)))
+  const named = loadServedNetworks().filter((network) => wanted.includes(networkId(network)))
   const unnamed = wanted.filter((id) => !named.some((network) => networkId(network) === id))
   if (unnamed.length > 0) throw new NotFound(`unknown network id: ${unnamed.join(', ')}`)
   if (named.length === 0) return

@@ -1,5 +1,6 @@
 // The browser origins a deployed stage allows (CORS), from the deploy setting ALLOWED_ORIGINS:
-// comma-separated origins, or `none` for an API no browser app calls. Used by deployRules.ts.
+// comma-separated origins, or `none` for an API no browser app calls. Checked before anything is
+// built and made the stage's CORS origins (applyAllowedOrigins). Used by deployRules.ts.
 
 /** What a deployed stage's `provider.httpApi.cors` holds besides its origins (serverless.yml). */
 export interface CorsSettings {
@@ -55,4 +56,23 @@ export function parseAllowedOrigins(
     }
   }
   return { origins: origins.map((origin) => origin.toLowerCase()) }
+}
+
+/**
+ * Puts the setting's origins in the HTTP API's CORS settings (no CORS at all for `none`), or
+ * answers what is wrong with it, the settings left as they were.
+ */
+export function applyAllowedOrigins(
+  httpApi: { cors?: CorsSettings | boolean } | undefined,
+  setting: unknown,
+): { httpApi: { cors?: CorsSettings | boolean } } | { problem: string } {
+  const cors = typeof httpApi?.cors === 'object' ? httpApi.cors : {}
+  const parsed = parseAllowedOrigins(setting, cors)
+  if ('problem' in parsed) return parsed
+  return {
+    httpApi: {
+      ...httpApi,
+      cors: parsed.origins.length > 0 ? { ...cors, allowedOrigins: parsed.origins } : false,
+    },
+  }
 }

@@ -20,8 +20,8 @@ import {
 import { onChain, translateChainError } from '../chain/chainError'
 import { type ChainClient, publicClient } from '../chain/clients'
 import { RESPONSE_TOO_LARGE } from '../chain/nodeHttpTransport'
-import { loadChainConfig } from '../config'
-import { NETWORK_NAMES, type NetworkName } from '../networkNames'
+import { loadChainConfig, loadServedNetworks } from '../config'
+import type { NetworkName } from '../networkNames'
 import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
 import { listJournalledDeposits, removeJournalledDeposit } from '../db/depositJournal'
 import { ChainUnavailable } from '../errors'
@@ -720,7 +720,7 @@ async function indexNetwork(network: NetworkName, maxBlocks: number): Promise<Ne
  * (hash, log index) however often a range is scanned. A failing node stops only its own network.
  */
 export async function indexDeposits({
-  networks = NETWORK_NAMES,
+  networks = loadServedNetworks(),
   maxBlocks = 2000,
 }: IndexDepositsParameters = {}): Promise<NetworkIndexing[]> {
   const results = await Promise.allSettled(

@@ -1,8 +1,8 @@
 import { getBlockNumber } from 'viem/actions'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { loadChainConfig } from '../config'
-import { NETWORK_NAMES, type NetworkName } from '../networkNames'
+import { loadChainConfig, loadServedNetworks } from '../config'
+import type { NetworkName } from '../networkNames'
 import { listPendingTrades } from '../db/trade'
 import { settleIfMined } from './settleIfMined'
 
@@ -56,7 +56,7 @@ async function reconcileNetwork(
  * a failing node stops only its own network, and the run then fails with its error.
  */
 export async function reconcileTrades({
-  networks = NETWORK_NAMES,
+  networks = loadServedNetworks(),
   maxPerNetwork = 1000,
 }: ReconcileTradesParameters = {}): Promise<NetworkReconciliation[]> {
   const results = await Promise.allSettled(

@@ -24,8 +24,10 @@ const NEUTRAL = new Set([
   // Business metrics as EMF lines: stdout only, like the logger.
   'lib/metrics.ts',
   'lib/constants.ts',
-  // The networks served, which the schemas' enum and the configuration both read.
+  // The networks served, which the schemas' enum and the configuration both read, and the
+  // network table they are named in.
   'lib/networkNames.ts',
+  'lib/networks.ts',
   // Pure helpers with no home of their own: the interface's timestamp, bounded concurrency.
   'lib/formatTimestamp.ts',
   'lib/mapConcurrently.ts',

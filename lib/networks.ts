@@ -1,0 +1,170 @@
+// The network table (DECISIONS §9.5): one entry per network the service knows. The rest follows
+// from it: the names (lib/networkNames.ts: the schemas' enum, the <NET>_* variables, the chain
+// clients), the deployed settings and per-network routes of serverless.yml and the handler files
+// of each route (written by `npm run networks`, lib/networks/writeNetworkFiles.ts), the examples
+// of the API reference, and the local stack's devnet (port, chain id, DEX flavour, demo catalog).
+// Which of them a stage serves is a setting, NETWORKS (the interface's two by default).
+//
+// Adding a network: an entry here, then `npm run networks`; docs/operations.md, "A network".
+
+type Address = `0x${string}`
+
+/** How the interface shapes a network's routes (DECISIONS §4: ethereum's and altchain's differ). */
+export interface InterfaceShape {
+  /** The quote answers the router call (`calldata`, `value`), as ethereum's; else only the path. */
+  quoteCall: boolean
+  /**
+   * A route of its own swaps the native coin (`/swap/native/<net>/{key}`, as altchain's), and the
+   * tokens route takes tokens only; else the tokens route takes the native coin on either side.
+   */
+  nativeSwapRoute: boolean
+}
+
+/** A Uniswap V2-style DEX: pairs from the factory's `getPair`, swaps through its router. */
+export interface V2Dex {
+  flavour: 'uniswap-v2' | 'pancakeswap-v2'
+  factory: Address
+  router: Address
+  /** keccak256 of the pair's creation code, where routers derive pair addresses. */
+  pairInitCodeHash: Address
+  /** The swap fee in basis points (Uniswap V2: 30, PancakeSwap V2: 25). */
+  feeBps: number
+}
+
+/** A Uniswap V3-style DEX: pools at CREATE2(deployer, (token0, token1, fee), init code hash). */
+export interface V3Dex {
+  flavour: 'uniswap-v3' | 'pancakeswap-v3'
+  factory: Address
+  /** The factory on Uniswap, PancakeV3PoolDeployer on PancakeSwap. */
+  poolDeployer: Address
+  poolInitCodeHash: Address
+  /** In hundredths of a bip, as the factory enables them. */
+  feeTiers: number[]
+}
+
+export interface NetworkEntry {
+  /** As people write it (the local devnet's chain name). */
+  title: string
+  nativeCurrency: { name: string; symbol: string }
+  routes: InterfaceShape
+  /** What a deployed stage uses (mainnet); every address can be overridden by its variable. */
+  deployed: {
+    chainId: number
+    /** The wrapped native coin (WETH9-style), a base token of every route. */
+    wrappedNative: Address
+    usdStablecoin: Address
+    v2: V2Dex
+    v3: V3Dex
+    /** A SwapRouter02-compatible router: V2 and V3 hops in one `multicall(deadline, bytes[])`. */
+    swapRouter: Address
+    /** Blocks after its own before a deposit or trade counts (DECISIONS §7.2). */
+    confirmations: number
+    /** Base tokens beside the wrapped coin and the stablecoin (at most 3). */
+    baseTokens: Address[]
+    /** Tokens a route may pass through (at most 6, deepest first; DECISIONS §8.1). */
+    connectorTokens: Address[]
+    /**
+     * Whether the price history's backfill needs an archive node (`<NET>_ARCHIVE_RPC_URL`): a
+     * network whose full nodes prune old state does (DECISIONS §8.3).
+     */
+    archiveForBackfill: boolean
+  }
+  /** Its local devnet (npm start, the tests). */
+  devnet: {
+    chainId: number
+    /** The RPC port of `npm start` (the tests take free ports). */
+    port: number
+    /** The concentrated-liquidity DEX deployed from npm builds; the V2 DEX is Uniswap V2's. */
+    v3: V3Dex['flavour']
+    /** Which demo catalog it lists (lib/local/sampleCatalog.ts): its tokens, pools and prices. */
+    catalog: 'ethereum' | 'altchain'
+    /** The genesis base fee in wei (anvil's default 1 gwei where absent); an L2's is cheap. */
+    baseFeeWei?: bigint
+  }
+}
+
+const UNISWAP_V2_PAIR_INIT_CODE_HASH =
+  '0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f'
+const UNISWAP_V3_POOL_INIT_CODE_HASH =
+  '0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54'
+
+export const NETWORK_TABLE = {
+  ethereum: {
+    title: 'Ethereum',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH' },
+    routes: { quoteCall: true, nativeSwapRoute: false },
+    deployed: {
+      chainId: 1,
+      wrappedNative: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      usdStablecoin: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      v2: {
+        flavour: 'uniswap-v2',
+        factory: '0x5C69bEe701ef814a2B6a3EDD4B1652CB9cc5aA6f',
+        router: '0x7a250d5630B4cF539739dF2C5dAcb4c659F2488D',
+        pairInitCodeHash: UNISWAP_V2_PAIR_INIT_CODE_HASH,
+        feeBps: 30,
+      },
+      v3: {
+        flavour: 'uniswap-v3',
+        factory: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
+        poolDeployer: '0x1F98431c8aD98523631AE4a59f267346ea31F984',
+        poolInitCodeHash: UNISWAP_V3_POOL_INIT_CODE_HASH,
+        feeTiers: [500, 3000, 10000],
+      },
+      swapRouter: '0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45',
+      confirmations: 12,
+      baseTokens: [],
+      // USDT, DAI, WBTC.
+      connectorTokens: [
+        '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+        '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+        '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599',
+      ],
+      archiveForBackfill: true,
+    },
+    devnet: { chainId: 31337, port: 8545, v3: 'uniswap-v3', catalog: 'ethereum' },
+  },
+  // BNB Chain in deployed stages: PancakeSwap V2 and V3 and its SmartRouter.
+  altchain: {
+    title: 'Altchain',
+    nativeCurrency: { name: 'Native coin', symbol: 'NATIVE' },
+    routes: { quoteCall: false, nativeSwapRoute: true },
+    deployed: {
+      chainId: 56,
+      wrappedNative: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
+      usdStablecoin: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
+      v2: {
+        flavour: 'pancakeswap-v2',
+        factory: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73',
+        router: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
+        pairInitCodeHash: '0x00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5',
+        feeBps: 25,
+      },
+      v3: {
+        flavour: 'pancakeswap-v3',
+        factory: '0x0BFbCF9fa4f9C56B0F40a671Ad40E0805A091865',
+        poolDeployer: '0x41ff9AA7e16B8B1a8a8dc4f0eFacd93D02d071c9',
+        poolInitCodeHash: '0x6ce8eb472fa82df5469c6ab6d485f17c3ad13c8cd7af59b3d4a8026c5ce0f7e2',
+        feeTiers: [100, 500, 2500, 10000],
+      },
+      swapRouter: '0x13f4EA83D0bd40E75C8222255bc855a974568Dd4',
+      confirmations: 15,
+      baseTokens: [],
+      // USDT, BTCB, ETH (Binance-Peg).
+      connectorTokens: [
+        '0x55d398326f99059fF775485246999027B3197955',
+        '0x7130d2A12B9BCbFAe4f2634d864A1Ee1Ce3Ead9c',
+        '0x2170Ed0880ac9A755fd29B2688956BD959F933F8',
+      ],
+      archiveForBackfill: true,
+    },
+    devnet: { chainId: 31338, port: 8546, v3: 'pancakeswap-v3', catalog: 'altchain' },
+  },
+} as const satisfies Record<string, NetworkEntry>
+
+/** The networks a stage serves unless NETWORKS names others: the interface's two. */
+export const DEFAULT_NETWORKS = ['ethereum', 'altchain'] as const
+
+/** The table's entries under the entry type (the table itself keeps its literal types). */
+export const NETWORK_ENTRIES: Readonly<Record<keyof typeof NETWORK_TABLE, NetworkEntry>> =
+  NETWORK_TABLE

@@ -1,0 +1,82 @@
+// What the deploy rules read and write of the Serverless Framework (osls 3) instance: the
+// service's functions and settings, the compiled template, the AWS provider's naming. Shared by
+// the plugin (deployRules.ts) and the modules it calls.
+import type { CorsSettings } from './allowedOrigins'
+
+/** What a function declares it touches; the plugin turns it into that function's role. */
+export interface FunctionAccess {
+  /** DynamoDB actions on the table and its indexes, without the `dynamodb:` prefix. */
+  table?: string[]
+  /** Names of SSM parameters it reads (decrypted), from `custom.parameters`. */
+  parameters?: string[]
+}
+
+export interface FunctionObject {
+  name: string
+  handler?: string
+  package?: { patterns?: string[] }
+  role?: unknown
+  access?: FunctionAccess
+  events?: Array<Record<string, unknown>>
+  destinations?: { onFailure?: unknown }
+  /** The network a per-network route serves (lib/networks.ts); none for the others. */
+  network?: string
+}
+
+export type CloudFormationResource = {
+  Type: string
+  Properties: Record<string, unknown>
+  [attribute: string]: unknown
+}
+
+export interface OperationsSettings {
+  alarmTopicArn?: string
+  /** ALLOWED_ORIGINS: the browser origins of a deployed stage (lib/serverless/allowedOrigins.ts). */
+  allowedOrigins?: string
+  /** LAMBDA_ROLLOUT: the CodeDeploy configuration of every alias (gradualRollout.ts). */
+  rollout?: string
+  /** p99 duration alarms, one per group of functions (e.g. money-moving, sign-in). */
+  durationAlarms?: Record<string, { functions: string[]; p99Milliseconds: number }>
+  /** The API's p99 latency alarm threshold. */
+  apiLatencyP99Milliseconds?: number
+}
+
+export interface Serverless {
+  serviceDir: string
+  service: {
+    service: string
+    custom?: {
+      requiredSettings?: Record<string, unknown>
+      parameters?: Record<string, string>
+      operations?: OperationsSettings
+    }
+    provider: {
+      stage: string
+      region: string
+      tracing?: { lambda?: boolean | string }
+      httpApi?: { cors?: CorsSettings | boolean }
+      deploymentBucket?: string | { name?: string }
+      compiledCloudFormationTemplate: {
+        Resources: Record<string, CloudFormationResource>
+        Outputs?: Record<string, { Value: unknown }>
+      }
+    }
+    package: { artifactDirectoryName?: string }
+    getAllFunctions(): string[]
+    getFunction(name: string): FunctionObject
+  }
+  getProvider(name: 'aws'): {
+    getStage(): string
+    naming: {
+      getNormalizedFunctionName(name: string): string
+      getLambdaLogicalId(name: string): string
+    }
+    request(service: string, method: string, params: Record<string, unknown>): Promise<unknown>
+    getServerlessDeploymentBucketName(): Promise<string>
+  }
+  configSchemaHandler: {
+    defineFunctionProperties(provider: 'aws', schema: Record<string, unknown>): void
+  }
+  classes: { Error: new (message: string) => Error }
+  pluginManager: { plugins: object[] }
+}
