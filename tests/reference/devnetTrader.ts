@@ -9,14 +9,38 @@ import type { OwnDevnetClient } from './ownDevnet'
 
 export const trader = privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY)
 
-/** Sends a transaction from the trader and fails unless it is mined and succeeded. */
+/**
+ * Every transaction's gas limit, instead of an estimate: a V2 swap estimated within the second
+ * of the pair's last update skips the price accumulators' writes, and mined a second later it
+ * makes them and runs out of gas.
+ */
+const GAS_LIMIT = 2_000_000n
+
+/**
+ * Sends a transaction from the trader and fails unless it is mined and succeeded (the error
+ * says why, from the same call replayed on the block before).
+ */
 export async function send(
   client: OwnDevnetClient,
   request: { to: Address; data: Hex; value?: bigint },
 ): Promise<void> {
-  const hash = await client.sendTransaction({ account: trader, chain: client.chain, ...request })
+  const hash = await client.sendTransaction({
+    account: trader,
+    chain: client.chain,
+    gas: GAS_LIMIT,
+    ...request,
+  })
   const receipt = await client.waitForTransactionReceipt({ hash })
-  if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
+  if (receipt.status === 'success') return
+  const reason = await client
+    .call({ account: trader.address, ...request, blockNumber: receipt.blockNumber - 1n })
+    .then(
+      () => 'no revert when replayed',
+      (error: unknown) => (error instanceof Error ? error.message.split('\n')[0] : String(error)),
+    )
+  throw new Error(
+    `transaction ${hash} to ${request.to} (${request.data.slice(0, 10)}, gas ${receipt.gasUsed}) reverted: ${reason}`,
+  )
 }
 
 export const balanceOf = (client: OwnDevnetClient, token: Address, holder: Address) =>
