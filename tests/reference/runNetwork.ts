@@ -41,9 +41,9 @@ export const SIZE_COUNT = 5
 const SMALLEST_SHARE = 1e-6
 const LARGEST_SHARE = 0.5
 /** Trades that make each random state. */
-export const TRADES_PER_STATE = 8
+const TRADES_PER_STATE = 8
 
-export interface CatalogToken {
+interface CatalogToken {
   /** As the client names it: the native coin is the sentinel address. */
   address: Address
   /** What the router swaps: the wrapped coin for the native one. */
@@ -69,7 +69,7 @@ export interface NetworkRun {
 }
 
 /** The shares of the deepest pool a state's sizes take: fixed ends, the middle jittered by seed. */
-export function sizeShares(seed: number | undefined): number[] {
+function sizeShares(seed: number | undefined): number[] {
   const low = Math.log10(SMALLEST_SHARE)
   const high = Math.log10(LARGEST_SHARE)
   const step = (high - low) / (SIZE_COUNT - 1)
