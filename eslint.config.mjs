@@ -1,6 +1,84 @@
 // typescript-eslint's type-checked recommendations over every TypeScript file tsconfig.json covers,
-// plus no-floating-promises (a promise nobody awaits loses its error).
+// plus no-floating-promises (a promise nobody awaits loses its error), and the chokepoints of the
+// session barrier (issue 35): what cannot be undone leaves only through the modules that hold it
+// back until a session is admitted (docs/architecture.md, "The session rule").
 import tseslint from 'typescript-eslint'
+
+// The service's own code: what a function bundles. lib/local (the devnets and DynamoDB Local of
+// `npm start`, never deployed) deploys contracts and creates the table by itself.
+const SERVICE_FILES = ['functions/**/*.ts', 'lib/**/*.ts', 'schemas/**/*.ts']
+const LOCAL_TOOLING = ['lib/local/**']
+
+// Chain broadcasts: only lib/send/sendSigned.ts, which waits for admission (lib/admission.ts).
+const BROADCAST_ACTIONS = [
+  'sendRawTransaction',
+  'sendRawTransactionSync',
+  'sendTransaction',
+  'sendTransactionSync',
+  'sendCalls',
+  'writeContract',
+  'writeContractSync',
+  'deployContract',
+]
+const BROADCAST_MESSAGE =
+  'Broadcasts leave only through lib/send/sendSigned.ts, which holds them until the session is admitted.'
+const BROADCAST_IMPORTS = [
+  { name: 'viem/actions', importNames: BROADCAST_ACTIONS, message: BROADCAST_MESSAGE },
+  {
+    name: 'viem',
+    importNames: ['createWalletClient', 'walletActions'],
+    message: `A wallet client's actions broadcast. ${BROADCAST_MESSAGE}`,
+  },
+]
+const BROADCAST_SYNTAX = [
+  {
+    selector: `CallExpression[callee.property.name=/^(${BROADCAST_ACTIONS.join('|')})$/]`,
+    message: BROADCAST_MESSAGE,
+  },
+  { selector: 'Literal[value=/^eth_send/]', message: BROADCAST_MESSAGE },
+]
+
+// AWS SDK clients: only lib/db/client.ts (the table client, whose writes wait for admission) and
+// lib/aws/ (SSM reads, Lambda credentials); the other repositories of lib/db send commands
+// through db() and may import commands, never build a client.
+const AWS_MESSAGE =
+  'AWS SDK clients live in lib/db/client.ts (the table, behind admission) and lib/aws/ only.'
+const AWS_PACKAGES = ['@aws-sdk/*', '@smithy/*']
+const AWS_IMPORTS = [{ group: AWS_PACKAGES, message: AWS_MESSAGE }]
+const AWS_CLIENT_IMPORTS = [
+  { group: AWS_PACKAGES, importNamePattern: 'Client$', message: AWS_MESSAGE },
+]
+const AWS_CLIENT_SYNTAX = [
+  { selector: 'NewExpression[callee.name=/Client$/]', message: AWS_MESSAGE },
+  { selector: 'NewExpression[callee.property.name=/Client$/]', message: AWS_MESSAGE },
+  {
+    selector: 'CallExpression[callee.object.name=/Client$/][callee.property.name="from"]',
+    message: AWS_MESSAGE,
+  },
+]
+const AWS_SYNTAX = [
+  ...AWS_CLIENT_SYNTAX,
+  {
+    selector: 'ImportExpression[source.value=/^@(aws-sdk|smithy)\\//]',
+    message: AWS_MESSAGE,
+  },
+  {
+    selector: 'CallExpression[callee.name="require"][arguments.0.value=/^@(aws-sdk|smithy)\\//]',
+    message: AWS_MESSAGE,
+  },
+]
+
+/** One config per combination: a later config's options replace an earlier one's, never add. */
+function chokepoints(files, { imports, patterns = [], syntax }, ignores = []) {
+  return {
+    files,
+    ignores: [...LOCAL_TOOLING, ...ignores],
+    rules: {
+      'no-restricted-imports': ['error', { paths: imports, patterns }],
+      'no-restricted-syntax': ['error', ...syntax],
+    },
+  }
+}
 
 export default tseslint.config(
   {
@@ -50,4 +128,27 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-assignment': 'off',
     },
   },
+  // Every service file: neither broadcasts nor AWS SDK clients.
+  chokepoints(SERVICE_FILES, {
+    imports: BROADCAST_IMPORTS,
+    patterns: AWS_IMPORTS,
+    syntax: [...BROADCAST_SYNTAX, ...AWS_SYNTAX],
+  }),
+  // The repositories: commands through db(), no client of their own.
+  chokepoints(['lib/db/**/*.ts'], {
+    imports: BROADCAST_IMPORTS,
+    patterns: AWS_CLIENT_IMPORTS,
+    syntax: [...BROADCAST_SYNTAX, ...AWS_CLIENT_SYNTAX],
+  }),
+  // The AWS chokepoints: clients, but no broadcast.
+  chokepoints(['lib/db/client.ts', 'lib/aws/**/*.ts'], {
+    imports: BROADCAST_IMPORTS,
+    syntax: BROADCAST_SYNTAX,
+  }),
+  // The broadcast chokepoint: broadcasts, but no AWS SDK.
+  chokepoints(['lib/send/sendSigned.ts'], {
+    imports: [],
+    patterns: AWS_IMPORTS,
+    syntax: AWS_SYNTAX,
+  }),
 )

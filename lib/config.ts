@@ -1,5 +1,6 @@
 import * as z from '../schemas/zod'
 import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, type NetworkName } from './networkNames'
+import { NETWORK_ENTRIES } from './networks'
 
 // The only reader of process.env. Each section is parsed once, on first use, and fails with the
 // variable's name, so a function reads only the settings it needs.
@@ -41,8 +42,9 @@ const authSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
     SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
     SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
-    // DECISIONS §8.2: sign-in nonces one address may be issued per 5-minute window (429 beyond).
-    NONCES_PER_ADDRESS: z._default(positiveInt, 20),
+    // DECISIONS §9.4: outstanding sign-in nonces kept per address; a new one takes the oldest's
+    // place, so a stranger's requests never refuse the owner one and cannot grow the table.
+    NONCES_KEPT_PER_ADDRESS: z._default(positiveInt, 50),
   })
   .check(
     z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
@@ -57,11 +59,13 @@ const metricsSchema = z.object({
   METRICS_SERVICE: z._default(nonEmpty, 'wallet-backend'),
 })
 
-// DECISIONS §7.1: per source IP, per minute, on the anonymous routes that cost work.
+// DECISIONS §7.1, §9.4: per client (source IP), per minute, on the anonymous routes that cost
+// work; `rpc` counts the RPC calls anonymous requests cost (quotes, contract-wallet checks).
 const clientLimitSchema = z.object({
   CLIENT_LIMIT_NONCES_PER_MINUTE: z._default(positiveInt, 30),
   CLIENT_LIMIT_LOGINS_PER_MINUTE: z._default(positiveInt, 20),
   CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: z._default(positiveInt, 5),
+  CLIENT_LIMIT_RPC_CALLS_PER_MINUTE: z._default(positiveInt, 300),
 })
 
 // DECISIONS §8.2: calls into contracts a caller chose (quote tokens, prepare, submit).
@@ -146,6 +150,19 @@ function chainSchema(prefix: Uppercase<NetworkName>) {
       ),
       // A SwapRouter02-compatible router (V2 and V3 hops, multicall with a deadline).
       [`${prefix}_SWAP_ROUTER`]: z.optional(address),
+      // Routing (DECISIONS §9.3): what the V2 DEX's pairs charge, in basis points. Unset: the
+      // network table's (lib/networks.ts: Uniswap V2 30, PancakeSwap V2 25), or on the local
+      // stage the devnets' (they run Uniswap V2's pair on every network: 30).
+      [`${prefix}_V2_FEE_BPS`]: z.optional(
+        z.pipe(z.coerce.number(), z.int().check(z.nonnegative(), z.maximum(1000))),
+      ),
+      // The gas model a route is ranked by (units; see RouteGasUnits): mainnet SwapRouter02
+      // receipts, rounded up, unless a network sets its own.
+      [`${prefix}_GAS_PER_SWAP`]: z._default(positiveInt, 60_000),
+      [`${prefix}_GAS_PER_ROUTE`]: z._default(positiveInt, 20_000),
+      [`${prefix}_GAS_PER_V2_HOP`]: z._default(positiveInt, 60_000),
+      [`${prefix}_GAS_PER_V3_HOP`]: z._default(positiveInt, 80_000),
+      [`${prefix}_GAS_PER_TICK_CROSSED`]: z._default(positiveInt, 25_000),
       // Tokens beside the base tokens that a quote's route may pass through (DECISIONS §8.1),
       // deepest first: at most MAX_CONNECTOR_TOKENS, so a quote's reads stay bounded.
       [`${prefix}_CONNECTOR_TOKENS`]: z.optional(
@@ -212,12 +229,32 @@ export interface ChainConfig {
   swapRouter?: `0x${string}`
   /** Tokens beside the base tokens a quote's route may pass through (at most MAX_CONNECTOR_TOKENS). */
   connectorTokens: `0x${string}`[]
+  /** What the V2 DEX's pairs charge, in basis points (DECISIONS §9.3). */
+  v2FeeBps: number
+  /** Gas units the router spends, by which routes are ranked net of gas (DECISIONS §8.1). */
+  gasUnits: RouteGasUnits
   /**
    * A node serving state at past blocks (`<NET>_ARCHIVE_RPC_URL`; the RPC URL on the local
    * stage); absent: the price history fills forward only (DECISIONS §8.3). A secret like the
    * RPC URLs: never logged.
    */
   archiveRpcUrl?: string
+}
+
+/**
+ * Gas units a swap through the network's SwapRouter02 spends, by part (DECISIONS §8.1, §9.3): a
+ * route's gas is `route` plus each hop's, plus `tickCrossed` per initialized tick a V3 hop
+ * crosses; a split's is `swap` plus its routes'.
+ */
+export interface RouteGasUnits {
+  /** Once per transaction: 21,000 intrinsic, the multicall, the input's transfer in. */
+  swap: bigint
+  /** Once per route of a split: its leg of the multicall. */
+  route: bigint
+  v2Hop: bigint
+  v3Hop: bigint
+  /** Per initialized tick a V3 hop crosses. */
+  tickCrossed: bigint
 }
 
 export interface V3Config {
@@ -289,7 +326,7 @@ export const loadAuthConfig = memoize(() => {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
-    noncesPerAddress: env.NONCES_PER_ADDRESS,
+    noncesKeptPerAddress: env.NONCES_KEPT_PER_ADDRESS,
   }
 })
 
@@ -298,7 +335,7 @@ export const loadMetricsConfig = memoize(() => {
   return { namespace: env.METRICS_NAMESPACE, service: env.METRICS_SERVICE }
 })
 
-export type ClientLimitName = 'nonce' | 'login' | 'register'
+export type ClientLimitName = 'nonce' | 'login' | 'register' | 'rpc'
 
 export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number> => {
   const env = parseEnv(clientLimitSchema)
@@ -306,6 +343,7 @@ export const loadClientLimitConfig = memoize((): Record<ClientLimitName, number>
     nonce: env.CLIENT_LIMIT_NONCES_PER_MINUTE,
     login: env.CLIENT_LIMIT_LOGINS_PER_MINUTE,
     register: env.CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE,
+    rpc: env.CLIENT_LIMIT_RPC_CALLS_PER_MINUTE,
   }
 })
 
@@ -346,6 +384,14 @@ const chainLoaders = Object.fromEntries(
         v3: v3Of(env, prefix),
         swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
         connectorTokens: baseTokensOf(env[`${prefix}_CONNECTOR_TOKENS`]),
+        v2FeeBps: v2FeeBpsOf(env, network),
+        gasUnits: {
+          swap: BigInt(env[`${prefix}_GAS_PER_SWAP`] ?? 0),
+          route: BigInt(env[`${prefix}_GAS_PER_ROUTE`] ?? 0),
+          v2Hop: BigInt(env[`${prefix}_GAS_PER_V2_HOP`] ?? 0),
+          v3Hop: BigInt(env[`${prefix}_GAS_PER_V3_HOP`] ?? 0),
+          tickCrossed: BigInt(env[`${prefix}_GAS_PER_TICK_CROSSED`] ?? 0),
+        },
         archiveRpcUrl: archiveRpcUrlOf(env, prefix),
       }
     })
@@ -370,6 +416,15 @@ function archiveRpcUrlOf(env: Record<string, string | number>, prefix: string): 
   const url = env[`${prefix}_ARCHIVE_RPC_URL`]
   if (url !== undefined) return String(url)
   return env.STAGE === 'local' ? rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] : undefined
+}
+
+/** Uniswap V2's pair, which the local devnets deploy on every network (lib/local/deployDex.ts). */
+const DEVNET_V2_FEE_BPS = 30
+
+function v2FeeBpsOf(env: Record<string, string | number>, network: NetworkName): number {
+  const set = env[`${network.toUpperCase()}_V2_FEE_BPS`]
+  if (set !== undefined) return Number(set)
+  return env.STAGE === 'local' ? DEVNET_V2_FEE_BPS : NETWORK_ENTRIES[network].deployed.v2.feeBps
 }
 
 function v3Of(env: Record<string, string | number>, prefix: string): V3Config | undefined {

@@ -17,13 +17,17 @@ export const MAX_DECIMALS = 36
 /** The most items a page of the token list or of the trades holds (`limit`). */
 export const MAX_PAGE_SIZE = 100
 
-/** DECISIONS §7.2: a route has up to 3 hops, so 4 tokens (MAX_HOPS, lib/chain/bestAmountOut.ts). */
+/** DECISIONS §7.2: a route has up to 3 hops, so 4 tokens (MAX_HOPS, lib/routing/paths.ts). */
 export const MAX_PATH_TOKENS = 4
 
 /** A reset, an approval and a swap: the most a prepare route answers, and a submit takes. */
 export const MAX_SUBMITTED_TRANSACTIONS = 3
-/** Hex digits of one signed transaction (a 3-hop swap is under 1,000), so of the data it holds. */
-export const MAX_SIGNED_HEX_DIGITS = 4096
+/**
+ * Hex digits of one signed transaction, so of the data it holds: the largest swap the service
+ * builds (4 routes of 3 V3 hops, each hop its own call) is about 9,000 with its signature
+ * (tests/unit/lib/chain/swapRouterCall.test.ts).
+ */
+export const MAX_SIGNED_HEX_DIGITS = 10_240
 
 /** A phrase as typed: 24 words of up to 8 letters are 215 characters. */
 export const MAX_MNEMONIC_CHARS = 1000

@@ -144,7 +144,7 @@ export const routeAnswerFields = {
   route: z
     .array(
       z.object({
-        shareBps: z.int().check(z.minimum(500), z.maximum(10_000), z.multipleOf(500)),
+        shareBps: z.int().check(z.minimum(1), z.maximum(10_000)),
         hops: z.array(routeHopSchema).check(z.minLength(1), z.maxLength(MAX_PATH_TOKENS - 1)),
       }),
     )

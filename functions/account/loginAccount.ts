@@ -9,8 +9,11 @@ import {
   loginBodySchema,
 } from '../../schemas/account'
 
-export async function loginAccount(credentials: LoginBody): Promise<AccountTokenResult> {
-  const { accountId } = await checkCredentials(credentials)
+export async function loginAccount(
+  credentials: LoginBody,
+  sourceIp: string,
+): Promise<AccountTokenResult> {
+  const { accountId } = await checkCredentials(credentials, sourceIp)
   const token = await startSession({ audience: 'account', subject: accountId })
   return { token }
 }
@@ -20,5 +23,5 @@ export const handler = defineHandler({
   clientLimit: clientLimit('login'),
   body: loginBodySchema,
   result: accountTokenResultSchema,
-  run: ({ body }) => loginAccount(body),
+  run: ({ body, sourceIp }) => loginAccount(body, sourceIp),
 })

@@ -4,8 +4,11 @@ import { defineHandler } from '../../lib/http/defineHandler'
 import { type WalletLoginBody, walletLoginBodySchema } from '../../schemas/auth'
 import { sessionTokensSchema } from '../../schemas/session'
 
-export async function loginWallet({ address, signature, nonce }: WalletLoginBody) {
-  return signInWithWallet(address, signature, nonce)
+export async function loginWallet(
+  { address, signature, nonce }: WalletLoginBody,
+  sourceIp: string,
+) {
+  return signInWithWallet(address, signature, { nonce, sourceIp })
 }
 
 export const handler = defineHandler({
@@ -13,5 +16,5 @@ export const handler = defineHandler({
   clientLimit: clientLimit('login'),
   body: walletLoginBodySchema,
   result: sessionTokensSchema,
-  run: ({ body }) => loginWallet(body),
+  run: ({ body, sourceIp }) => loginWallet(body, sourceIp),
 })

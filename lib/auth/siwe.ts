@@ -56,11 +56,11 @@ export function signatureKind(signature: Hex): 'ecdsa' | 'contract' {
 }
 
 /** The nonce among `nonces` whose message the EOA signature recovers to `address`; no RPC call. */
-export async function recoverSignedNonce(
+export async function recoverSignedNonce<Nonce extends WalletNonce>(
   address: Address,
-  nonces: WalletNonce[],
+  nonces: readonly Nonce[],
   signature: Hex,
-): Promise<WalletNonce | undefined> {
+): Promise<Nonce | undefined> {
   for (const nonce of nonces) {
     try {
       const signer = await recoverMessageAddress({
@@ -74,6 +74,14 @@ export async function recoverSignedNonce(
     }
   }
   return undefined
+}
+
+/**
+ * The RPC calls verifyContractSignature makes for a signature: the `eth_call`, after an
+ * `eth_getCode` unless the signature is ERC-6492-wrapped. What a client's RPC budget is charged.
+ */
+export function contractCheckRpcCalls(signature: Hex): number {
+  return isErc6492Signature(signature) ? 1 : 2
 }
 
 /**

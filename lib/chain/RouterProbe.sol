@@ -9,7 +9,8 @@ interface IRouterProbeToken {
 /// override, with its balance of the input (token or native coin) overridden too, and runs the
 /// exact router call a swap would send (a SwapRouter02 multicall: V2 and V3 legs, splits, native
 /// wrapping), so every transfer, fee and tick crossed is the chain's own; it returns what `to`
-/// received. Its bytecode is in routerProbe.ts (a test recompiles it).
+/// received and what the router returned (the multicall's results: each swap call's output).
+/// Its bytecode is in routerProbe.ts (a test recompiles it).
 contract RouterProbe {
     receive() external payable {}
 
@@ -22,7 +23,7 @@ contract RouterProbe {
         bool nativeOut,
         address to,
         bytes calldata routerCall
-    ) external returns (uint256 received) {
+    ) external returns (uint256 received, bytes memory results) {
         uint256 before = balance(tokenOut, nativeOut, to);
         if (!nativeIn) {
             require(
@@ -42,6 +43,7 @@ contract RouterProbe {
             }
         }
         received = balance(tokenOut, nativeOut, to) - before;
+        results = result;
     }
 
     function balance(address token, bool native, address owner) private view returns (uint256) {

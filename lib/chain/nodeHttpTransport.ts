@@ -9,6 +9,7 @@ import {
   TimeoutError,
   type Transport,
 } from 'viem'
+import { countRpcCall } from './rpcMeter'
 
 /**
  * Every JSON-RPC POST body this transport sends, published before it leaves (a no-op without a
@@ -290,6 +291,7 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
 
   const schedule = (call: JsonRpcCall) =>
     new Promise<JsonRpcAnswer>((resolve, reject) => {
+      countRpcCall()
       const pending = { call, resolve, reject }
       if (!config.batch) {
         void send([pending], openExchange())

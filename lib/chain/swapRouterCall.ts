@@ -1,5 +1,5 @@
 import { type Address, encodeFunctionData, encodePacked, type Hex, parseAbi } from 'viem'
-import type { Split } from './pools/searchRoutes'
+import type { Pool } from './pools/pool'
 
 /** SwapRouter02's surface the service sends (PancakeSwap's SmartRouter takes the same). */
 export const swapRouter02Abi = parseAbi([
@@ -30,8 +30,16 @@ export interface SplitLeg {
   amountIn: bigint
 }
 
+/** A split as the routing engine gives it: each route's input and its hops' pools. */
+export interface RoutedSplit {
+  routes: readonly {
+    amountIn: bigint
+    hops: readonly { pool: Pool; tokenIn: Address; tokenOut: Address }[]
+  }[]
+}
+
 /** The legs of a searched split, as the router takes them. */
-export function legsOf(split: Split): SplitLeg[] {
+export function legsOf(split: RoutedSplit): SplitLeg[] {
   return split.routes.map((route) => ({
     amountIn: route.amountIn,
     hops: route.hops.map((hop) => ({
@@ -60,14 +68,19 @@ export interface SwapRouterCall {
   value: bigint
 }
 
-/** Consecutive hops of one protocol: one router call each. */
-function segmentsOf(hops: readonly RouterHop[]): RouterHop[][] {
-  const segments: RouterHop[][] = []
-  for (const hop of hops) {
+/**
+ * The router calls of a leg: each V3 hop its own `exactInput` (its output is then the call's
+ * result, and a multi-hop path moves the same tokens through the router anyway), consecutive V2
+ * hops one `swapExactTokensForTokens` (pair paying pair, no transfer through the router). Each
+ * with the positions of its hops in the leg.
+ */
+export function segmentsOf(hops: readonly RouterHop[]): { first: number; hops: RouterHop[] }[] {
+  const segments: { first: number; hops: RouterHop[] }[] = []
+  hops.forEach((hop, index) => {
     const last = segments[segments.length - 1]
-    if (last && last[0]?.protocol === hop.protocol) last.push(hop)
-    else segments.push([hop])
-  }
+    if (last && hop.protocol === 'v2' && last.hops[0]?.protocol === 'v2') last.hops.push(hop)
+    else segments.push({ first: index, hops: [hop] })
+  })
   return segments
 }
 
@@ -83,8 +96,9 @@ function v3Path(hops: readonly RouterHop[]): Hex {
 
 /**
  * One SwapRouter02 `multicall(deadline, data)` that swaps every leg of a split: each route as
- * segments of V3 (`exactInput`) and V2 (`swapExactTokensForTokens`) hops, a segment after the
- * first spending what the router holds of its token; the minimum is checked on the whole output:
+ * segments (segmentsOf: a V3 hop, or consecutive V2 hops), a segment after the first spending
+ * what the router holds of its token; the inner calls come leg by leg, segment by segment, so the
+ * multicall's results are the segments' outputs in that order; the minimum is checked on the whole output:
  * by the only leg itself, else by `unwrapWETH9` (native out) or `sweepToken` to the recipient
  * once every leg has paid the router.
  */
@@ -100,7 +114,7 @@ export function swapRouterCall(parameters: SwapRouterCallParameters): SwapRouter
   const calls: Hex[] = []
   for (const leg of legs) {
     const legMin = collect ? 0n : amountOutMin
-    const segments = segmentsOf(leg.hops)
+    const segments = segmentsOf(leg.hops).map((segment) => segment.hops)
     segments.forEach((segment, index) => {
       const last = index === segments.length - 1
       const to = last ? finalRecipient : ADDRESS_THIS

@@ -74,10 +74,11 @@ function decodeOrUndefined(data: Hex) {
  * Checks a transaction to the SwapRouter02 (DECISIONS §7.3, §8.1) as the service would have
  * prepared it: one `multicall(deadline, data)` whose inner calls are exactInput,
  * swapExactTokensForTokens, unwrapWETH9, sweepToken, wrapETH or refundETH; every recipient the
- * signer or the router (which holds between legs); the last inner call pays the signer (so
- * nothing is left in the router for anyone to sweep); one input token, paid by the wallet or,
- * when `value` is sent, by exactly that value of the wrapped coin. Pure: the caller checks the
- * returned tokens against the catalog.
+ * signer or the router; the output reaches the wallet within the call: whatever an inner call
+ * leaves in the router (ADDRESS_THIS) is spent by a later swap of that token, or swept or
+ * unwrapped to the wallet, before the multicall ends (issue 32: refundETH pays back coin only, so
+ * it takes no token's output out); one input token, paid by the wallet or, when `value` is sent, by exactly
+ * that value of the wrapped coin. Pure: the caller checks the returned tokens against the catalog.
  */
 export function checkSwapRouterCall(
   parameters: CheckSwapRouterCallParameters,
@@ -91,62 +92,82 @@ export function checkSwapRouterCall(
   }
   const [, inner] = outer.args
   if (inner.length === 0) refuse('makes an empty multicall')
-  const held = (recipient: Address) =>
+  const isRouter = (recipient: Address) =>
     isAddressEqual(recipient, ADDRESS_THIS) || isAddressEqual(recipient, router)
-  const checkRecipient = (recipient: Address) => {
-    if (!isAddressEqual(recipient, wallet) && !held(recipient)) {
-      refuse('pays the swap out to another address')
+  const isWallet = (recipient: Address) => isAddressEqual(recipient, wallet)
+  // What the router holds for this call, lower-cased token addresses (NATIVE_COIN: the coin).
+  const held = new Set<string>()
+  const hold = (token: Address) => held.add(token.toLowerCase())
+  const release = (token: Address) => held.delete(token.toLowerCase())
+  let paidWallet = false
+  /** Where a swap or sweep of `token` pays: the wallet, or the router (which then holds it). */
+  const payTo = (recipient: Address, token: Address) => {
+    if (isWallet(recipient)) paidWallet = true
+    else if (isRouter(recipient)) hold(token)
+    else refuse('pays the swap out to another address')
+  }
+  /** A swap's input: an amount the wallet pays, or the router's whole balance of what it holds. */
+  const spend = (token: Address, amountIn: bigint) => {
+    if (amountIn !== CONTRACT_BALANCE) {
+      inputs.push({ token, amount: amountIn })
+      return
     }
+    if (!release(token)) refuse('spends a router balance the call did not put there')
   }
   const tokens: Address[] = []
   const inputs: Array<{ token: Address; amount: bigint }> = []
-  let lastPaysWallet = false
   let wrapped = 0n
   for (const callData of inner) {
     const call = decodeOrUndefined(callData)
     if (!call || call.functionName === 'multicall') {
       refuse('calls a swap router function the service does not prepare')
     }
-    let recipient: Address | undefined
     switch (call.functionName) {
       case 'exactInput': {
-        const [{ path, recipient: to, amountIn }] = call.args
+        const [{ path, recipient, amountIn }] = call.args
         const pathTokens = v3PathTokens(path)
         if (!pathTokens) refuse('swaps along a malformed V3 path')
         tokens.push(...pathTokens)
-        if (amountIn !== CONTRACT_BALANCE)
-          inputs.push({ token: pathTokens[0] as Address, amount: amountIn })
-        recipient = to
+        spend(pathTokens[0] as Address, amountIn)
+        payTo(recipient, pathTokens[pathTokens.length - 1] as Address)
         break
       }
       case 'swapExactTokensForTokens': {
-        const [amountIn, , path, to] = call.args
+        const [amountIn, , path, recipient] = call.args
         if (path.length < 2) refuse('swaps along a path of fewer than two tokens')
         tokens.push(...path)
-        if (amountIn !== CONTRACT_BALANCE)
-          inputs.push({ token: path[0] as Address, amount: amountIn })
-        recipient = to
+        spend(path[0] as Address, amountIn)
+        payTo(recipient, path[path.length - 1] as Address)
         break
       }
-      case 'unwrapWETH9':
-        recipient = call.args[1]
+      case 'unwrapWETH9': {
+        // The router's whole wrapped coin, unwrapped and paid as coin.
+        release(wrappedNative)
+        payTo(call.args[1], NATIVE_COIN)
         break
-      case 'sweepToken':
-        tokens.push(call.args[0])
-        recipient = call.args[2]
+      }
+      case 'sweepToken': {
+        const [token, , recipient] = call.args
+        tokens.push(token)
+        if (isWallet(recipient)) release(token)
+        payTo(recipient, token)
         break
+      }
       case 'wrapETH':
+        // The router wraps coin it was sent: wrapped coin it holds until a swap spends it.
         wrapped += call.args[0]
+        hold(wrappedNative)
         break
       case 'refundETH':
-        // Pays msg.sender (the signer) whatever coin the router still holds.
-        recipient = wallet
+        // Pays msg.sender (the signer) the coin the router holds: the output only when an unwrap
+        // to the router made coin the output; a token's output stays where it is.
+        if (release(NATIVE_COIN)) paidWallet = true
         break
     }
-    if (recipient !== undefined) checkRecipient(recipient)
-    lastPaysWallet = recipient !== undefined && isAddressEqual(recipient, wallet)
   }
-  if (!lastPaysWallet) refuse('leaves the output in the router instead of paying the wallet')
+  if (held.size > 0 || !paidWallet) {
+    refuse('leaves the output in the router instead of paying the wallet')
+  }
   const first = inputs[0]
   if (!first) refuse('swaps no input amount')
   if (inputs.some((input) => !isAddressEqual(input.token, first.token))) {

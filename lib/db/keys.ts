@@ -5,12 +5,11 @@
 // | list networks                      | Query     | pk = NETWORK                                     |
 // | find a network by id               | Query     | pk = NETWORK (two items; matched on `id`)        |
 // | know a wallet (created at 1st login)| UpdateItem| pk = WALLET#<address>, sk = WALLET (in the login transaction) |
-// | issue a sign-in nonce              | PutItem   | pk = NONCE#<address>, sk = NONCE#<issued ms>#<nonce> (TTL 5 min) |
-// | cap the nonces of an address       | TransactWrite | Update pk = NONCE#<address>, sk = WINDOW#<start> (ADD if < cap) + Put the nonce |
-// | outstanding nonces, newest first   | Query     | pk = NONCE#<address>, sk BETWEEN NONCE#<now - 5 min> AND NONCE#~ |
-// | consume a nonce once               | TransactWrite | Delete the nonce (if present) + Put the session and its family |
-// | credential checks of a window      | UpdateItem| pk = ATTEMPTS#ACCOUNT#<lower name> or ATTEMPTS#WALLET#<address>, sk = WINDOW#<start> (ADD if < limit) |
-// | requests of a client in a window   | UpdateItem| pk = CLIENT#<route>#<source ip>, sk = WINDOW#<start> (ADD if < limit) |
+// | issue a sign-in nonce             | UpdateItem, PutItem | number it: ADD pk = NONCE#<address>, sk = RING; then Put sk = SLOT#<number mod kept> (TTL 5 min; the oldest gives way) |
+// | outstanding nonces, newest first   | Query     | pk = NONCE#<address>, sk begins_with SLOT# (at most `kept` items; sorted by number) |
+// | consume a nonce once               | TransactWrite | Delete the slot (if it still holds that nonce) + Put the session and its family |
+// | credential checks of a client      | UpdateItem| pk = ATTEMPTS#ACCOUNT#<lower name>#CLIENT#<client> or ATTEMPTS#WALLET#<address>#CLIENT#<client>, sk = WINDOW#<start> (ADD if < limit) |
+// | requests of a client in a window   | UpdateItem| pk = CLIENT#<budget>#<client>, sk = WINDOW#<start> (ADD weight if it fits) |
 // | token family (refresh lineage)     | GetItem, TransactWrite | pk = FAMILY#<familyId>, sk = FAMILY (current session, revoked) |
 // | get a session by id (guard)        | GetItem   | pk = SESSION#<sid>, sk = SESSION#<sid>           |
 // | register an account (unique name)  | PutItem   | pk = USERNAME#<lower>, sk = ACCOUNT (if absent)  |
@@ -56,6 +55,7 @@
 // A project's id is derived from (network, lower-cased address), so a catalog import is an upsert.
 // Addresses are lower-cased in keys so the key is the same whatever the checksum casing.
 
+import { isIPv4, isIPv6 } from 'node:net'
 import type { PriceGrain } from './priceGrains'
 
 export interface TableKey {
@@ -79,8 +79,7 @@ export function projectKey(projectId: string): TableKey {
   return { pk: CATALOG_PARTITION, sk: `PROJECT#${projectId}` }
 }
 
-// Usernames are lower-cased in keys so `Alice` and `alice` are one name; the account and its
-// failure counter share a partition, so login reads both in one call.
+// Usernames are lower-cased in keys so `Alice` and `alice` are one name.
 export function usernamePartition(username: string): string {
   return `USERNAME#${username.toLowerCase()}`
 }
@@ -89,45 +88,75 @@ export function accountKey(username: string): TableKey {
   return { pk: usernamePartition(username), sk: 'ACCOUNT' }
 }
 
-/** One window of credential checks for an account name or a wallet address (lower-cased). */
+/**
+ * The client a source address stands for in per-client budgets (DECISIONS §9.4): an IPv4 address
+ * itself; an IPv6 address its /64, one subscriber's network, whose 2^64 addresses a host picks
+ * from freely (an IPv4-mapped one, its IPv4 address). Anything else, lower-cased.
+ */
+export function clientOf(sourceIp: string): string {
+  const address = sourceIp.toLowerCase().replace(/%.*$/, '')
+  if (!isIPv6(address)) return address
+  const groups = ipv6Hextets(address)
+  const mapped = groups.slice(0, 6).join(':') === '0:0:0:0:0:ffff'
+  if (mapped) {
+    const [high = 0, low = 0] = groups.slice(6).map((group) => parseInt(group, 16))
+    return [high >> 8, high & 255, low >> 8, low & 255].join('.')
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`
+}
+
+/** The eight hextets of a valid IPv6 address, without leading zeros ('::' and a dotted tail expanded). */
+function ipv6Hextets(address: string): string[] {
+  const [head = '', tail] = address.split('::')
+  const parse = (part: string) =>
+    part === ''
+      ? []
+      : part.split(':').flatMap((group) => {
+          if (!isIPv4(group)) return [group]
+          const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number)
+          return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)]
+        })
+  const left = parse(head)
+  const right = tail === undefined ? [] : parse(tail)
+  const zeros = Array.from({ length: 8 - left.length - right.length }, () => '0')
+  return [...left, ...zeros, ...right].map((group) => group.replace(/^0+(?=.)/, ''))
+}
+
+/**
+ * One window of the credential checks one client made for one account name or wallet address
+ * (lower-cased): a client's failures delay that client only (DECISIONS §9.4).
+ */
 export function attemptWindowKey(
   kind: 'account' | 'wallet',
   subject: string,
+  sourceIp: string,
   windowStart: number,
 ): TableKey {
   return {
-    pk: `ATTEMPTS#${kind.toUpperCase()}#${subject.toLowerCase()}`,
+    pk: `ATTEMPTS#${kind.toUpperCase()}#${subject.toLowerCase()}#CLIENT#${clientOf(sourceIp)}`,
     sk: `WINDOW#${windowStart}`,
   }
 }
 
-/** One window of a client's (source IP's) requests to a limited route family. */
-export function clientWindowKey(route: string, sourceIp: string, windowStart: number): TableKey {
-  return { pk: `CLIENT#${route}#${sourceIp.toLowerCase()}`, sk: `WINDOW#${windowStart}` }
-}
-
-// Nonces sort by issue time (zero-padded ms), so the newest are a Query from the end.
-export function nonceKey(address: string, issuedAt: Date, nonce: number): TableKey {
-  return {
-    pk: noncePartition(address),
-    sk: `NONCE#${String(issuedAt.getTime()).padStart(15, '0')}#${nonce}`,
-  }
+/** One window of a client's budget (requests to a route family, or the RPC calls they cost). */
+export function clientWindowKey(budget: string, sourceIp: string, windowStart: number): TableKey {
+  return { pk: `CLIENT#${budget}#${clientOf(sourceIp)}`, sk: `WINDOW#${windowStart}` }
 }
 
 export function noncePartition(address: string): string {
   return `NONCE#${address.toLowerCase()}`
 }
 
-/**
- * The count of nonces issued to an address in one fixed window: in the nonces' partition, sorting
- * after them (`W` > `N`), so the Query of outstanding nonces never reads it.
- */
-export function nonceWindowKey(address: string, windowStart: number): TableKey {
-  return { pk: noncePartition(address), sk: `WINDOW#${windowStart}` }
+/** The counter that numbers the nonces issued to an address (it sorts before the slots). */
+export function nonceCounterKey(address: string): TableKey {
+  return { pk: noncePartition(address), sk: 'RING' }
 }
 
-export function nonceSortKeyFrom(issuedAfter: Date): string {
-  return `NONCE#${String(issuedAfter.getTime()).padStart(15, '0')}`
+export const NONCE_SLOT_PREFIX = 'SLOT#'
+
+/** Slot `slot` of the address's ring of outstanding nonces. */
+export function nonceSlotKey(address: string, slot: number): TableKey {
+  return { pk: noncePartition(address), sk: `${NONCE_SLOT_PREFIX}${String(slot).padStart(4, '0')}` }
 }
 
 // A token family: the sessions descended from one login by refresh; it points at its current one.

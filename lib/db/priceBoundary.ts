@@ -18,16 +18,34 @@ import { bucketLabel, type PriceGrain } from './priceGrains'
 // (the pools from the token to the USD stablecoin) and the path's accumulators read at bucket
 // boundaries, kept until the buckets they start have closed.
 
-/** One pool of a pricing path, in the direction the price is taken. */
-export interface PathHop {
+/** One pool of a pricing path's hop, in the direction the price is taken. */
+export interface HopPool {
   protocol: 'v2' | 'v3'
   pool: Address
-  tokenIn: Address
-  tokenOut: Address
-  /** Whether tokenIn is the pool's token0. */
+  /** Whether the hop's tokenIn is the pool's token0. */
   zeroForOne: boolean
   /** V3 only, in hundredths of a bip. */
   fee?: number
+  /**
+   * Its depth within ±2 % of its price in tokenOut base units (a decimal string) when the path was
+   * last reviewed: its weight in the hop's median (DECISIONS §9.2).
+   */
+  depth?: string
+}
+
+/**
+ * A hop of a pricing path: its pools, this one and `more`, in address order (so a path's id does
+ * not change when two of them swap ranks).
+ */
+export interface PathHop extends HopPool {
+  tokenIn: Address
+  tokenOut: Address
+  /**
+   * The pair's other pools that, like this one, hold at least a tenth of the depth of its deepest:
+   * the hop's price is then the depth-weighted median of all their prices. Absent: this pool's
+   * price alone.
+   */
+  more?: HopPool[]
 }
 
 /** The pools chained from a token to its network's USD stablecoin; none for the stablecoin. */
@@ -37,6 +55,18 @@ export interface PricingPath {
   hops: PathHop[]
   tokenDecimals: number
   usdDecimals: number
+  /** When the pools were last compared with every candidate (a backfill, the daily review). */
+  reviewedAt?: Date
+}
+
+/** A hop's pools, in the order of their readings. */
+export function hopPools(hop: PathHop): HopPool[] {
+  return [hop, ...(hop.more ?? [])]
+}
+
+/** Every pool of the path, hop after hop: one accumulator reading each, in this order. */
+export function pathPools(path: PricingPath): HopPool[] {
+  return path.hops.flatMap(hopPools)
 }
 
 /** The path's accumulators at a boundary, one per hop, extended to the boundary's moment. */
@@ -55,19 +85,22 @@ function boundaryLabel(at: Date): string {
   return bucketLabel('hour', at)
 }
 
-/** Stores the project's pricing path (one UpdateItem; no TTL). */
+/** Stores the project's pricing path and when it was reviewed (one UpdateItem; no TTL). */
 export async function putPricingPath(projectId: string, path: PricingPath): Promise<void> {
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: pricingPathKey(projectId),
-      UpdateExpression: 'SET #type = :type, pathId = :id, hops = :hops, decimals = :decimals',
+      UpdateExpression:
+        'SET #type = :type, pathId = :id, hops = :hops, decimals = :decimals, reviewedAt = :reviewed',
       ExpressionAttributeNames: { '#type': 'type' },
       ExpressionAttributeValues: {
         ':type': 'PricingPath',
         ':id': path.id,
         ':hops': JSON.stringify(path.hops),
         ':decimals': [path.tokenDecimals, path.usdDecimals],
+        // A path stored without a review (told which pools to read) is due for one.
+        ':reviewed': path.reviewedAt?.toISOString() ?? '',
       },
     }),
   )
@@ -149,11 +182,14 @@ export async function readPriceState(
     wanted.set(key.sk, take)
   want(pathKey, (item, state) => {
     const [tokenDecimals, usdDecimals] = (item.decimals as number[]).map(Number)
+    const reviewedAt = typeof item.reviewedAt === 'string' ? new Date(item.reviewedAt) : undefined
     state.path = {
       id: String(item.pathId),
       hops: JSON.parse(String(item.hops)) as PathHop[],
       tokenDecimals: tokenDecimals ?? 18,
       usdDecimals: usdDecimals ?? 6,
+      // Paths stored before reviews were recorded, or never reviewed, have none.
+      ...(reviewedAt && !Number.isNaN(reviewedAt.getTime()) ? { reviewedAt } : {}),
     }
   })
   for (const { grain, start } of buckets) {

@@ -1,101 +1,108 @@
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
+import {
+  BatchWriteCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
 import {
   KNOWN_WALLET_INDEX_PARTITION,
   knownWalletIndexKey,
-  nonceKey,
+  NONCE_SLOT_PREFIX,
+  nonceCounterKey,
   noncePartition,
-  nonceSortKeyFrom,
-  nonceWindowKey,
+  nonceSlotKey,
   type TableKey,
   walletKey,
 } from './keys'
 import { queryAll } from './queryAll'
 import { GSI1 } from './tableSchema'
 import { putFamilyItem, putSessionItem, type Session, type TransactItem } from './session'
-import { countItem, releaseItem, secondsUntil, windowOf } from './windowCounter'
-import { isTransactionCanceled, transact } from './writeConflicts'
+import { releaseItem } from './windowCounter'
+import { isTransactionCanceled } from './writeConflicts'
 
 export interface WalletNonce {
   nonce: number
   issuedAt: Date
 }
 
-export interface NonceCap {
-  /** Nonces an address may be issued per window. */
-  limit: number
-  windowSeconds: number
+/** A nonce as stored: its slot in the address's ring, and its number among the address's nonces. */
+export interface StoredNonce extends WalletNonce {
+  slot: number
+  sequence: number
 }
 
-/** A nonce stored, or refused because the address's window is full (retry after so long). */
-export type StoredNonce = { stored: true } | { stored: false; retryAfterSeconds: number }
-
 /**
- * Stores a sign-in nonce as its own item (TTL: its lifetime), so a new nonce never replaces an
- * outstanding one and no wallet record is written, and counts it in the address's window of
- * `cap` (DECISIONS §8.2), in one transaction: beyond the cap nothing is written.
+ * Stores a sign-in nonce in the address's ring of `kept` slots (DECISIONS §9.4): a counter numbers
+ * the nonces issued to the address, and nonce n takes slot n mod `kept`, so a new nonce never
+ * replaces any of the `kept - 1` before it, the oldest gives way, and however many a stranger
+ * asks for, an address holds at most `kept` nonce items. Two writes, one after the other: the
+ * counter (UpdateItem), then the slot (PutItem); both expire with the nonce (TTL).
  */
 export async function storeNonce(
   address: string,
   nonce: WalletNonce,
-  { lifetimeSeconds, cap }: { lifetimeSeconds: number; cap: NonceCap },
+  { lifetimeSeconds, kept }: { lifetimeSeconds: number; kept: number },
 ): Promise<StoredNonce> {
-  const window = windowOf(cap.windowSeconds, nonce.issuedAt)
-  const refused = await transact([
-    countItem(nonceWindowKey(address, window.startsAt), {
-      limit: cap.limit,
-      endsAt: window.endsAt,
+  const expiresAt = Math.floor(nonce.issuedAt.getTime() / 1000) + lifetimeSeconds
+  const { Attributes } = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: nonceCounterKey(address),
+      UpdateExpression: 'SET #type = :type, expiresAt = :expiresAt ADD issued :one',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'NonceCounter', ':expiresAt': expiresAt, ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
     }),
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...nonceKey(address, nonce.issuedAt, nonce.nonce),
-          type: 'Nonce',
-          nonce: nonce.nonce,
-          issuedAt: nonce.issuedAt.toISOString(),
-          expiresAt: Math.floor(nonce.issuedAt.getTime() / 1000) + lifetimeSeconds,
-        },
+  )
+  const sequence = Number(Attributes?.issued)
+  const slot = sequence % kept
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...nonceSlotKey(address, slot),
+        type: 'Nonce',
+        nonce: nonce.nonce,
+        sequence,
+        issuedAt: nonce.issuedAt.toISOString(),
+        expiresAt,
       },
-    },
-  ])
-  if (!refused) return { stored: true }
-  if (refused[0] !== 'ConditionalCheckFailed') {
-    throw new Error(`nonce not stored: ${refused.join(', ')}`)
-  }
-  return { stored: false, retryAfterSeconds: secondsUntil(window.endsAt, nonce.issuedAt) }
+    }),
+  )
+  return { ...nonce, slot, sequence }
 }
 
 /**
  * The address's nonces issued after `issuedAfter`, newest first, at most `limit`; with `nonce`,
- * only that one. One strongly consistent Query over the live window.
+ * only that one, wherever it sits in the ring. One strongly consistent Query of the ring (at most
+ * its `kept` items).
  */
 export async function listOutstandingNonces(
   address: string,
   { issuedAfter, limit, nonce }: { issuedAfter: Date; limit: number; nonce?: number },
-): Promise<WalletNonce[]> {
+): Promise<StoredNonce[]> {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ...(nonce !== undefined && { FilterExpression: 'nonce = :nonce' }),
-      ExpressionAttributeValues: {
-        ':pk': noncePartition(address),
-        ':from': nonceSortKeyFrom(issuedAfter),
-        ':to': 'NONCE#~',
-        ...(nonce !== undefined && { ':nonce': nonce }),
-      },
-      ScanIndexForward: false,
-      // A filter applies after the limit, so the named nonce is searched in the whole window.
-      ...(nonce === undefined && { Limit: limit }),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
+      ExpressionAttributeValues: { ':pk': noncePartition(address), ':slot': NONCE_SLOT_PREFIX },
       ConsistentRead: true,
     }),
   )
-  return Items.slice(0, limit).map((item) => ({
+  return Items.map((item) => ({
     nonce: Number(item.nonce),
     issuedAt: new Date(String(item.issuedAt)),
+    slot: Number(String(item.sk).slice(NONCE_SLOT_PREFIX.length)),
+    sequence: Number(item.sequence),
   }))
+    .filter(
+      (stored) => stored.issuedAt > issuedAfter && (nonce === undefined || stored.nonce === nonce),
+    )
+    .sort((a, b) => b.sequence - a.sequence)
+    .slice(0, limit)
 }
 
 /** The write that makes a wallet known (indexed, listed, attachable); idempotent. */
@@ -165,18 +172,18 @@ export async function listKnownWallets(): Promise<`0x${string}`[]> {
 }
 
 /**
- * Consumes the signed nonce, starts the session and its token family, and makes the wallet known
- * (created at its first login), and gives the login's credential check back, atomically: a nonce
- * signs in once. Returns false when it was used.
+ * Consumes the signed nonce, starts the session and its token family, makes the wallet known
+ * (created at its first login) and gives the login's credential check back (if one was reserved),
+ * atomically: a nonce signs in once. Returns false when it was used or gave way to a newer one.
  */
 export async function consumeNonceAndStartSession(parameters: {
   address: string
-  usedNonce: WalletNonce
+  usedNonce: StoredNonce
   session: Session
-  /** The credential check reserved for this login, given back by the same transaction. */
-  attemptKey: TableKey
+  /** A credential check reserved for this login (contract wallets), given back by the same transaction. */
+  attemptKey?: TableKey
 }): Promise<boolean> {
-  const { address, usedNonce, session } = parameters
+  const { address, usedNonce, session, attemptKey } = parameters
   try {
     await db().send(
       new TransactWriteCommand({
@@ -184,14 +191,20 @@ export async function consumeNonceAndStartSession(parameters: {
           {
             Delete: {
               TableName: tableName(),
-              Key: nonceKey(address, usedNonce.issuedAt, usedNonce.nonce),
-              ConditionExpression: 'attribute_exists(pk)',
+              Key: nonceSlotKey(address, usedNonce.slot),
+              // The slot still holds this nonce: a newer one has not taken its place.
+              ConditionExpression: '#sequence = :sequence AND nonce = :nonce',
+              ExpressionAttributeNames: { '#sequence': 'sequence' },
+              ExpressionAttributeValues: {
+                ':sequence': usedNonce.sequence,
+                ':nonce': usedNonce.nonce,
+              },
             },
           },
           knownWalletItem(address, session.createdAt),
           putSessionItem(session),
           putFamilyItem(session),
-          releaseItem(parameters.attemptKey),
+          ...(attemptKey ? [releaseItem(attemptKey)] : []),
         ],
       }),
     )

@@ -19,23 +19,34 @@ export function windowOf(seconds: number, now = new Date()): { startsAt: number;
   return { startsAt, endsAt: startsAt + seconds }
 }
 
+export interface WindowBudget {
+  /** Units the window allows. */
+  limit: number
+  /** Epoch seconds at which the window ends (the counter's TTL). */
+  endsAt: number
+  /** Units this use takes (1 unless given): a request priced in, say, the RPC calls it makes. */
+  weight?: number
+}
+
 /**
- * The conditional update that takes one unit of a fixed-window budget (ADD, TTL at the window's
- * end), also for use inside a transaction: it fails its condition once `limit` units are taken.
+ * The conditional update that takes `weight` units of a fixed-window budget (ADD, TTL at the
+ * window's end), also for use inside a transaction: it fails its condition when the units would
+ * pass `limit`, so a use that does not fit takes nothing.
  */
-export function countItem(key: TableKey, { limit, endsAt }: { limit: number; endsAt: number }) {
+export function countItem(key: TableKey, { limit, endsAt, weight = 1 }: WindowBudget) {
   return {
     Update: {
       TableName: tableName(),
       Key: key,
-      UpdateExpression: 'SET #type = :type, expiresAt = :endsAt ADD #count :one',
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      UpdateExpression: 'SET #type = :type, expiresAt = :endsAt ADD #count :weight',
+      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
       ExpressionAttributeNames: { '#type': 'type', '#count': 'count' },
       ExpressionAttributeValues: {
         ':type': 'WindowCounter',
         ':endsAt': endsAt,
-        ':one': 1,
-        ':limit': limit,
+        ':weight': weight,
+        // count + weight <= limit; a weight above the limit never fits (room < 0).
+        ':room': limit - weight,
       },
     },
   }
@@ -47,16 +58,17 @@ export function secondsUntil(endsAt: number, now = new Date()): number {
 }
 
 /**
- * Takes one unit of a fixed-window budget: a single conditional UpdateItem (countItem), so
- * concurrent callers on any Lambda instance can never take more than `limit` between them. `key`
- * names the window (its start is part of the key), so no reset is needed.
+ * Takes `weight` units (1 unless given) of a fixed-window budget: a single conditional UpdateItem
+ * (countItem), so concurrent callers on any Lambda instance can never take more than `limit`
+ * between them. `key` names the window (its start is part of the key), so no reset is needed.
  */
 export async function countInWindow(
   key: TableKey,
-  { limit, endsAt, now = new Date() }: { limit: number; endsAt: number; now?: Date },
+  { now = new Date(), ...budget }: WindowBudget & { now?: Date },
 ): Promise<WindowCount> {
+  const { endsAt } = budget
   try {
-    await db().send(new UpdateCommand(countItem(key, { limit, endsAt }).Update))
+    await db().send(new UpdateCommand(countItem(key, budget).Update))
     return { allowed: true, endsAt }
   } catch (error) {
     if (!isConditionFailed(error)) throw error

@@ -1,32 +1,37 @@
 import type { MiddlewareObj } from '@middy/core'
-import { type ClientLimitName, loadClientLimitConfig } from '../config'
-import { clientWindowKey } from '../db/keys'
-import { countInWindow, windowOf } from '../db/windowCounter'
-import { TooManyRequests } from '../errors'
-import type { HttpEvent, HttpRequest, HttpResponse } from './types'
+import type { ClientLimitName } from '../config'
+import { chargeClientBudget, spendClientBudget } from '../db/clientBudget'
+import { type HttpEvent, type HttpRequest, type HttpResponse, sourceIpOf } from './types'
 
-const WINDOW_SECONDS = 60
+/** A route's per-client budget: the middleware, and what it spends (the route-cost test reads it). */
+export interface ClientLimit extends MiddlewareObj<HttpEvent, HttpResponse> {
+  budget: { name: ClientLimitName; weight: number }
+  /**
+   * For the RPC budget: given the RPC calls the request made (defineHandler meters the core),
+   * charges the client what they cost beyond the up-front weight.
+   */
+  settle?: (sourceIp: string, rpcCalls: number) => Promise<void>
+}
 
 /**
- * A per-client budget (DECISIONS §7.1): one conditional UpdateItem on a fixed one-minute window
- * per source IP, shared by every Lambda instance; over budget is 429 with `Retry-After`. Runs
- * before the body is parsed, so a flood costs one small write per request.
+ * A per-client budget (DECISIONS §7.1, §9.4): each request takes `weight` units (1 unless given)
+ * of the client's budget `name` for the present minute, in one conditional UpdateItem
+ * (lib/db/clientBudget.ts), before the body is parsed and before the core; over budget is 429
+ * with `Retry-After`, and a refused request costs that one write. The `rpc` budget is priced in
+ * RPC calls: `weight` is what a request is charged up front (a typical quote's calls), and one
+ * that made more is charged the rest once it is done, so a client pays max(weight, its calls).
  */
-export function clientLimit(name: ClientLimitName): MiddlewareObj<HttpEvent, HttpResponse> {
+export function clientLimit(name: ClientLimitName, weight = 1): ClientLimit {
   return {
+    budget: { name, weight },
     before: async (request: HttpRequest) => {
-      const sourceIp = request.event.requestContext?.http?.sourceIp ?? 'unknown'
-      const window = windowOf(WINDOW_SECONDS)
-      const counted = await countInWindow(clientWindowKey(name, sourceIp, window.startsAt), {
-        limit: loadClientLimitConfig()[name],
-        endsAt: window.endsAt,
-      })
-      if (!counted.allowed) {
-        throw new TooManyRequests(
-          `too many requests from this client; try again in ${counted.retryAfterSeconds} s`,
-          counted.retryAfterSeconds,
-        )
-      }
+      await spendClientBudget(name, sourceIpOf(request.event), { weight })
     },
+    ...(name === 'rpc' && {
+      settle: async (sourceIp: string, rpcCalls: number) => {
+        if (rpcCalls > weight)
+          await chargeClientBudget(name, sourceIp, { units: rpcCalls - weight })
+      },
+    }),
   }
 }

@@ -1,16 +1,17 @@
 import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
-import type { MiddlewareObj } from '@middy/core'
 import { whileAdmitting } from '../admission'
+import { meterRpcCalls } from '../chain/rpcMeter'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
+import type { ClientLimit } from './clientLimit'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
 import type { Guard } from '../auth/guard'
 import type { Principal } from '../auth/principal'
-import type { HandlerContext, HttpEvent, HttpResponse } from './types'
+import { type HandlerContext, type HttpEvent, type HttpResponse, sourceIpOf } from './types'
 import { validateInput } from './validateInput'
 
 type Infer<Schema> = Schema extends z.ZodMiniType ? z.infer<Schema> : undefined
@@ -21,7 +22,12 @@ export interface HandlerInput<Params, Query, Body, Auth> {
   body: Body
   principal: Auth
   headers: Record<string, string | undefined>
+  /** The caller's address (API Gateway's `sourceIp`): a core that spends a per-client budget. */
+  sourceIp: string
 }
+
+/** When the session is read: only a route with a guard has one (DECISIONS §7.1, issue 35). */
+export type SessionReadOption<AuthOption> = AuthOption extends Guard ? 'guard' | 'beside' : never
 
 export interface HandlerDefinition<
   ParamsSchema extends z.ZodMiniType | undefined,
@@ -37,14 +43,15 @@ export interface HandlerDefinition<
    * nothing else, and causes no write and no broadcast. 'guard' (the default): before anything
    * else. 'beside': while the core runs, which saves the read's round trip where the core reads
    * first; the core's DynamoDB writes and broadcasts wait for it (lib/admission.ts), and so does
-   * the answer, whatever the core or the input validation found.
+   * the answer, whatever the core or the input validation found. Only with a guard: a route
+   * with `auth: 'none'` has no session, and the type refuses the option there.
    */
-  sessionRead?: 'guard' | 'beside'
+  sessionRead?: SessionReadOption<AuthOption>
   /**
-   * A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1), from
+   * A per-source-IP budget for an anonymous route that costs work (DECISIONS §7.1, §9.4), from
    * lib/http/clientLimit.ts: passed in, so that only those routes bundle the table client.
    */
-  clientLimit?: MiddlewareObj<HttpEvent, HttpResponse>
+  clientLimit?: ClientLimit
   params?: ParamsSchema
   query?: QuerySchema
   body?: BodySchema
@@ -74,6 +81,10 @@ export function defineHandler<
   AuthOption extends 'none' | Guard = 'none',
   ResultSchema extends z.ZodMiniType = z.ZodMiniType,
 >(definition: HandlerDefinition<ParamsSchema, QuerySchema, BodySchema, AuthOption, ResultSchema>) {
+  // The type refuses it already; this keeps a cast or plain JavaScript from slipping one past.
+  if (definition.auth === 'none' && definition.sessionRead !== undefined) {
+    throw new Error("sessionRead needs a guard: a route with auth 'none' has no session to read")
+  }
   const core = async (event: HttpEvent, context: HandlerContext): Promise<HttpResponse> => {
     const input = context.input ?? { params: undefined, query: undefined, body: undefined }
     const run = async () =>
@@ -81,9 +92,15 @@ export function defineHandler<
         ...(input as { params: never; query: never; body: never }),
         principal: context.principal as never,
         headers: event.headers ?? {},
+        sourceIp: sourceIpOf(event),
       })
     const { admission } = context
-    const result = admission ? await whileAdmitting(admission, run) : await run()
+    // A route on the RPC budget pays for the calls its core made (lib/http/clientLimit.ts).
+    const settle = definition.clientLimit?.settle
+    const metered = settle
+      ? () => meterRpcCalls(run, (calls) => settle(sourceIpOf(event), calls))
+      : run
+    const result = admission ? await whileAdmitting(admission, metered) : await metered()
     // 'beside': nothing is answered before the session is admitted (a failure waits for it in
     // the error handler).
     await admission

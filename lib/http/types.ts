@@ -17,3 +17,8 @@ export type HttpRequest = Request<HttpEvent, HttpResponse, Error, HandlerContext
 export function requestIdOf(request: HttpRequest): string {
   return request.event.requestContext?.requestId ?? request.context.awsRequestId
 }
+
+/** The caller's address as API Gateway gives it (`requestContext.http.sourceIp`). */
+export function sourceIpOf(event: HttpEvent): string {
+  return event.requestContext?.http?.sourceIp ?? 'unknown'
+}

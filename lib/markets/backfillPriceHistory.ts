@@ -101,6 +101,7 @@ export async function backfillPriceHistory({
           project,
           connectors: connectorsFor(connectors, project),
           policy: 'review',
+          now,
           path: paths?.get(project.id),
         }),
       })

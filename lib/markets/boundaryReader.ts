@@ -5,7 +5,7 @@ import { type ChainClient, publicClient } from '../chain/clients'
 import { type BlockTime, blockSearch, type FindBlockBefore } from '../chain/findBlockBefore'
 import { type PoolAccumulators, readAccumulators } from '../chain/readAccumulators'
 import type { NetworkName } from '../networkNames'
-import type { PricingPath } from '../db/priceBoundary'
+import { pathPools, type PricingPath } from '../db/priceBoundary'
 import { cumulativeAt, pathSpotE18 } from './timeWeightedPrice'
 
 /**
@@ -87,7 +87,7 @@ export function createBoundaryReader({
   const pools = new Map<string, Promise<PoolAccumulators>>()
   const readPools = (client: ChainClient, path: PricingPath, block: BlockTime) =>
     Promise.all(
-      path.hops.map((hop) =>
+      pathPools(path).map((hop) =>
         memo(pools, `${client === archive ? 'a' : 'r'}:${hop.pool}@${block.number}`, async () => {
           const [accumulators] = await readAccumulators(client, {
             pools: [{ protocol: hop.protocol, address: hop.pool }],
@@ -99,7 +99,7 @@ export function createBoundaryReader({
       ),
     )
   const cumulativesOf = (path: PricingPath, states: PoolAccumulators[], at: bigint) => {
-    const values = path.hops.map((hop, index) => {
+    const values = pathPools(path).map((hop, index) => {
       const state = states[index]
       return state ? cumulativeAt(state, hop.zeroForOne, at) : undefined
     })

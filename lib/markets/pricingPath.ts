@@ -1,16 +1,25 @@
 import { type Address, isAddressEqual } from 'viem'
 import { onChain } from '../chain/chainError'
 import type { Pool } from '../chain/pools/pool'
+import { depthWithin, thinnerSide } from '../chain/pools/poolDepth'
 import { readPools } from '../chain/readPools'
+import { enumeratePaths } from '../routing/paths'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
-import type { PathHop, PricingPath } from '../db/priceBoundary'
+import { type HopPool, hopPools, type PathHop, type PricingPath } from '../db/priceBoundary'
+import { compareFractions, type Fraction } from './weightedMedian'
 
 /** Catalog tokens tried as the middle of a path (the deepest few by market cap first). */
 export const PATH_CONNECTORS = 8
-/** A kept path gives way only to one this many times deeper: paths change rarely. */
-const REPLACE_FACTOR = 2
+/** The band a pool's depth is measured in: ±2 % of its price (DECISIONS §9.2). */
+export const DEPTH_BAND_BPS = 200
+/** A kept path gives way once it is less than half as deep as the best: paths change rarely. */
+const REPLACE_FACTOR = 2n
+/** A pool enters its hop's median with at least a tenth of the depth of the hop's deepest. */
+const MEDIAN_SHARE = 10n
+
+const Q192 = 1n << 192n
 
 export interface ChoosePricingPathParameters {
   network: NetworkName
@@ -18,58 +27,122 @@ export interface ChoosePricingPathParameters {
   decimals: number
   /** Catalog tokens that may connect the token to a base token, in order of preference. */
   connectors?: readonly Address[]
-  /** The path kept so far: it stays unless the best is REPLACE_FACTOR times deeper. */
+  /** The path kept so far: it stays unless it is less than half as deep as the best. */
   current?: PricingPath
 }
 
+/** A pool of a hop, rated: its depth within ±2 % in tokenOut, and its price. */
+interface RatedPool {
+  pool: Pool
+  zeroForOne: boolean
+  /** The thinner side of its ±2 % depth, in tokenOut base units. */
+  depthOut: bigint
+  /** tokenOut base units per tokenIn base unit. */
+  price: Fraction
+}
+
+/** A route of tokens with its pools: each hop's qualifying pools, and how deep it is in USD. */
+interface Candidate {
+  route: readonly Address[]
+  hops: PathHop[]
+  /** Its thinnest hop's deepest pool, in USD base units. */
+  depthUsd: Fraction
+}
+
 const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join('/')
+const routeKey = (route: readonly Address[]) => route.map((a) => a.toLowerCase()).join('>')
 
-/** A pool's price of tokenIn in tokenOut base units, and its depth in tokenOut (virtual reserve). */
-function hopFigures(pool: Pool, zeroForOne: boolean): { price: number; depthOut: number } {
-  if (pool.protocol === 'v2') {
-    const [reserveIn, reserveOut] = zeroForOne
-      ? [pool.state.reserve0, pool.state.reserve1]
-      : [pool.state.reserve1, pool.state.reserve0]
-    return { price: Number(reserveOut) / Number(reserveIn), depthOut: Number(reserveOut) }
-  }
-  // In range, a V3 pool trades like a V2 pair holding L/√P of token0 and L·√P of token1.
-  const sqrtPrice = Number(pool.state.sqrtPriceX96) / 2 ** 96
-  const liquidity = Number(pool.state.liquidity)
-  const price1Per0 = sqrtPrice * sqrtPrice
-  return zeroForOne
-    ? { price: price1Per0, depthOut: liquidity * sqrtPrice }
-    : { price: 1 / price1Per0, depthOut: sqrtPrice === 0 ? 0 : liquidity / sqrtPrice }
+function ratePool(pool: Pool, tokenIn: Address): RatedPool {
+  const zeroForOne = isAddressEqual(pool.token0, tokenIn)
+  const depthOut = thinnerSide(pool, depthWithin(pool, DEPTH_BAND_BPS), zeroForOne)
+  const [num, den] =
+    pool.protocol === 'v2'
+      ? [pool.state.reserve1, pool.state.reserve0]
+      : [pool.state.sqrtPriceX96 * pool.state.sqrtPriceX96, Q192]
+  return { pool, zeroForOne, depthOut, price: zeroForOne ? { num, den } : { num: den, den: num } }
 }
 
-/** A path's depth: its thinnest hop's tokenOut side, in USD. */
-function depthUsd(pools: readonly Pool[], hops: readonly PathHop[], usdScale: number): number {
-  const figures = hops.map((hop, index) => {
-    const pool = pools[index]
-    return pool ? hopFigures(pool, hop.zeroForOne) : { price: 0, depthOut: 0 }
-  })
-  let depth = Number.POSITIVE_INFINITY
-  // Walk back from the stablecoin: `usdPerOut` is USD (base units) per base unit of tokenOut.
-  let usdPerOut = 1
-  for (let index = figures.length - 1; index >= 0; index -= 1) {
-    const { price, depthOut } = figures[index] ?? { price: 0, depthOut: 0 }
-    depth = Math.min(depth, (depthOut * usdPerOut) / usdScale)
-    usdPerOut *= price
+function hopPoolOf({ pool, zeroForOne, depthOut }: RatedPool): HopPool {
+  return {
+    protocol: pool.protocol,
+    pool: pool.address,
+    zeroForOne,
+    ...(pool.protocol === 'v3' ? { fee: pool.state.fee } : {}),
+    depth: depthOut.toString(),
   }
-  return Number.isFinite(depth) ? depth : 0
 }
 
+/** The path's id: each hop's pools and directions, so readings of other pools are never mixed. */
 function pathIdOf(hops: readonly PathHop[]): string {
   return hops
-    .map((hop) => `${hop.protocol}:${hop.pool.toLowerCase()}:${hop.zeroForOne ? 0 : 1}`)
+    .map((hop) =>
+      hopPools(hop)
+        .map((pool) => `${pool.protocol}:${pool.pool.toLowerCase()}:${pool.zeroForOne ? 0 : 1}`)
+        .join('+'),
+    )
     .join('>')
 }
 
 /**
- * The pools a token's USD price is read from (DECISIONS §8.3): the deepest chain to the network's
- * USD stablecoin, directly, through the wrapped native coin, or through a catalog token (and on
- * to the stablecoin or through the native coin), over the V2 pair and every V3 fee tier of each
- * pair. A path is as deep as its thinnest hop (a pool's virtual reserves at its price, in USD):
- * the cheapest place to push the price. One lens round trip; undefined when no path exists.
+ * A route's pools and depth: each hop's pools rated by their ±2 % depth, the deepest deciding how
+ * deep the hop is, and those holding at least a tenth of its depth entering the hop's median
+ * (DECISIONS §9.2), in address order (so the path's id does not change when two swap ranks). A
+ * route is as deep as its thinnest hop, valued in USD at its pools' prices walking back from the
+ * stablecoin. Undefined when a hop has no pool with depth.
+ */
+function rateRoute(route: readonly Address[], poolsOf: Map<string, Pool[]>): Candidate | undefined {
+  const hops: PathHop[] = []
+  const deepest: RatedPool[] = []
+  for (let index = 0; index + 1 < route.length; index += 1) {
+    const [tokenIn, tokenOut] = [route[index], route[index + 1]] as [Address, Address]
+    const rated = (poolsOf.get(pairKey(tokenIn, tokenOut)) ?? [])
+      .map((pool) => ratePool(pool, tokenIn))
+      .sort((a, b) => (a.depthOut > b.depthOut ? -1 : a.depthOut < b.depthOut ? 1 : 0))
+    const [best] = rated
+    if (!best || best.depthOut <= 0n) return undefined
+    const [first, ...more] = rated
+      .filter((pool) => pool.depthOut * MEDIAN_SHARE >= best.depthOut)
+      .sort((a, b) => (a.pool.address.toLowerCase() < b.pool.address.toLowerCase() ? -1 : 1))
+      .map(hopPoolOf)
+    if (!first) return undefined
+    hops.push({ ...first, tokenIn, tokenOut, ...(more.length > 0 ? { more } : {}) })
+    deepest.push(best)
+  }
+  // Walk back from the stablecoin: `usdPerOut` is USD (base units) per base unit of tokenOut.
+  let usdPerOut: Fraction = { num: 1n, den: 1n }
+  let depthUsd: Fraction | undefined
+  for (let index = deepest.length - 1; index >= 0; index -= 1) {
+    const { depthOut, price } = deepest[index] as RatedPool
+    const hopUsd = { num: depthOut * usdPerOut.num, den: usdPerOut.den }
+    if (!depthUsd || compareFractions(hopUsd, depthUsd) < 0) depthUsd = hopUsd
+    usdPerOut = { num: usdPerOut.num * price.num, den: usdPerOut.den * price.den }
+  }
+  return depthUsd && { route, hops, depthUsd }
+}
+
+/** Deeper first; then fewer hops; then by id, so the choice never depends on read order. */
+function better(a: Candidate, b: Candidate): boolean {
+  const byDepth = compareFractions(a.depthUsd, b.depthUsd)
+  if (byDepth !== 0) return byDepth > 0
+  if (a.hops.length !== b.hops.length) return a.hops.length < b.hops.length
+  return pathIdOf(a.hops) < pathIdOf(b.hops)
+}
+
+/** The tokens a stored path runs through. */
+function routeOf(path: PricingPath): Address[] {
+  const [first] = path.hops
+  return first ? [first.tokenIn, ...path.hops.map((hop) => hop.tokenOut)] : []
+}
+
+/**
+ * The pools a token's USD price is read from (DECISIONS §8.3, §9.2): the deepest chain to the
+ * network's USD stablecoin, directly, through the wrapped native coin, or through a catalog token
+ * (and on to the stablecoin or through the native coin), over the V2 pair and every V3 fee tier
+ * of each pair. Depth is each pool's within ±2 % of its price (V3 from its ticks, V2 from its
+ * reserves), which a narrow position cannot fake; a path is as deep as its thinnest hop. Each hop
+ * keeps every pool of its pair holding at least a tenth of its deepest pool's depth, weighted by
+ * depth. The path kept so far stays (with its pools rated again) unless it is less than half as
+ * deep as the best. One lens round trip; undefined when no path exists.
  */
 export async function choosePricingPath({
   network,
@@ -80,7 +153,6 @@ export async function choosePricingPath({
 }: ChoosePricingPathParameters): Promise<PricingPath | undefined> {
   const { usdStablecoin: usd, wrappedNative: native } = loadChainConfig(network)
   const stableDecimals = await usdDecimals(network)
-  const usdScale = 10 ** stableDecimals
   const tokenDecimals = decimals
   if (isAddressEqual(token, usd)) {
     return { id: 'usd', hops: [], tokenDecimals, usdDecimals: stableDecimals }
@@ -88,6 +160,7 @@ export async function choosePricingPath({
   const middles = connectors
     .filter((address) => ![token, usd, native].some((other) => isAddressEqual(address, other)))
     .slice(0, PATH_CONNECTORS)
+  // The pairs read: those of these shapes (the candidates are then enumerated over their pools).
   const routes: Address[][] = isAddressEqual(token, native)
     ? [[native, usd]]
     : [
@@ -98,6 +171,11 @@ export async function choosePricingPath({
           [token, middle, native, usd],
         ]),
       ]
+  // The kept path is rated on the same read, even through a connector no longer among the few.
+  const kept = current ? routeOf(current) : []
+  if (kept.length > 1 && !routes.some((route) => routeKey(route) === routeKey(kept))) {
+    routes.push(kept)
+  }
   const pairs = new Map<string, [Address, Address]>()
   for (const route of routes) {
     for (let index = 0; index + 1 < route.length; index += 1) {
@@ -106,60 +184,42 @@ export async function choosePricingPath({
     }
   }
   const pools = await onChain(network, () => readPools({ network, pairs: [...pairs.values()] }))
+  // The candidate routes: every path the routing engine's enumerator finds over those pools
+  // (the shapes above, and the native coin before a catalog token where both pool with it),
+  // once per sequence of tokens: a hop weighs every pool of its pair.
+  const candidates = new Map<string, Address[]>()
+  for (const path of enumeratePaths({
+    pools,
+    tokenIn: token,
+    tokenOut: usd,
+    through: [native, ...middles, ...kept.slice(1, -1)],
+  })) {
+    const tokens = [token, ...path.map((hop) => hop.tokenOut)]
+    candidates.set(routeKey(tokens), tokens)
+  }
   const poolsOf = new Map<string, Pool[]>()
   for (const pool of pools) {
     const key = pairKey(pool.token0, pool.token1)
     poolsOf.set(key, [...(poolsOf.get(key) ?? []), pool])
   }
 
-  let best: { hops: PathHop[]; pools: Pool[]; depth: number } | undefined
-  const consider = (hops: PathHop[], chosen: Pool[]) => {
-    const depth = depthUsd(chosen, hops, usdScale)
-    if (depth <= 0) return
-    const better =
-      !best ||
-      depth > best.depth ||
-      (depth === best.depth &&
-        (hops.length < best.hops.length ||
-          (hops.length === best.hops.length && pathIdOf(hops) < pathIdOf(best.hops))))
-    if (better) best = { hops, pools: chosen, depth }
-  }
-  for (const route of routes) {
-    // Every combination of one pool per hop (at most 5 pools a pair).
-    let partial: Array<{ hops: PathHop[]; pools: Pool[] }> = [{ hops: [], pools: [] }]
-    for (let index = 0; index + 1 < route.length; index += 1) {
-      const [tokenIn, tokenOut] = [route[index], route[index + 1]] as [Address, Address]
-      const candidates = poolsOf.get(pairKey(tokenIn, tokenOut)) ?? []
-      partial = partial.flatMap((sofar) =>
-        candidates.map((pool) => ({
-          hops: [
-            ...sofar.hops,
-            {
-              protocol: pool.protocol,
-              pool: pool.address,
-              tokenIn,
-              tokenOut,
-              zeroForOne: isAddressEqual(pool.token0, tokenIn),
-              ...(pool.protocol === 'v3' ? { fee: pool.state.fee } : {}),
-            },
-          ],
-          pools: [...sofar.pools, pool],
-        })),
-      )
-    }
-    for (const { hops, pools: chosen } of partial) consider(hops, chosen)
+  let best: Candidate | undefined
+  let keptCandidate: Candidate | undefined
+  for (const route of candidates.values()) {
+    const candidate = rateRoute(route, poolsOf)
+    if (!candidate) continue
+    if (kept.length > 1 && routeKey(route) === routeKey(kept)) keptCandidate = candidate
+    if (!best || better(candidate, best)) best = candidate
   }
   if (!best) return undefined
-  const chosen = { hops: best.hops, depth: best.depth }
-  if (current && current.hops.length > 0) {
-    const kept = current.hops.map((hop) =>
-      pools.find((pool) => isAddressEqual(pool.address, hop.pool)),
-    )
-    if (kept.every((pool) => pool !== undefined)) {
-      const keptDepth = depthUsd(kept, current.hops, usdScale)
-      if (keptDepth * REPLACE_FACTOR >= chosen.depth) return current
-    }
-  }
+  // The kept path gives way only once the best is more than twice as deep.
+  const keptHolds =
+    keptCandidate !== undefined &&
+    compareFractions(
+      { num: keptCandidate.depthUsd.num * REPLACE_FACTOR, den: keptCandidate.depthUsd.den },
+      best.depthUsd,
+    ) >= 0
+  const chosen = keptHolds && keptCandidate ? keptCandidate : best
   return {
     id: pathIdOf(chosen.hops),
     hops: chosen.hops,

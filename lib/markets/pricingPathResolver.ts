@@ -2,40 +2,63 @@ import type { Address } from 'viem'
 import { type PricingPath, putPricingPath } from '../db/priceBoundary'
 import type { Project } from '../db/project'
 import { choosePricingPath } from './pricingPath'
+import { reviewDue } from './pricingPathReview'
 
 export interface PricingPathResolverParameters {
   project: Pick<Project, 'id' | 'network' | 'address' | 'decimals'>
   connectors: readonly Address[]
   /**
-   * 'keep' (the sampler): the stored path, chosen only when there is none. 'review' (a backfill):
-   * chosen again, the stored one kept unless another is far deeper (choosePricingPath).
+   * 'daily' (the sampler): the stored path, reviewed once its daily moment has passed
+   * (reviewDue), chosen when there is none. 'review' (a backfill): reviewed now. A review chooses
+   * again, keeping the stored path unless it is less than half as deep as the best
+   * (choosePricingPath).
    */
-  policy: 'keep' | 'review'
+  policy: 'daily' | 'review'
+  /** The run's present: when a review is due, and what it records. */
+  now: Date
   /** This path, whatever is stored (a backfill told which pools to read). */
   path?: PricingPath
 }
 
-/** The `resolvePath` of a fill: which pools a project's price is read from; a new one is stored. */
+/**
+ * The `resolvePath` of a fill: which pools a project's price is read from. A review stores its
+ * outcome with its time (one UpdateItem), whether the path changed or not.
+ */
 export function pricingPathResolver({
   project,
   connectors,
   policy,
+  now,
   path,
 }: PricingPathResolverParameters): (
   stored: PricingPath | undefined,
 ) => Promise<PricingPath | undefined> {
   return async (stored) => {
-    if (!path && stored && policy === 'keep') return stored
-    const chosen =
-      path ??
-      (await choosePricingPath({
+    if (path) {
+      if (path.id !== stored?.id) await putPricingPath(project.id, path)
+      return path
+    }
+    if (stored && policy === 'daily' && !reviewDue(project.id, stored.reviewedAt, now)) {
+      return stored
+    }
+    const review = () =>
+      choosePricingPath({
         network: project.network,
         token: project.address,
         decimals: project.decimals,
         connectors,
         current: stored,
-      }))
-    if (chosen && chosen.id !== stored?.id) await putPricingPath(project.id, chosen)
+      })
+    let chosen: PricingPath | undefined
+    try {
+      chosen = await review()
+    } catch (error) {
+      // The sampler's review waits for a node that failed (the next run asks again); its history
+      // goes on with the stored pools meanwhile.
+      if (policy === 'daily' && stored) return stored
+      throw error
+    }
+    if (chosen) await putPricingPath(project.id, { ...chosen, reviewedAt: now })
     return chosen
   }
 }

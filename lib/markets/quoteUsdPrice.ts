@@ -1,10 +1,8 @@
 import { type Address, isAddressEqual, zeroAddress } from 'viem'
-import { bestAmountOut } from '../chain/bestAmountOut'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
-import { Unprocessable } from '../errors'
-import { bestRoute } from '../swap/bestRoute'
+import { bestRoute } from '../routing/bestRoute'
 import { ONE_USD } from './usdAmount'
 
 export interface QuoteUsdPriceParameters {
@@ -26,11 +24,10 @@ const BAND_LOW = ONE_USD
 const BAND_HIGH = 1_000n * ONE_USD
 
 /**
- * What the network's DEX pays in its USD stablecoin for `amountIn` of `tokenIn`. With V3 pools
- * configured, the quoting engine's best split over V2 and V3 pools, ranked by output alone (a
- * price, not a trade net of gas) and simulated through the router; a token whose balance the
- * simulation cannot set (no balance slot found) falls back to the V2 routers' getAmountsOut,
- * as on a V2-only network.
+ * What the network's DEX pays in its USD stablecoin for `amountIn` of `tokenIn`: the routing
+ * engine's best split over its V2 and V3 pools, ranked by output alone (a price, not a trade net
+ * of gas), simulated through the router where the network has one and the token's balances can
+ * be set, else the pools' own math (lib/routing/bestRoute.ts).
  */
 async function usdOut(
   network: NetworkName,
@@ -38,33 +35,27 @@ async function usdOut(
   amountIn: bigint,
   connectorCandidates: readonly Address[],
 ): Promise<bigint> {
-  const { usdStablecoin, v3, swapRouter } = loadChainConfig(network)
-  const v2Quote = () => bestAmountOut({ network, amountIn, tokenIn, tokenOut: usdStablecoin })
-  if (!v3 || !swapRouter) return (await v2Quote()).amountOut
-  try {
-    const best = await bestRoute({
-      network,
-      tokenIn,
-      tokenOut: usdStablecoin,
-      amountIn,
-      nativeIn: false,
-      nativeOut: false,
-      recipient: zeroAddress,
-      connectorCandidates,
-      maxConnectorCandidates: connectorCandidates.length,
-      ignoreGas: true,
-    })
-    return best.amountOut
-  } catch (error) {
-    if (!(error instanceof Unprocessable)) throw error
-    return (await v2Quote()).amountOut
-  }
+  const { usdStablecoin, swapRouter } = loadChainConfig(network)
+  const best = await bestRoute({
+    network,
+    tokenIn,
+    tokenOut: usdStablecoin,
+    amountIn,
+    nativeIn: false,
+    nativeOut: false,
+    recipient: zeroAddress,
+    connectorCandidates,
+    maxConnectorCandidates: connectorCandidates.length,
+    ignoreGas: true,
+    simulate: swapRouter !== undefined,
+  })
+  return best.amountOut
 }
 
 /**
  * The USD price of one whole token (18 decimals): what the network's DEX pays in its USD
  * stablecoin for it, on its best route (usdOut). It is a sell quote, so it includes the pools'
- * fees (0.3% per hop on Uniswap V2, the tier's on V3).
+ * fees (the network's V2 fee per V2 hop, the tier's on V3).
  */
 export async function quoteUsdPrice({
   network,

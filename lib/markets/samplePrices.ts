@@ -41,7 +41,8 @@ const CONCURRENCY = 8
  * boundaries of its price history (DECISIONS §8.3): the accumulators of the project's pricing
  * path at each bucket boundary passed since the last run (FORWARD_BUCKETS back), closing those
  * buckets with their exact time-weighted averages, and the open buckets' averages up to now. The
- * price changes compare the path's own price now with the buckets' averages.
+ * price changes compare the path's own price now with the buckets' averages. A project's path is
+ * reviewed once a day (DECISIONS §9.2, pricingPathReview.ts): one lens round trip that run.
  * A project that fails (no liquidity, node down) is reported and the others carry on.
  */
 export async function samplePrices({
@@ -100,7 +101,12 @@ export async function samplePrices({
         buckets: forwardBuckets(at),
         now: at,
         reader: readerOf(project.network),
-        resolvePath: pricingPathResolver({ project, connectors: candidates, policy: 'keep' }),
+        resolvePath: pricingPathResolver({
+          project,
+          connectors: candidates,
+          policy: 'daily',
+          now: at,
+        }),
       })
       midE18 = filled.spotE18
       history.buckets += filled.written

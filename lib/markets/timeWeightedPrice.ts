@@ -1,21 +1,17 @@
 import type { PoolAccumulators } from '../chain/readAccumulators'
 import { sqrtRatioAtTick } from '../chain/pools/tickMath'
-import type { PathHop, PricingPath } from '../db/priceBoundary'
+import { type HopPool, hopPools, type PricingPath } from '../db/priceBoundary'
+import { type Fraction, weightedMedian } from './weightedMedian'
 
-// The arithmetic of DECISIONS §8.3, free of I/O: a pool's accumulator at any moment, a hop's
-// time-weighted average between two moments, and the USD price of a pricing path. Exact: bigint
-// fractions throughout, one rounding (down) at the end.
+// The arithmetic of DECISIONS §8.3 and §9.2, free of I/O: a pool's accumulator at any moment, a
+// pool's time-weighted average between two moments, a hop's price (its pool's, or the
+// depth-weighted median of its pools'), and the USD price of a pricing path. Exact: bigint
+// fractions throughout (tokenOut base units per tokenIn base unit), one rounding (down) at the end.
 
 const Q112 = 1n << 112n
 const Q192 = 1n << 192n
 const UINT256 = 1n << 256n
 const UINT32 = 1n << 32n
-
-/** A non-negative fraction, tokenOut base units per tokenIn base unit. */
-interface Fraction {
-  num: bigint
-  den: bigint
-}
 
 /**
  * The hop's accumulator at `at` (Unix seconds), from the pool's state at the last block before
@@ -42,12 +38,12 @@ export function cumulativeAt(
 }
 
 /**
- * A hop's average price between two accumulator values `seconds` apart: V2, the cumulative's
+ * A pool's average price between two accumulator values `seconds` apart: V2, the cumulative's
  * difference (mod 2^256) over the seconds, in UQ112x112; V3, 1.0001 to the arithmetic mean
  * tick (rounded toward negative infinity, as OracleLibrary.consult), read as TickMath's sqrt
  * ratio squared (a geometric mean).
  */
-function hopAverage(hop: PathHop, start: bigint, end: bigint, seconds: bigint): Fraction {
+function poolAverage(hop: HopPool, start: bigint, end: bigint, seconds: bigint): Fraction {
   if (hop.protocol === 'v2') {
     return { num: (((end - start) % UINT256) + UINT256) % UINT256, den: seconds * Q112 }
   }
@@ -58,8 +54,8 @@ function hopAverage(hop: PathHop, start: bigint, end: bigint, seconds: bigint): 
   return hop.zeroForOne ? { num: sqrt * sqrt, den: Q192 } : { num: Q192, den: sqrt * sqrt }
 }
 
-/** A hop's price now: a V2 pair's reserves, a V3 pool's price. */
-function hopSpot(hop: PathHop, pool: PoolAccumulators): Fraction {
+/** A pool's price now: a V2 pair's reserves, a V3 pool's price. */
+function poolSpot(hop: HopPool, pool: PoolAccumulators): Fraction {
   if (pool.protocol === 'v2') {
     return hop.zeroForOne
       ? { num: pool.reserve1, den: pool.reserve0 }
@@ -67,6 +63,25 @@ function hopSpot(hop: PathHop, pool: PoolAccumulators): Fraction {
   }
   const ratio = pool.sqrtPriceX96 * pool.sqrtPriceX96
   return hop.zeroForOne ? { num: ratio, den: Q192 } : { num: Q192, den: ratio }
+}
+
+/**
+ * Each hop's price from its pools' (one figure each, in pathPools order): the one pool's alone, or
+ * their median weighted by the depths the path was chosen with (DECISIONS §9.2).
+ */
+function hopPrices(
+  path: PricingPath,
+  priceOf: (pool: HopPool, index: number) => Fraction,
+): Fraction[] {
+  let index = 0
+  return path.hops.map((hop) => {
+    const prices = hopPools(hop).map((pool) => ({ pool, value: priceOf(pool, index++) }))
+    const [only] = prices
+    if (prices.length === 1 && only) return only.value
+    return weightedMedian(
+      prices.map(({ pool, value }) => ({ value, weight: BigInt(pool.depth ?? '1') })),
+    )
+  })
 }
 
 /** The product of the hops' prices as USD per whole token, 18 decimals, rounded down. */
@@ -82,8 +97,9 @@ function toUsdE18(path: PricingPath, fractions: readonly Fraction[]): bigint {
 
 /**
  * The time-weighted average USD price of one whole token (18 decimals) between two readings of
- * the path's accumulators `seconds` apart: the product of the hops' averages, each hop's pool
- * read on its own (the way oracles chain a token/WETH and a WETH/USDC pool).
+ * the path's accumulators (one per pool, in pathPools order) `seconds` apart: the product of the
+ * hops' averages (the way oracles chain a token/WETH and a WETH/USDC pool), a hop's average being
+ * its pool's, or the depth-weighted median of its pools' averages.
  */
 export function pathAverageE18(
   path: PricingPath,
@@ -94,17 +110,19 @@ export function pathAverageE18(
   if (seconds <= 0n) throw new RangeError('an average needs a positive interval')
   return toUsdE18(
     path,
-    path.hops.map((hop, index) => hopAverage(hop, start[index] ?? 0n, end[index] ?? 0n, seconds)),
+    hopPrices(path, (pool, index) =>
+      poolAverage(pool, start[index] ?? 0n, end[index] ?? 0n, seconds),
+    ),
   )
 }
 
-/** The path's price now (USD per whole token, 18 decimals): the pools' own prices chained. */
+/** The path's price now (USD per whole token, 18 decimals): the pools' own prices, as above. */
 export function pathSpotE18(path: PricingPath, pools: readonly PoolAccumulators[]): bigint {
   return toUsdE18(
     path,
-    path.hops.map((hop, index) => {
+    hopPrices(path, (hop, index) => {
       const pool = pools[index]
-      return pool ? hopSpot(hop, pool) : { num: 0n, den: 1n }
+      return pool ? poolSpot(hop, pool) : { num: 0n, den: 1n }
     }),
   )
 }

@@ -60,9 +60,9 @@ export const ERROR_RESPONSES: Record<
   429: {
     name: 'TooManyRequests',
     description:
-      'Too many failed logins for this name or address, or too many requests from this client; `Retry-After` gives the seconds to wait. Over the stage throttle, the gateway answers.',
+      'Too many requests (or RPC calls) from this client this minute, or too many failed logins from this client for this name or contract wallet; `Retry-After` gives the seconds to wait. Over the stage throttle, the gateway answers.',
     gateway: true,
-    example: { message: 'too many failed logins; try again in 15 minutes' },
+    example: { message: 'too many requests from this client; try again in 42 s' },
   },
   500: {
     name: 'InternalError',

@@ -1,6 +1,5 @@
 import { type Address, getAddress } from 'viem'
-import { SPLIT_PARTS } from '../chain/pools/searchRoutes'
-import type { BestRoute } from './bestRoute'
+import type { BestRoute } from '../routing/bestRoute'
 
 /** One hop of a quoted route (DECISIONS §8.1): amounts in base units, as decimal strings. */
 export interface RouteHopAnswer {
@@ -16,12 +15,12 @@ export interface RouteHopAnswer {
 
 /** One route of a split and its share of the input. */
 export interface RouteAnswer {
-  /** Basis points of the input (multiples of 500, 10,000 in all). */
+  /** Basis points of the input (10,000 in all). */
   shareBps: number
   hops: RouteHopAnswer[]
 }
 
-/** The §8.1 fields a quote or a prepare answer adds to the seed's (not wired into routes yet). */
+/** The §8.1 fields a quote or a prepare answer adds to the seed's. */
 export interface BestRouteAnswer {
   /** What the recipient receives, exact: base units of token1 as a decimal string. */
   amountOut: string
@@ -37,12 +36,15 @@ export interface BestRouteAnswer {
   blockNumber: number
 }
 
-/** The §8.1 answer of an engine quote: per-hop amounts from the search, the total simulated. */
+/**
+ * The §8.1 answer of an engine quote: the routes in the order the router runs them, each hop's
+ * amounts as simulated (they sum to amountOut, DECISIONS §9.3).
+ */
 export function describeBestRoute(best: BestRoute): BestRouteAnswer {
   return {
     amountOut: best.amountOut.toString(),
-    route: best.split.routes.map((route) => ({
-      shareBps: (route.parts * 10_000) / SPLIT_PARTS,
+    route: best.routes.map((route) => ({
+      shareBps: route.shareBps,
       hops: route.hops.map((hop) => ({
         protocol: hop.pool.protocol,
         pool: getAddress(hop.pool.address),
@@ -54,16 +56,20 @@ export function describeBestRoute(best: BestRoute): BestRouteAnswer {
       })),
     })),
     priceImpactBps: best.priceImpactBps,
-    gasEstimate: Number(best.split.gas),
+    gasEstimate: Number(best.gas),
     gasCostToken1: best.gasCostToken1.toString(),
     to: getAddress(best.router),
     blockNumber: Number(best.blockNumber),
   }
 }
 
-/** The seed's `path`: the tokens of the split's largest route (routes come largest first). */
+/** The seed's `path`: the tokens of the split's largest route (the first of the largest). */
 export function largestRoutePath(best: BestRoute): Address[] {
-  const hops = best.split.routes[0]?.hops ?? []
+  const largest = best.routes.reduce<BestRoute['routes'][number] | undefined>(
+    (found, route) => (!found || route.amountIn > found.amountIn ? route : found),
+    undefined,
+  )
+  const hops = largest?.hops ?? []
   const first = hops[0]
   return first ? [first.tokenIn, ...hops.map((hop) => hop.tokenOut)].map((a) => getAddress(a)) : []
 }

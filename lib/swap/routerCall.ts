@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { legsOf, swapRouterCall } from '../chain/swapRouterCall'
 import { isNative } from '../constants'
-import type { BestRoute } from './bestRoute'
+import type { BestRoute } from '../routing/bestRoute'
 
 export interface RouteCallParameters {
   /** As the client named them: the native sentinel wraps or unwraps the coin. */
@@ -25,7 +25,7 @@ export interface RouterCall {
  */
 export function routeCall(best: BestRoute, parameters: RouteCallParameters): RouterCall {
   return swapRouterCall({
-    legs: legsOf(best.split),
+    legs: legsOf(best),
     amountOutMin: parameters.amountOutMin,
     recipient: parameters.recipient,
     deadline: parameters.deadline,

@@ -59,6 +59,9 @@ afterAll(async () => {
   await proxy?.close()
 })
 
+// One client for every login of the file: its attempts at the wallet are what is counted.
+const CLIENT = '192.0.2.77'
+
 async function contractLogin() {
   const issued = await invoke(
     getNonce,
@@ -78,6 +81,7 @@ async function contractLogin() {
     httpEvent({
       route: 'loginWallet',
       body: { address: walletAddress, signature, nonce },
+      sourceIp: CLIENT,
     }),
   )
 }
@@ -86,7 +90,12 @@ async function attemptsCounted(): Promise<number> {
   const { Item } = await db().send(
     new GetCommand({
       TableName: tableName(),
-      Key: attemptWindowKey('wallet', walletAddress, windowOf(CREDENTIAL_WINDOW_SECONDS).startsAt),
+      Key: attemptWindowKey(
+        'wallet',
+        walletAddress,
+        CLIENT,
+        windowOf(CREDENTIAL_WINDOW_SECONDS).startsAt,
+      ),
       ConsistentRead: true,
     }),
   )

@@ -4,6 +4,13 @@ import { db } from '../../lib/db/client'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { countRequests, formatCounts, type RequestTally } from '../support/requestCounters'
 import { routeRequests } from '../support/routeRequests'
+import {
+  type CostRow,
+  documentedCostTable,
+  renderCostTable,
+  tableCells,
+  writeCostTable,
+} from '../support/costTable'
 
 // What one warm request of each /api/v1 route costs (issue 7, "Per-request cost"): DynamoDB
 // commands by name, JSON-RPC calls by method and the HTTP round trips carrying them. Each route
@@ -42,8 +49,9 @@ const SEND =
   'eth_getBlockByNumber ×1, eth_getTransactionCount ×1, eth_maxPriorityFeePerGas ×1, ' +
   'eth_sendRawTransaction ×1'
 
-// A quote's route (bestRoute): the pool lens's eth_calls with the gas price and the block, then
-// the route's simulation (and the best V2 route's beside it unless that is the route).
+// A quote's route (lib/routing/bestRoute.ts): the pool lens's eth_calls with the gas price and
+// the block, then the split's simulation (warm: both ends seen plain, so no fee-on-transfer plan
+// is simulated beside it).
 const QUOTE = 'eth_blockNumber ×1, eth_gasPrice ×1'
 
 // Prepare: the session beside the catalog's tokens (the known-token check, before any chain call:
@@ -60,7 +68,10 @@ const PREPARE =
 const SUBMIT_WRITES = `BatchGetItem ×1, ${SIGNED_WRITES}`
 const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 
-// One warm request each, in the order of serverless.yml. Swaps and transfers send an
+// One warm request each, in the order of serverless.yml. The nonce: the client's budget, then the
+// address's nonce counter, then its slot (DECISIONS §9.4). The wallet login: the client's budget,
+// the nonces, the session transaction (an EOA's check reserves no attempt). A quote: the client's
+// RPC budget (one UpdateItem, before the chain reads), then the route's two round trips. Swaps and transfers send an
 // Idempotency-Key (its claim is the PutItem, its completion in the trade's transaction) with the
 // router already approved; the trade routes read a pending trade whose receipt the node does not have.
 // Columns: DynamoDB commands, RPC calls, RPC round trips, then the sequential steps: DynamoDB
@@ -71,8 +82,8 @@ const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 // prettier-ignore
 const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/networks':                          row('Query ×1', '', 0, 1, 1),
-  'GET /api/v1/auth/nonce/{address}':              row('TransactWriteItems ×1, UpdateItem ×1', '', 0, 2, 2),
-  'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×2', '', 0, 3, 3),
+  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×2', '', 0, 3, 3),
+  'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×1', '', 0, 3, 3),
   'GET /api/v1/auth/refresh':                      row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1, GetItem ×1', '', 0, 2, 2),
   'GET /api/v1/wallet/mnemonic':                   row('', '', 0, 0, 0),
@@ -84,16 +95,16 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/account/refresh':                   row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/account/logout':                 row('DeleteItem ×1, GetItem ×1', '', 0, 2, 2),
   'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
-  'GET /api/v1/swap/quote/altchain':               row('', `eth_call ×7, ${QUOTE}`, 2, 0, 2),
-  'GET /api/v1/swap/quote/ethereum':               row('', `eth_call ×6, ${QUOTE}`, 2, 0, 2),
-  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 3, 5),
+  'GET /api/v1/swap/quote/altchain':               row('UpdateItem ×1', `eth_call ×6, ${QUOTE}`, 2, 1, 3),
+  'GET /api/v1/swap/quote/ethereum':               row('UpdateItem ×1', `eth_call ×5, ${QUOTE}`, 2, 1, 3),
+  'POST /api/v1/swap/native/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×7, eth_estimateGas ×1, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 3, 5),
   'POST /api/v1/swap/tokens/altchain/{key}':       row(SIGNED_WRITES, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
   'POST /api/v1/swap/tokens/ethereum/{key}':       row(SIGNED_WRITES, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
   'POST /api/v1/transfer/tokens/altchain/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
   'POST /api/v1/transfer/tokens/ethereum/{key}':   row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
   'POST /api/v1/prepare/swap/tokens/ethereum':     row(PREPARE_READS, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
   'POST /api/v1/prepare/swap/tokens/altchain':     row(PREPARE_READS, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
-  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×8, eth_estimateGas ×2, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+  'POST /api/v1/prepare/swap/native/altchain':     row(PREPARE_READS, `eth_call ×7, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
   'POST /api/v1/prepare/transfer/tokens/ethereum': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
   'POST /api/v1/prepare/transfer/tokens/altchain': row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
   'POST /api/v1/submit/ethereum':                  row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
@@ -115,15 +126,28 @@ const EXPECTED: Record<string, Cost> = {
 const measured = new Map<string, RequestTally & { status: number; read: boolean }>()
 /** Routes whose handler takes a token (their definition's `auth`). */
 const authenticated = new Set<string>()
+/** Each route's token kind and per-client budget (its definition's `auth` and `clientLimit`). */
+const definitions = new Map<string, { token: string; budget?: { name: string; weight: number } }>()
 
 beforeAll(async () => {
   for (const fn of declaredFunctions()) {
     if (!fn.route) continue
     const { handler } = (await import(`../../${fn.entry}`)) as {
-      handler: { route: { auth: unknown } }
+      handler: {
+        route?: {
+          auth: 'none' | { audience: string }
+          clientLimit?: { budget: { name: string; weight: number } }
+        }
+      }
     }
-    if (handler.route && handler.route.auth !== 'none')
-      authenticated.add(`${fn.route.method} ${fn.route.path}`)
+    const routeKey = `${fn.route.method} ${fn.route.path}`
+    // The docs routes answer from memory and are not defineHandler routes.
+    if (!handler.route) continue
+    if (handler.route.auth !== 'none') authenticated.add(routeKey)
+    definitions.set(routeKey, {
+      token: handler.route.auth === 'none' ? 'none' : handler.route.auth.audience,
+      budget: handler.route.clientLimit?.budget,
+    })
   }
   const routes = await routeRequests(inject('deployments'))
   const counter = countRequests(db())
@@ -170,6 +194,44 @@ describe('per-request cost of every route, warm', () => {
     const costs = Object.fromEntries([...measured.keys()].map((route) => [route, actual(route)]))
 
     expect(costs).toEqual(EXPECTED)
+  })
+})
+
+describe('the cost table of docs/security.md', () => {
+  const rows = (): CostRow[] =>
+    [...measured.keys()].map((route) => {
+      const tally = measured.get(route)
+      const definition = definitions.get(route)
+      const budget = definition?.budget
+      return {
+        route,
+        token: definition?.token ?? '?',
+        budget: budget ? `${budget.name} (${budget.weight})` : '',
+        dynamoCalls: tally?.dynamo.calls ?? 0,
+        dynamoCommands: formatCounts(tally?.dynamo.byCommand ?? {}),
+        rpcCalls: tally?.rpc.calls ?? 0,
+        rpcRoundTrips: tally?.rpc.roundTrips ?? 0,
+      }
+    })
+
+  it('states the DynamoDB and RPC calls every route was measured to make (UPDATE_COST_TABLE=1 rewrites it)', () => {
+    if (process.env.UPDATE_COST_TABLE === '1') writeCostTable(rows())
+
+    expect(tableCells(documentedCostTable())).toEqual(tableCells(renderCostTable(rows())))
+  })
+
+  it("charges every anonymous route that makes RPC calls to its client's RPC budget, at least the calls it made (DECISIONS §9.4)", () => {
+    const anonymousRpc = [...measured]
+      .filter(([route, tally]) => definitions.get(route)?.token === 'none' && tally.rpc.calls > 0)
+      .map(([route, tally]) => {
+        const budget = definitions.get(route)?.budget
+        return { route, budget: budget?.name, covered: (budget?.weight ?? 0) >= tally.rpc.calls }
+      })
+
+    expect(anonymousRpc).toEqual([
+      { route: 'GET /api/v1/swap/quote/altchain', budget: 'rpc', covered: true },
+      { route: 'GET /api/v1/swap/quote/ethereum', budget: 'rpc', covered: true },
+    ])
   })
 })
 
@@ -229,8 +291,8 @@ describe('the per-request goals of issue 7', () => {
   it('quotes in two round trips: the pools, gas price and block, then the simulation', () => {
     // DECISIONS §8.1: the lens reads every pool among the ends, the base tokens and the configured
     // connectors (ceil(lookups / 24) eth_calls, bounded by the configuration); the search runs on
-    // that state; then the chosen route's router call is simulated (with the best V2 route's
-    // beside it where they differ). Warm: the input token's balance slot is known from the
+    // that state; then the chosen split's router call is simulated (with the fee-safe plans
+    // beside it while an end token has not been seen plain). Warm: the input token's balance slot is known from the
     // warm-up request (a cold quote finds it beside the pools: tests/functions/swap/tokenZoo.test.ts).
     for (const route of ['GET /api/v1/swap/quote/ethereum', 'GET /api/v1/swap/quote/altchain']) {
       const rpc = measured.get(route)?.rpc

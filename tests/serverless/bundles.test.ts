@@ -52,8 +52,6 @@ const TABLELESS_FUNCTIONS = new Set([
   'createWallet',
   'recoverWalletFromMnemonic',
   'recoverWalletFromKey',
-  'quoteAltchain',
-  'quoteEthereum',
   'getOpenApiDocument',
   'getDocsPage',
   'getDocsAsset',

@@ -11,13 +11,14 @@ declare module 'vitest' {
 
 let stack: LocalStack | undefined
 
-// Every client of the suite is 127.0.0.1, and its files sign in and register hundreds of times a
-// minute between them: its offline gets per-IP budgets far above the deployed ones (which
+// Every client of the suite is 127.0.0.1, and its files sign in, register and quote hundreds of
+// times a minute between them: its offline gets per-IP budgets far above the deployed ones (which
 // `npm start` keeps). The tests of the budgets themselves run in-process with the defaults.
 const SUITE_CLIENT_LIMITS = {
   CLIENT_LIMIT_NONCES_PER_MINUTE: '100000',
   CLIENT_LIMIT_LOGINS_PER_MINUTE: '100000',
   CLIENT_LIMIT_REGISTRATIONS_PER_MINUTE: '100000',
+  CLIENT_LIMIT_RPC_CALLS_PER_MINUTE: '100000000',
 }
 
 // The same real engines as `npm start` (DynamoDB Local, two anvil devnets with the DEX, and

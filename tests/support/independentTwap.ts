@@ -24,11 +24,53 @@ const poolAbi = parseAbi([
   'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint32, bool)',
 ])
 
-export interface ReferenceHop {
+export interface ReferencePool {
   protocol: 'v2' | 'v3'
   pool: Address
   /** The price is of the pool's token0 in token1 (else of token1 in token0). */
   zeroForOne: boolean
+  /** Its weight where the hop has several pools (a decimal string). */
+  depth?: string
+}
+
+export interface ReferenceHop extends ReferencePool {
+  /** More pools of the hop: its price is then the depth-weighted median of all of them. */
+  more?: readonly ReferencePool[]
+}
+
+interface Ratio {
+  num: bigint
+  den: bigint
+}
+
+/**
+ * The depth-weighted median as the smallest of the prices that minimise the weighted sum of
+ * distances to all of them (Σ weight × |price − m|), computed exactly: a characterisation of the
+ * median, not the service's walk through cumulative weights.
+ */
+function weightedMedianReference(prices: ReadonlyArray<{ value: Ratio; weight: bigint }>): Ratio {
+  const costOf = (m: Ratio): Ratio =>
+    prices.reduce<Ratio>(
+      (sum, { value, weight }) => {
+        const distance = value.num * m.den - m.num * value.den
+        const term = {
+          num: weight * (distance < 0n ? -distance : distance),
+          den: value.den * m.den,
+        }
+        return { num: sum.num * term.den + term.num * sum.den, den: sum.den * term.den }
+      },
+      { num: 0n, den: 1n },
+    )
+  const less = (a: Ratio, b: Ratio) => a.num * b.den < b.num * a.den
+  let best: { value: Ratio; cost: Ratio } | undefined
+  for (const { value } of prices) {
+    const cost = costOf(value)
+    if (!best || less(cost, best.cost) || (!less(best.cost, cost) && less(value, best.value))) {
+      best = { value, cost }
+    }
+  }
+  if (!best) throw new Error('a hop without pools')
+  return best.value
 }
 
 export interface ReferencePath {
@@ -45,7 +87,8 @@ export class TwapReference {
   readonly #cumulatives = new Map<string, Promise<bigint>>()
 
   constructor(rpcUrl: string) {
-    this.#client = createPublicClient({ transport: http(rpcUrl, { batch: true }) })
+    // No cached block number: a chain the test moves on must be bisected up to its real head.
+    this.#client = createPublicClient({ cacheTime: 0, transport: http(rpcUrl, { batch: true }) })
   }
 
   #block(number: bigint) {
@@ -85,7 +128,7 @@ export class TwapReference {
    * The hop's accumulator at `at`: V2 as UniswapV2OracleLibrary.currentCumulativePrices with `at`
    * for block.timestamp; V3 the block's observe([0]) plus the tick for the seconds after it.
    */
-  cumulativeAt(hop: ReferenceHop, at: bigint): Promise<bigint> {
+  cumulativeAt(hop: ReferencePool, at: bigint): Promise<bigint> {
     const key = `${hop.pool}:${hop.zeroForOne}:${at}`
     let value = this.#cumulatives.get(key)
     if (!value) {
@@ -143,36 +186,50 @@ export class TwapReference {
     return value
   }
 
+  /** A pool's time-weighted average over [from, to] as an exact ratio of base units. */
+  async #poolAverage(pool: ReferencePool, from: bigint, to: bigint): Promise<Ratio> {
+    const seconds = to - from
+    const [start, end] = await Promise.all([
+      this.cumulativeAt(pool, from),
+      this.cumulativeAt(pool, to),
+    ])
+    if (pool.protocol === 'v2') {
+      return { num: (end - start + 2n ** 256n) % 2n ** 256n, den: seconds * 2n ** 112n }
+    }
+    const delta = end - start
+    const meanTick = Math.floor(Number(delta) / Number(seconds))
+    // Number keeps ticks exact (|delta| < 2^53 over a year of ticks under 887,272 a second).
+    expectExactMean(delta, seconds, meanTick)
+    const sqrt = BigInt(TickMath.getSqrtRatioAtTick(meanTick).toString())
+    return pool.zeroForOne
+      ? { num: sqrt * sqrt, den: 2n ** 192n }
+      : { num: 2n ** 192n, den: sqrt * sqrt }
+  }
+
   /**
    * The path's time-weighted average USD price of one whole token, 18 decimals, over [from, to]
-   * (Unix seconds): each hop's average as an exact fraction (V2: the cumulative's difference over
-   * the seconds in UQ112x112; V3: 1.0001^mean tick, the tick rounded down), multiplied along the
-   * path, rounded down once.
+   * (Unix seconds): each pool's average as an exact fraction (V2: the cumulative's difference over
+   * the seconds in UQ112x112; V3: 1.0001^mean tick, the tick rounded down), a hop of several pools
+   * taking their depth-weighted median, multiplied along the path, rounded down once.
    */
   async averageE18(path: ReferencePath, from: bigint, to: bigint): Promise<bigint> {
-    const seconds = to - from
     let num = 10n ** BigInt(path.tokenDecimals + 18)
     let den = 10n ** BigInt(path.usdDecimals)
     for (const hop of path.hops) {
-      const [start, end] = await Promise.all([
-        this.cumulativeAt(hop, from),
-        this.cumulativeAt(hop, to),
-      ])
-      if (hop.protocol === 'v2') {
-        num *= (end - start + 2n ** 256n) % 2n ** 256n
-        den *= seconds * 2n ** 112n
-        continue
-      }
-      const delta = end - start
-      const meanTick = Math.floor(Number(delta) / Number(seconds))
-      // Number keeps ticks exact (|delta| < 2^53 over a year of ticks under 887,272 a second).
-      expectExactMean(delta, seconds, meanTick)
-      const sqrt = BigInt(TickMath.getSqrtRatioAtTick(meanTick).toString())
-      const [ratioNum, ratioDen] = hop.zeroForOne
-        ? [sqrt * sqrt, 2n ** 192n]
-        : [2n ** 192n, sqrt * sqrt]
-      num *= ratioNum
-      den *= ratioDen
+      const pools = [hop, ...(hop.more ?? [])]
+      const averages = await Promise.all(pools.map((pool) => this.#poolAverage(pool, from, to)))
+      const [only] = averages
+      const price =
+        averages.length === 1 && only
+          ? only
+          : weightedMedianReference(
+              averages.map((value, index) => ({
+                value,
+                weight: BigInt(pools[index]?.depth ?? 'x'),
+              })),
+            )
+      num *= price.num
+      den *= price.den
     }
     return num / den
   }

@@ -20,7 +20,7 @@ export function randomAddress(): Address {
 export async function accountSession() {
   const credentials = { username: `market_${randomUUID().slice(0, 8)}`, password: randomUUID() }
   await registerAccount(credentials)
-  const { token } = await loginAccount(credentials)
+  const { token } = await loginAccount(credentials, '198.51.100.1')
   return { username: credentials.username, access: token.access }
 }
 

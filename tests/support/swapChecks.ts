@@ -6,6 +6,8 @@ import {
   parseAbi,
   parseUnits,
 } from 'viem'
+import { v3Swap } from '@uniswap/v3-sdk'
+import JSBI from 'jsbi'
 import { expect } from 'vitest'
 import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
 import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
@@ -13,13 +15,14 @@ import { swapRouter02Abi } from '../../lib/chain/swapRouterCall'
 import { LOOKUPS_PER_CALL, poolLookups } from '../../lib/chain/readPools'
 import { loadChainConfig } from '../../lib/config'
 import type { NetworkName } from '../../lib/networkNames'
-import { pairsToRead } from '../../lib/swap/bestRoute'
+import { pairsToRead } from '../../lib/routing/marketPairs'
 import type { RouteHopAnswer } from '../../lib/swap/routeAnswer'
 import { NATIVE_COIN } from '../../lib/constants'
 import { quoterV2Abi } from '../../lib/local/v3Artifacts'
 import { balanceOf, deployment, devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
-import { amountOutAlong, type TransferFeeBps } from './pairReserves'
+import { amountOutAlong, constantProductOut, type TransferFeeBps } from './pairReserves'
+import { ChainTicks } from './chainTicks'
 
 // Checks that an executed swap moved exactly what the quote said, against the chain itself.
 
@@ -85,6 +88,7 @@ const v2PairAbi = parseAbi(['function getReserves() view returns (uint112, uint1
 const v3PoolAbi = parseAbi([
   'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint32, bool)',
   'function liquidity() view returns (uint128)',
+  'function tickSpacing() view returns (int24)',
 ])
 
 /** A pool's price state at a block: V2 reserves, or V3 price, tick and liquidity. */
@@ -132,6 +136,8 @@ async function samePools(
  * What the quote's route pays at `blockNumber`, computed apart from the service: V2 hops by the
  * pair reserves and the constant-product formula (with transfer fees as `feeBps` names them),
  * V3 hops by the network's QuoterV2 (Uniswap's, PancakeSwap's), each leg from its own input.
+ * Where legs share a pool, the router runs them one after the other on it: then they are priced
+ * in order on one copy of the pools (routeOutInSequence).
  */
 export async function routeOutAt(
   network: NetworkName,
@@ -139,6 +145,10 @@ export async function routeOutAt(
   blockNumber: bigint,
   feeBps: TransferFeeBps,
 ): Promise<bigint> {
+  const pools = route.flatMap((leg) => [...new Set(leg.hops.map((hop) => hop.pool.toLowerCase()))])
+  if (new Set(pools).size !== pools.length) {
+    return routeOutInSequence(network, route, blockNumber, feeBps)
+  }
   let total = 0n
   for (const leg of route) {
     let amount = BigInt(leg.hops[0]?.amountIn ?? '0')
@@ -237,21 +247,142 @@ export async function expectSwapMatchesQuote(
 }
 
 /**
- * The RPC calls a quote of `route` makes (bestRoute): the lens calls over the pools among the
- * ends, the base tokens and the configured connectors, and one simulation, two when the route is
- * not a single V2 route (the best V2 route is simulated beside it for fee-on-transfer tokens).
+ * The RPC calls a warm quote makes (lib/routing/bestRoute.ts): the lens calls over the pools
+ * among the ends, the base tokens and the configured connectors, and one simulation (both ends
+ * seen plain by an earlier quote in the container; a first quote of a token also simulates the
+ * fee-safe plans beside it).
  */
 export function quoteCallsOf(
   network: NetworkName,
   tokenIn: Address,
   tokenOut: Address,
-  route: QuoteSnapshot['route'],
 ): { lens: number; simulations: number } {
   const { baseTokens, connectorTokens } = loadChainConfig(network)
   const pairs = pairsToRead(tokenIn, tokenOut, [...baseTokens, ...connectorTokens])
-  const singleV2 = route.length === 1 && route[0]?.hops.every((hop) => hop.protocol === 'v2')
-  return {
-    lens: Math.ceil(poolLookups(network, pairs).length / LOOKUPS_PER_CALL),
-    simulations: singleV2 ? 1 : 2,
+  return { lens: Math.ceil(poolLookups(network, pairs).length / LOOKUPS_PER_CALL), simulations: 1 }
+}
+
+const sequencePairAbi = parseAbi([
+  'function token0() view returns (address)',
+  'function getReserves() view returns (uint112, uint112, uint32)',
+])
+
+type PoolCopy =
+  | { kind: 'v2'; token0: Address; reserve0: bigint; reserve1: bigint }
+  | {
+      kind: 'v3'
+      sqrtPrice: JSBI
+      liquidity: JSBI
+      tick: number
+      spacing: number
+      ticks: ChainTicks
+    }
+
+/**
+ * The route's legs in the router's order on one copy of the pools at `blockNumber`: V2 hops by
+ * reserves and the constant-product formula (transfer fees as in amountOutAlong), V3 hops by the
+ * Uniswap SDK's swap loop over ticks read from the pool itself (ChainTicks), each pool as the
+ * legs before left it.
+ */
+export async function routeOutInSequence(
+  network: NetworkName,
+  route: QuoteSnapshot['route'],
+  blockNumber: bigint,
+  feeBps: TransferFeeBps,
+): Promise<bigint> {
+  const client = devnet(network)
+  const copies = new Map<string, PoolCopy>()
+  const copyOf = async (hop: QuotedHop): Promise<PoolCopy> => {
+    const known = copies.get(hop.pool.toLowerCase())
+    if (known) return known
+    if (hop.protocol === 'v2') {
+      const [token0, [reserve0, reserve1]] = await Promise.all([
+        client.readContract({
+          address: hop.pool,
+          abi: sequencePairAbi,
+          functionName: 'token0',
+          blockNumber,
+        }),
+        client.readContract({
+          address: hop.pool,
+          abi: sequencePairAbi,
+          functionName: 'getReserves',
+          blockNumber,
+        }),
+      ])
+      return { kind: 'v2', token0, reserve0, reserve1 }
+    }
+    const [[sqrtPrice, tick], liquidity, spacing] = await Promise.all([
+      client.readContract({
+        address: hop.pool,
+        abi: v3PoolAbi,
+        functionName: 'slot0',
+        blockNumber,
+      }),
+      client.readContract({
+        address: hop.pool,
+        abi: v3PoolAbi,
+        functionName: 'liquidity',
+        blockNumber,
+      }),
+      client.readContract({
+        address: hop.pool,
+        abi: v3PoolAbi,
+        functionName: 'tickSpacing',
+        blockNumber,
+      }),
+    ])
+    return {
+      kind: 'v3',
+      sqrtPrice: JSBI.BigInt(sqrtPrice.toString()),
+      liquidity: JSBI.BigInt(liquidity.toString()),
+      tick,
+      spacing,
+      ticks: new ChainTicks(network, hop.pool, blockNumber),
+    }
   }
+  const afterFee = (amount: bigint, token: Address) => amount - (amount * feeBps(token)) / 10_000n
+  let total = 0n
+  for (const leg of route) {
+    let amount = BigInt(leg.hops[0]?.amountIn ?? '0')
+    for (const [index, hop] of leg.hops.entries()) {
+      const copy = await copyOf(hop)
+      if (copy.kind === 'v2') {
+        const arrived = afterFee(amount, hop.tokenIn)
+        const zeroForOne = isAddressEqual(copy.token0, hop.tokenIn)
+        const [reserveIn, reserveOut] = zeroForOne
+          ? [copy.reserve0, copy.reserve1]
+          : [copy.reserve1, copy.reserve0]
+        const out = constantProductOut(arrived, reserveIn, reserveOut)
+        copies.set(hop.pool.toLowerCase(), {
+          ...copy,
+          reserve0: zeroForOne ? copy.reserve0 + arrived : copy.reserve0 - out,
+          reserve1: zeroForOne ? copy.reserve1 - out : copy.reserve1 + arrived,
+        })
+        amount = index === leg.hops.length - 1 ? afterFee(out, hop.tokenOut) : out
+        continue
+      }
+      const zeroForOne = hop.tokenIn.toLowerCase() < hop.tokenOut.toLowerCase()
+      const swapped = await v3Swap(
+        JSBI.BigInt(hop.fee ?? 0),
+        copy.sqrtPrice,
+        copy.tick,
+        copy.liquidity,
+        copy.spacing,
+        copy.ticks,
+        zeroForOne,
+        JSBI.BigInt(amount.toString()),
+        undefined,
+      )
+      copies.set(hop.pool.toLowerCase(), {
+        ...copy,
+        sqrtPrice: swapped.sqrtRatioX96,
+        liquidity: swapped.liquidity,
+        tick: swapped.tickCurrent,
+      })
+      amount = -BigInt(swapped.amountCalculated.toString())
+    }
+    total += amount
+  }
+  return total
 }

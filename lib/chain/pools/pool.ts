@@ -1,7 +1,6 @@
 import type { Address } from 'viem'
-import { v2SwapExactIn, type V2PoolState } from './v2Pool'
-import { v3SwapExactIn, type V3PoolState } from './v3Pool'
-import { Q96 } from './tickMath'
+import { v2StateAfter, v2SwapExactIn, type V2PoolState } from './v2Pool'
+import { v3StateAfter, v3SwapExactIn, type V3PoolState } from './v3Pool'
 
 /** A pool as read from the chain, tokens sorted as the pool sorts them (token0 < token1). */
 export type Pool =
@@ -14,7 +13,7 @@ export interface PoolQuote {
   ticksCrossed: number
   /** False when the pool could not take the whole input by what was read (a lower bound then). */
   complete: boolean
-  /** False when a V3 pool's swap left the ticks read (an estimate; see V3SwapResult). */
+  /** False when a V3 pool's swap reached the edge of the ticks read with input left. */
   exact: boolean
 }
 
@@ -27,19 +26,10 @@ export function otherToken(pool: Pool, token: Address): Address | undefined {
   return undefined
 }
 
-/** What `pool` pays for exactly `amountIn` of `tokenIn`. */
+/** What `pool` pays for exactly `amountIn` of `tokenIn` (swapPool without the pool after). */
 export function quotePool(pool: Pool, tokenIn: Address, amountIn: bigint): PoolQuote {
   const zeroForOne = sameToken(pool.token0, tokenIn)
-  if (pool.protocol === 'v2') {
-    const amountOut = v2SwapExactIn(pool.state, zeroForOne, amountIn)
-    const reserveOut = zeroForOne ? pool.state.reserve1 : pool.state.reserve0
-    return {
-      amountOut,
-      ticksCrossed: 0,
-      complete: amountOut > 0n && amountOut < reserveOut,
-      exact: true,
-    }
-  }
+  if (pool.protocol === 'v2') return v2Quote(pool.state, zeroForOne, amountIn)
   const swap = v3SwapExactIn(pool.state, zeroForOne, amountIn)
   return {
     amountOut: swap.amountOut,
@@ -49,13 +39,37 @@ export function quotePool(pool: Pool, tokenIn: Address, amountIn: bigint): PoolQ
   }
 }
 
-/**
- * The pool's depth in token0 at its price: V2's reserve0, V3's in-range virtual reserve
- * L / √P. Only pools of the same pair are compared by it (same token0).
- */
-export function depthInToken0(pool: Pool): bigint {
-  if (pool.protocol === 'v2') return pool.state.reserve0
-  return pool.state.sqrtPriceX96 === 0n
-    ? 0n
-    : (pool.state.liquidity * Q96) / pool.state.sqrtPriceX96
+function v2Quote(state: V2PoolState, zeroForOne: boolean, amountIn: bigint): PoolQuote {
+  const amountOut = v2SwapExactIn(state, zeroForOne, amountIn)
+  const reserveOut = zeroForOne ? state.reserve1 : state.reserve0
+  return {
+    amountOut,
+    ticksCrossed: 0,
+    complete: amountIn <= 0n || (amountOut > 0n && amountOut < reserveOut),
+    exact: true,
+  }
+}
+
+/** What `pool` pays for exactly `amountIn` of `tokenIn`, and the pool as the swap leaves it. */
+export function swapPool(
+  pool: Pool,
+  tokenIn: Address,
+  amountIn: bigint,
+): { quote: PoolQuote; after: Pool } {
+  const zeroForOne = sameToken(pool.token0, tokenIn)
+  if (pool.protocol === 'v2') {
+    const quote = v2Quote(pool.state, zeroForOne, amountIn)
+    const state = v2StateAfter(pool.state, zeroForOne, amountIn, quote.amountOut)
+    return { quote, after: { ...pool, state } }
+  }
+  const swap = v3SwapExactIn(pool.state, zeroForOne, amountIn)
+  return {
+    quote: {
+      amountOut: swap.amountOut,
+      ticksCrossed: swap.ticksCrossed,
+      complete: swap.complete,
+      exact: swap.exact,
+    },
+    after: { ...pool, state: v3StateAfter(pool.state, swap) },
+  }
 }

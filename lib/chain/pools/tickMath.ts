@@ -30,8 +30,25 @@ const TICK_FACTORS: readonly bigint[] = [
   0x48a170391f7dc42444e8fa2n,
 ]
 
+/**
+ * Ticks' sqrt prices computed so far: a swap steps to the same few ticks again and again (the
+ * initialized ones, the word edges), and each costs 19 bigint products. Bounded, started over
+ * when full.
+ */
+const sqrtRatios = new Map<number, bigint>()
+const SQRT_RATIOS_KEPT = 20_000
+
 /** sqrt(1.0001^tick) in Q64.96, rounded up as TickMath.getSqrtRatioAtTick does. */
 export function sqrtRatioAtTick(tick: number): bigint {
+  const known = sqrtRatios.get(tick)
+  if (known !== undefined) return known
+  const ratio = computeSqrtRatioAtTick(tick)
+  if (sqrtRatios.size >= SQRT_RATIOS_KEPT) sqrtRatios.clear()
+  sqrtRatios.set(tick, ratio)
+  return ratio
+}
+
+function computeSqrtRatioAtTick(tick: number): bigint {
   if (!Number.isInteger(tick) || tick < MIN_TICK || tick > MAX_TICK) {
     throw new RangeError(`tick ${tick} out of range`)
   }
@@ -42,6 +59,19 @@ export function sqrtRatioAtTick(tick: number): bigint {
   })
   if (tick > 0) ratio = MAX_UINT256 / ratio
   return (ratio >> 32n) + (ratio % (1n << 32n) === 0n ? 0n : 1n)
+}
+
+/**
+ * The greatest tick whose sqrt price is at most `sqrtPriceX96` (TickMath.getTickAtSqrtRatio):
+ * a float estimate (within a tick: the price's 53 bits are plenty), settled exactly against
+ * sqrtRatioAtTick.
+ */
+export function tickAtSqrtRatio(sqrtPriceX96: bigint): number {
+  const estimate = Math.floor((2 * Math.log(Number(sqrtPriceX96) / 2 ** 96)) / Math.log(1.0001))
+  let tick = Math.min(MAX_TICK, Math.max(MIN_TICK, estimate))
+  while (tick > MIN_TICK && computeSqrtRatioAtTick(tick) > sqrtPriceX96) tick -= 1
+  while (tick < MAX_TICK && computeSqrtRatioAtTick(tick + 1) <= sqrtPriceX96) tick += 1
+  return tick
 }
 
 /** floor(a × b / denominator), as FullMath.mulDiv (exact in bigint). */

@@ -2,7 +2,7 @@
 export interface V2PoolState {
   reserve0: bigint
   reserve1: bigint
-  /** The pair's fee in basis points: 30 on Uniswap V2, 25 on PancakeSwap V2. */
+  /** The pair's fee in basis points: 30 on Uniswap V2, 25 on PancakeSwap V2 (a network setting). */
   feeBps: number
 }
 
@@ -26,4 +26,16 @@ export function v2SwapExactIn(pool: V2PoolState, zeroForOne: boolean, amountIn: 
   return zeroForOne
     ? v2AmountOut(amountIn, pool.reserve0, pool.reserve1, pool.feeBps)
     : v2AmountOut(amountIn, pool.reserve1, pool.reserve0, pool.feeBps)
+}
+
+/** The pair's reserves after a swap paid `amountIn` on one side and `amountOut` on the other. */
+export function v2StateAfter(
+  pool: V2PoolState,
+  zeroForOne: boolean,
+  amountIn: bigint,
+  amountOut: bigint,
+): V2PoolState {
+  return zeroForOne
+    ? { ...pool, reserve0: pool.reserve0 + amountIn, reserve1: pool.reserve1 - amountOut }
+    : { ...pool, reserve0: pool.reserve0 - amountOut, reserve1: pool.reserve1 + amountIn }
 }

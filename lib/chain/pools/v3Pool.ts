@@ -1,5 +1,12 @@
 import { computeSwapStepExactIn } from './swapStep'
-import { MAX_SQRT_RATIO, MAX_TICK, MIN_SQRT_RATIO, MIN_TICK, sqrtRatioAtTick } from './tickMath'
+import {
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+  sqrtRatioAtTick,
+  tickAtSqrtRatio,
+} from './tickMath'
 
 export interface InitializedTick {
   index: number
@@ -18,11 +25,13 @@ export interface V3PoolState {
   /** The initialized ticks known, ascending. */
   ticks: readonly InitializedTick[]
   /**
-   * The tick-bitmap words read (inclusive word positions, a word being 256 tick spacings). The
-   * ticks of other words are unknown: a swap that reaches one goes on as if it held none, in one
-   * step to the next known tick or the price's end, and says it is not exact. Absent: all known.
+   * The ticks a swap may reach on what was read (inclusive): every initialized tick strictly
+   * between them is in `ticks`, but one may sit at either end or beyond, unread. A swap that
+   * reaches an end with input left stops there, as if the pool were empty beyond (never as if
+   * its liquidity went on), and says so (`exact: false`); MIN_TICK and MAX_TICK are the range's
+   * own ends. Absent: every tick known.
    */
-  knownWords?: { lower: number; upper: number }
+  known?: { lower: number; upper: number }
 }
 
 export interface V3SwapResult {
@@ -31,132 +40,160 @@ export interface V3SwapResult {
   amountInUsed: bigint
   /** Initialized ticks crossed (each costs the swap gas). */
   ticksCrossed: number
-  /** False when the swap stopped at the price limit before using the whole input. */
+  /** False when the swap stopped (price limit, or the edge of what was read) with input left. */
   complete: boolean
   /**
-   * False when the swap ran into bitmap words that were not read: the amounts then assume they
-   * hold no initialized tick (and steps there are not the contract's), an estimate.
+   * False when the swap stopped at the edge of the ticks read with input left: the pool may pay
+   * more than `amountOut` for the rest (reading further settles it); the figures are the
+   * contract's for `amountInUsed`.
    */
   exact: boolean
+  /** The pool after the swap, as the contract leaves it (see v3StateAfter). */
   sqrtPriceX96After: bigint
+  /** Undefined where the swap ended inside a step: the tick is then the price's (computed on demand). */
+  tickAfter: number | undefined
+  liquidityAfter: bigint
 }
 
-/** The largest known initialized tick ≤ `tick`, or the smallest > `tick` (binary search). */
-function neighbourIndex(ticks: readonly InitializedTick[], tick: number, lte: boolean): number {
+/** The position of the first known tick whose index is > tick (binary search). */
+function firstAbove(ticks: readonly InitializedTick[], tick: number): number {
   let low = 0
   let high = ticks.length
-  // First position whose index is > tick.
   while (low < high) {
     const middle = (low + high) >> 1
     if ((ticks[middle]?.index ?? 0) > tick) high = middle
     else low = middle + 1
   }
-  return lte ? low - 1 : low
+  return low
 }
 
 /**
  * The next initialized tick within the bitmap word the contract would look in
- * (TickBitmap.nextInitializedTickWithinOneWord), or that word's edge; and the word's position.
+ * (TickBitmap.nextInitializedTickWithinOneWord), or that word's edge; `position` is the tick's
+ * place in `ticks` when initialized.
  */
-function nextTickWithinOneWord(
+export function nextTickWithinOneWord(
   ticks: readonly InitializedTick[],
   tick: number,
   lte: boolean,
   tickSpacing: number,
-): { next: number; initialized: boolean; word: number } {
+): { next: number; initialized: boolean; position: number } {
   const compressed = Math.floor(tick / tickSpacing)
   if (lte) {
-    const word = compressed >> 8
-    const minimum = (word << 8) * tickSpacing
-    const found = ticks[neighbourIndex(ticks, tick, true)]
-    if (found && found.index >= minimum) return { next: found.index, initialized: true, word }
-    return { next: minimum, initialized: false, word }
+    const minimum = ((compressed >> 8) << 8) * tickSpacing
+    const position = firstAbove(ticks, tick) - 1
+    const found = ticks[position]
+    if (found && found.index >= minimum) return { next: found.index, initialized: true, position }
+    return { next: minimum, initialized: false, position: -1 }
   }
-  const word = (compressed + 1) >> 8
-  const maximum = ((word << 8) + 255) * tickSpacing
-  const found = ticks[neighbourIndex(ticks, tick, false)]
-  if (found && found.index <= maximum) return { next: found.index, initialized: true, word }
-  return { next: maximum, initialized: false, word }
-}
-
-/** The next known initialized tick in the swap's direction, else the end of the price range. */
-function nextKnownTick(
-  ticks: readonly InitializedTick[],
-  tick: number,
-  lte: boolean,
-): { next: number; initialized: boolean; word: number } {
-  const found = ticks[neighbourIndex(ticks, tick, lte)]
-  if (found) return { next: found.index, initialized: true, word: 0 }
-  return { next: lte ? MIN_TICK : MAX_TICK, initialized: false, word: 0 }
+  const maximum = ((((compressed + 1) >> 8) << 8) + 255) * tickSpacing
+  const position = firstAbove(ticks, tick)
+  const found = ticks[position]
+  if (found && found.index <= maximum) return { next: found.index, initialized: true, position }
+  return { next: maximum, initialized: false, position: -1 }
 }
 
 /**
- * What the pool pays for exactly `amountIn` (UniswapV3Pool.swap with a positive amount and no
- * price limit beyond the extremes): steps of constant liquidity, each bounded by the next
- * initialized tick or bitmap word edge, the liquidity changed by liquidityNet at each tick crossed.
+ * What the pool pays for exactly `amountIn` (UniswapV3Pool.swap with a positive amount),
+ * stopping at `sqrtPriceLimitX96` (default: the extremes): steps of constant liquidity, each
+ * bounded by the next initialized tick or bitmap word edge, the liquidity changed by
+ * liquidityNet at each tick crossed; and stopping at the edge of the ticks known (see
+ * V3PoolState.known). Step for step the contract's, so the amounts are its own, to the unit.
  */
 export function v3SwapExactIn(
   pool: V3PoolState,
   zeroForOne: boolean,
   amountIn: bigint,
+  sqrtPriceLimitX96?: bigint,
 ): V3SwapResult {
-  const priceLimit = zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n
-  const liquidityNet = new Map(pool.ticks.map((tick) => [tick.index, tick.liquidityNet]))
-  let remaining = amountIn
+  const priceLimit = sqrtPriceLimitX96 ?? (zeroForOne ? MIN_SQRT_RATIO + 1n : MAX_SQRT_RATIO - 1n)
+  const { ticks, tickSpacing, known } = pool
+  let remaining = amountIn > 0n ? amountIn : 0n
   let amountOut = 0n
   let sqrtPrice = pool.sqrtPriceX96
   let tick = pool.tick
   let liquidity = pool.liquidity
   let ticksCrossed = 0
-  let complete = true
   let exact = true
-  if (amountIn <= 0n) {
-    return {
-      amountOut: 0n,
-      amountInUsed: 0n,
-      ticksCrossed,
-      complete,
-      exact,
-      sqrtPriceX96After: sqrtPrice,
+  // The tick of the price is known exactly only at step ends that reach their target.
+  let tickSettled = true
+  while (remaining !== 0n && sqrtPrice !== priceLimit) {
+    const step = nextTickWithinOneWord(ticks, tick, zeroForOne, tickSpacing)
+    let tickNext = Math.min(MAX_TICK, Math.max(MIN_TICK, step.next))
+    let initialized = step.initialized
+    // The edge of what was read: the swap may reach it, not cross it.
+    let edge = false
+    if (known) {
+      if (zeroForOne && tickNext <= known.lower && known.lower > MIN_TICK) {
+        tickNext = known.lower
+        initialized = false
+        edge = true
+      } else if (!zeroForOne && tickNext >= known.upper && known.upper < MAX_TICK) {
+        tickNext = known.upper
+        initialized = false
+        edge = true
+      }
     }
-  }
-  while (remaining !== 0n) {
-    if (sqrtPrice === priceLimit) {
-      complete = false
-      break
-    }
-    let step = nextTickWithinOneWord(pool.ticks, tick, zeroForOne, pool.tickSpacing)
-    const { knownWords } = pool
-    if (knownWords && (step.word < knownWords.lower || step.word > knownWords.upper)) {
-      exact = false
-      step = nextKnownTick(pool.ticks, tick, zeroForOne)
-    }
-    const tickNext = Math.min(MAX_TICK, Math.max(MIN_TICK, step.next))
     const sqrtPriceNext = sqrtRatioAtTick(tickNext)
     const target = (zeroForOne ? sqrtPriceNext < priceLimit : sqrtPriceNext > priceLimit)
       ? priceLimit
       : sqrtPriceNext
+    const stepStart = sqrtPrice
     const swapped = computeSwapStepExactIn(sqrtPrice, target, liquidity, remaining, pool.fee)
     remaining -= swapped.amountIn + swapped.feeAmount
     amountOut += swapped.amountOut
     sqrtPrice = swapped.sqrtPriceNext
     if (sqrtPrice === sqrtPriceNext) {
-      if (step.initialized) {
-        const net = liquidityNet.get(tickNext) ?? 0n
+      if (edge) {
+        // Not crossed: nothing is known of the tick there.
+        tick = tickNext
+        tickSettled = true
+        if (remaining !== 0n) exact = false
+        break
+      }
+      if (initialized) {
+        const net = ticks[step.position]?.liquidityNet ?? 0n
         liquidity += zeroForOne ? -net : net
         ticksCrossed += 1
       }
       tick = zeroForOne ? tickNext - 1 : tickNext
+      tickSettled = true
+    } else if (sqrtPrice !== stepStart) {
+      // Short of the step's end: the tick is the price's (the contract's getTickAtSqrtRatio).
+      tickSettled = false
     }
-    // Short of the next tick the step used all that was left, so the loop ends here and the
-    // pool's new tick (getTickAtSqrtRatio) is never needed.
   }
   return {
     amountOut,
-    amountInUsed: amountIn - remaining,
+    amountInUsed: (amountIn > 0n ? amountIn : 0n) - remaining,
     ticksCrossed,
-    complete,
+    complete: remaining === 0n,
     exact,
     sqrtPriceX96After: sqrtPrice,
+    tickAfter: tickSettled ? tick : undefined,
+    liquidityAfter: liquidity,
   }
+}
+
+/**
+ * The pool's state after `v3SwapExactIn` (its ticks and what is known of them unchanged). Where
+ * the swap ended inside a step, the tick is the price's, computed when first asked for: most
+ * states a search makes are never swapped again.
+ */
+export function v3StateAfter(pool: V3PoolState, swap: V3SwapResult): V3PoolState {
+  const rest = {
+    sqrtPriceX96: swap.sqrtPriceX96After,
+    liquidity: swap.liquidityAfter,
+    fee: pool.fee,
+    tickSpacing: pool.tickSpacing,
+    ticks: pool.ticks,
+    ...(pool.known && { known: pool.known }),
+  }
+  const { tickAfter, sqrtPriceX96After } = swap
+  if (tickAfter !== undefined) return { ...rest, tick: tickAfter }
+  let tick: number | undefined
+  return Object.defineProperty(rest, 'tick', {
+    enumerable: true,
+    get: () => (tick ??= tickAtSqrtRatio(sqrtPriceX96After)),
+  }) as V3PoolState
 }

@@ -20,9 +20,12 @@ function newUsername(prefix = 'login'): string {
   return `${prefix}_${randomUUID().slice(0, 8)}`
 }
 
-function login(body: unknown): Promise<EnvelopeResponse> {
-  return invoke(handler, httpEvent({ routeKey: ROUTE, body }))
+function login(body: unknown, sourceIp?: string): Promise<EnvelopeResponse> {
+  return invoke(handler, httpEvent({ routeKey: ROUTE, body, sourceIp }))
 }
+
+/** A client's source address of its own: a test's budgets are never another test's. */
+const newClient = () => `198.18.0.${Math.floor(Math.random() * 250) + 1}`
 
 async function registered(prefix?: string) {
   const credentials = { username: newUsername(prefix), password: `pw-${randomUUID()}` }
@@ -40,9 +43,15 @@ const REJECTED = {
   },
 }
 
-const LOCKED = {
+const DELAYED = {
   status: 429,
-  body: { ok: false, error: { code: 429, message: expect.stringMatching(/^too many failed/) } },
+  body: {
+    ok: false,
+    error: {
+      code: 429,
+      message: expect.stringMatching(/^too many failed logins from this client/),
+    },
+  },
 }
 
 describe('POST /v1/account/login', () => {
@@ -140,36 +149,54 @@ describe('POST /v1/account/login', () => {
     expect({ success, failure, unknown }).toEqual({ success: 5, failure: 3, unknown: 3 })
   })
 
-  describe('lockout', () => {
+  describe('failed logins delay the client that made them (DECISIONS §9.4)', () => {
     // Six scrypt logins take seconds, more on a loaded machine: never across a quarter hour.
     beforeEach(() => clearOfWindowEnd(CREDENTIAL_WINDOW_SECONDS, 60))
 
-    it('answers 429 with Retry-After after 5 failed logins, even with the right password', async () => {
+    it('answers 429 with Retry-After to a client after its 5 failed logins, even with the right password', async () => {
       const { username, password } = await registered()
+      const client = newClient()
       for (let attempt = 0; attempt < MAX_CREDENTIAL_CHECKS; attempt++) {
-        expect(await login({ username, password: 'not the password' })).toEqual(REJECTED)
+        expect(await login({ username, password: 'not the password' }, client)).toEqual(REJECTED)
       }
 
       const raw = (await handler(
-        httpEvent({ routeKey: ROUTE, body: { username, password } }),
+        httpEvent({ routeKey: ROUTE, body: { username, password }, sourceIp: client }),
         lambdaContext(),
       )) as { statusCode: number; headers: Record<string, string>; body: string }
 
-      expect({ status: raw.statusCode, body: JSON.parse(raw.body) }).toEqual(LOCKED)
+      expect({ status: raw.statusCode, body: JSON.parse(raw.body) }).toEqual(DELAYED)
       const retryAfter = Number(raw.headers['retry-after'])
       expect(retryAfter).toBeGreaterThanOrEqual(1)
       expect(retryAfter).toBeLessThanOrEqual(CREDENTIAL_WINDOW_SECONDS)
     })
 
-    it('locks an unknown username too, in any casing', async () => {
-      const username = newUsername('Ghost')
+    it("signs the owner in from its own client after a stranger's 5 failed logins at its name", async () => {
+      const { username, password } = await registered()
+      const stranger = newClient()
       for (let attempt = 0; attempt < MAX_CREDENTIAL_CHECKS; attempt++) {
-        expect(await login({ username, password: 'guess number one' })).toEqual(REJECTED)
+        expect(await login({ username, password: 'a guess' }, stranger)).toEqual(REJECTED)
+      }
+      expect(await login({ username, password: 'one more guess' }, stranger)).toEqual(DELAYED)
+
+      const owner = await login({ username, password }, newClient())
+
+      expect(owner.status).toBe(200)
+    })
+
+    it('delays a client at an unknown username too, in any casing', async () => {
+      const username = newUsername('Ghost')
+      const client = newClient()
+      for (let attempt = 0; attempt < MAX_CREDENTIAL_CHECKS; attempt++) {
+        expect(await login({ username, password: 'guess number one' }, client)).toEqual(REJECTED)
       }
 
-      const response = await login({ username: username.toLowerCase(), password: 'another guess' })
+      const response = await login(
+        { username: username.toLowerCase(), password: 'another guess' },
+        client,
+      )
 
-      expect(response).toEqual(LOCKED)
+      expect(response).toEqual(DELAYED)
     })
   })
 

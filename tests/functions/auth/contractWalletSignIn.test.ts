@@ -9,15 +9,21 @@ import {
   zeroAddress,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
+import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
 import { CONTRACT_CHECK_GAS } from '../../../lib/auth/siwe'
+import { db, tableName } from '../../../lib/db/client'
+import { clientWindowKey } from '../../../lib/db/keys'
+import { windowOf } from '../../../lib/db/windowCounter'
 import { chainOf } from '../../../lib/chain/clients'
-import { loadChainConfig } from '../../../lib/config'
+import { loadChainConfig, loadClientLimitConfig } from '../../../lib/config'
 import { rpcRequestChannel } from '../../support/rpcChannels'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import { clearOfWindowEnd } from '../../support/windowEdge'
 
 // The smallest EIP-1271 wallet: a contract that accepts what its owner signed.
 const MINIMAL_1271_WALLET = `// SPDX-License-Identifier: MIT
@@ -87,7 +93,11 @@ beforeAll(async () => {
  */
 async function signInAsContract(
   signer: typeof owner,
-  { address = walletAddress, wrap = true }: { address?: `0x${string}`; wrap?: boolean } = {},
+  {
+    address = walletAddress,
+    wrap = true,
+    sourceIp,
+  }: { address?: `0x${string}`; wrap?: boolean; sourceIp?: string } = {},
 ) {
   const nonce = await invoke(
     getNonce,
@@ -100,8 +110,29 @@ async function signInAsContract(
     : ownerSignature
   return invoke(
     loginWallet,
-    httpEvent({ route: 'loginWallet', body: { address, signature, nonce: issued } }),
+    httpEvent({ route: 'loginWallet', body: { address, signature, nonce: issued }, sourceIp }),
   )
+}
+
+/** A client's source address of its own: a test's budgets are never another test's. */
+const newClient = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`
+
+/** The RPC calls made while `run` runs, by method. */
+async function rpcCallsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {}
+  const onRpcRequest = (text: unknown) => {
+    const body = typeof text === 'string' ? (JSON.parse(text) as unknown) : undefined
+    for (const call of [body].flat() as Array<{ method?: string }>) {
+      if (call?.method) counts[call.method] = (counts[call.method] ?? 0) + 1
+    }
+  }
+  rpcRequestChannel.subscribe(onRpcRequest)
+  try {
+    await run()
+  } finally {
+    rpcRequestChannel.unsubscribe(onRpcRequest)
+  }
+  return counts
 }
 
 /** The `gas` of every eth_call the node is sent while `run` runs. */
@@ -156,6 +187,74 @@ describe('wallet sign-in for a contract wallet (EIP-1271, ERC-6492-wrapped)', ()
     expect(response).toEqual({
       status: 401,
       body: { ok: false, error: { code: 401004, message: expect.any(String) } },
+    })
+  })
+
+  describe('budgets of a contract-wallet check (DECISIONS §9.4)', () => {
+    // The failures of a test fall in one 15-minute window, however slow the machine.
+    beforeEach(() => clearOfWindowEnd(CREDENTIAL_WINDOW_SECONDS, 60))
+
+    it('delays only the client whose 5 checks failed: its sixth answers 429 with no RPC call, and the owner signs in from its own', async () => {
+      const strangerClient = newClient()
+      for (let guess = 0; guess < MAX_CREDENTIAL_CHECKS; guess++) {
+        const refused = await signInAsContract(stranger, { sourceIp: strangerClient })
+        expect(refused.body.error?.code).toBe(401004)
+      }
+
+      let sixth: Awaited<ReturnType<typeof signInAsContract>> | undefined
+      const calls = await rpcCallsDuring(async () => {
+        sixth = await signInAsContract(stranger, { sourceIp: strangerClient })
+      })
+      const ownerLogin = await signInAsContract(owner, { sourceIp: newClient() })
+
+      expect(sixth).toEqual({
+        status: 429,
+        body: {
+          ok: false,
+          error: {
+            code: 429,
+            message: expect.stringMatching(/^too many failed logins from this client/),
+          },
+        },
+      })
+      expect(calls).toEqual({})
+      expect(ownerLogin.status).toBe(200)
+    })
+
+    it("charges a check's RPC calls to its client's RPC budget: over it, 429 before any RPC call", async () => {
+      const client = newClient()
+      const limit = loadClientLimitConfig().rpc
+      // The client's minute is spent but for one call (this window and the next, so a minute
+      // turning over mid-test changes nothing): a wrapped check (1 call) fits, the next does not.
+      const { startsAt } = windowOf(60)
+      for (const windowStart of [startsAt, startsAt + 60]) {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: clientWindowKey('rpc', client, windowStart),
+            UpdateExpression: 'SET #type = :type, #count = :count, expiresAt = :endsAt',
+            ExpressionAttributeNames: { '#type': 'type', '#count': 'count' },
+            ExpressionAttributeValues: {
+              ':type': 'WindowCounter',
+              ':count': limit - 1,
+              ':endsAt': windowStart + 60,
+            },
+          }),
+        )
+      }
+
+      const first = await rpcCallsDuring(async () => {
+        expect((await signInAsContract(owner, { sourceIp: client })).status).toBe(200)
+      })
+      let refused: Awaited<ReturnType<typeof signInAsContract>> | undefined
+      const second = await rpcCallsDuring(async () => {
+        refused = await signInAsContract(owner, { sourceIp: client })
+      })
+
+      expect(first).toEqual({ eth_call: 1 })
+      expect(refused?.status).toBe(429)
+      expect(refused?.body.error?.message).toMatch(/^too many requests from this client/)
+      expect(second).toEqual({})
     })
   })
 })

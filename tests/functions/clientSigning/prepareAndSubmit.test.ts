@@ -161,12 +161,7 @@ describe('prepare, sign on the client, submit', () => {
     // quote above); the route's simulation with its estimate from the wallet, which reverts while
     // the allowance is short; then one eth_simulateV1 for both gas limits. The session and one
     // catalog read. Nothing sent.
-    const { lens, simulations } = quoteCallsOf(
-      'ethereum',
-      body.address0,
-      body.address1,
-      result.quote?.route ?? [],
-    )
+    const { lens, simulations } = quoteCallsOf('ethereum', body.address0, body.address1)
     expect(prepareCost.rpc).toEqual({
       calls: lens + simulations * 2 + 11,
       roundTrips: 3,

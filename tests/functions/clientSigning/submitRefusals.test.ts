@@ -1,10 +1,19 @@
 import '../../support/env'
-import { type Address, encodeFunctionData, erc20Abi, type Hex, parseEther } from 'viem'
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  isAddressEqual,
+  parseEther,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { handler as submitEthereum } from '../../../functions/clientSigning/submitEthereum'
 import type { NetworkName } from '../../../lib/networkNames'
 import { NATIVE_COIN } from '../../../lib/constants'
+import { submittedRouterAbi } from '../../../lib/clientSigning/checkSwapRouterCall'
 import { listTrades } from '../../../lib/db/trade'
 import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
@@ -44,6 +53,59 @@ async function nativeTransfer(who: Caller, to: Address): Promise<PreparedTransac
   const response = await prepareRoute('transfer/tokens/altchain', who.token, { to, amount: '1' })
   expect(response.status).toBe(200)
   return (response.body.result as { transactions: PreparedTransaction[] }).transactions
+}
+
+/** SwapRouter02's recipient meaning "the router itself" (Constants.ADDRESS_THIS). */
+const ADDRESS_THIS: Address = '0x0000000000000000000000000000000000000002'
+
+/**
+ * The prepared router call with every payment to the wallet sent to the router instead, and a
+ * refundETH after it: the output stays in the router for anyone to sweep (issue 32).
+ */
+function outputLeftInRouter(data: Hex, wallet: Address): Hex {
+  const outer = decodeFunctionData({ abi: submittedRouterAbi, data })
+  if (outer.functionName !== 'multicall') throw new Error('the prepared swap is not a multicall')
+  const [deadline, inner] = outer.args
+  const redirected = inner.map((callData) => {
+    const call = decodeFunctionData({ abi: submittedRouterAbi, data: callData })
+    switch (call.functionName) {
+      case 'exactInput': {
+        const [params] = call.args
+        if (!isAddressEqual(params.recipient, wallet)) return callData
+        return encodeFunctionData({
+          abi: submittedRouterAbi,
+          functionName: 'exactInput',
+          args: [{ ...params, recipient: ADDRESS_THIS }],
+        })
+      }
+      case 'swapExactTokensForTokens': {
+        const [amountIn, minimum, path, to] = call.args
+        if (!isAddressEqual(to, wallet)) return callData
+        return encodeFunctionData({
+          abi: submittedRouterAbi,
+          functionName: 'swapExactTokensForTokens',
+          args: [amountIn, minimum, path, ADDRESS_THIS],
+        })
+      }
+      case 'sweepToken': {
+        const [token, minimum, to] = call.args
+        if (!isAddressEqual(to, wallet)) return callData
+        return encodeFunctionData({
+          abi: submittedRouterAbi,
+          functionName: 'sweepToken',
+          args: [token, minimum, ADDRESS_THIS],
+        })
+      }
+      default:
+        return callData
+    }
+  })
+  const refund = encodeFunctionData({ abi: submittedRouterAbi, functionName: 'refundETH' })
+  return encodeFunctionData({
+    abi: submittedRouterAbi,
+    functionName: 'multicall',
+    args: [deadline, [...redirected, refund]],
+  })
 }
 
 const pendingNonce = (network: NetworkName, who: Caller) =>
@@ -187,6 +249,34 @@ describe('POST /v1/submit/{network} refuses before broadcasting anything', () =>
     expect(response).toEqual({
       status: 422,
       body: { ok: false, error: { code: 422, message: expect.stringMatching(message) } },
+    })
+    await expectNothingSent('ethereum', who, nonce)
+  })
+
+  it('answers 422 to a swap whose output stays in the router behind a refundETH, and broadcasts nothing (issue 32)', async () => {
+    const who = await caller('ethereum', { LINK: parseEther('5') })
+    const [approval, swap] = await linkSwap(who)
+    const prepared = swap as PreparedTransaction
+    const nonce = await pendingNonce('ethereum', who)
+
+    const response = await submit('ethereum', who, [
+      await signPrepared(who.account, approval as PreparedTransaction),
+      await signPrepared(who.account, prepared, {
+        data: outputLeftInRouter(prepared.data, who.address),
+      }),
+    ])
+
+    expect(response).toEqual({
+      status: 422,
+      body: {
+        ok: false,
+        error: {
+          code: 422,
+          message: expect.stringMatching(
+            /transaction 2 .*leaves the output in the router instead of paying the wallet/,
+          ),
+        },
+      },
     })
     await expectNothingSent('ethereum', who, nonce)
   })

@@ -5,6 +5,7 @@ import {
   formatUnits,
   getAddress,
   maxUint256,
+  parseAbi,
   parseEther,
   parseUnits,
   toHex,
@@ -69,12 +70,64 @@ async function quoteWithExpectation(network: NetworkName, query: Record<string, 
   throw new Error(`${network} kept mining blocks during the quote`)
 }
 
-/** The route's shape: shares in 5 % steps summing to the whole, hops chained from in to out. */
+const pairAbi = parseAbi(['function getReserves() view returns (uint112, uint112, uint32)'])
+const slot0Abi = parseAbi([
+  'function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint32, bool)',
+])
+
+/**
+ * The price impact in bps computed apart from the service: what each leg's input fetches at its
+ * pools' first-unit rates at the block (V2: reserves and the pair's 0.3 %; V3: slot0's price and
+ * the tier's fee), against `amountOut`, rounded down (DECISIONS §9.3: from the simulated amount).
+ */
+async function impactAt(
+  network: NetworkName,
+  route: Quote['route'],
+  amountOut: bigint,
+  blockNumber: bigint,
+): Promise<number> {
+  const client = devnet(network)
+  let numerator = 0n
+  let denominator = 1n
+  for (const leg of route) {
+    let legNumerator = BigInt(leg.hops[0]?.amountIn ?? '0')
+    let legDenominator = 1n
+    for (const hop of leg.hops) {
+      const zeroForOne = hop.tokenIn.toLowerCase() < hop.tokenOut.toLowerCase()
+      if (hop.protocol === 'v2') {
+        const [reserve0, reserve1] = await client.readContract({
+          address: hop.pool,
+          abi: pairAbi,
+          functionName: 'getReserves',
+          blockNumber,
+        })
+        legNumerator *= 997n * (zeroForOne ? reserve1 : reserve0)
+        legDenominator *= 1000n * (zeroForOne ? reserve0 : reserve1)
+      } else {
+        const [sqrtPrice] = await client.readContract({
+          address: hop.pool,
+          abi: slot0Abi,
+          functionName: 'slot0',
+          blockNumber,
+        })
+        const keep = BigInt(1_000_000 - (hop.fee ?? 0))
+        legNumerator *= keep * (zeroForOne ? sqrtPrice * sqrtPrice : 1n << 192n)
+        legDenominator *= 1_000_000n * (zeroForOne ? 1n << 192n : sqrtPrice * sqrtPrice)
+      }
+    }
+    numerator = numerator * legDenominator + legNumerator * denominator
+    denominator *= legDenominator
+  }
+  const shortfall = numerator - amountOut * denominator
+  return shortfall <= 0n ? 0 : Number((shortfall * 10_000n) / numerator)
+}
+
+/** The route's shape: shares summing to the whole, hops chained from in to out. */
 function expectRouteShape(result: Quote, tokenIn: Address, tokenOut: Address, amountIn: bigint) {
   expect(result.route.reduce((sum, leg) => sum + leg.shareBps, 0)).toBe(10_000)
   let legsIn = 0n
   for (const leg of result.route) {
-    expect(leg.shareBps % 500).toBe(0)
+    expect(leg.shareBps).toBeGreaterThan(0)
     expect(getAddress(leg.hops[0]?.tokenIn ?? zeroAddress)).toBe(getAddress(tokenIn))
     expect(getAddress(leg.hops[leg.hops.length - 1]?.tokenOut ?? zeroAddress)).toBe(
       getAddress(tokenOut),
@@ -175,7 +228,17 @@ describe('GET /v1/swap/quote/{network}', () => {
       expect(result.blockNumber).toBe(Number(blockNumber))
       expect(result.gasEstimate).toBeGreaterThan(0)
       expect(BigInt(result.gasCostToken1)).toBeGreaterThanOrEqual(0n)
-      expect(result.priceImpactBps).toBeGreaterThanOrEqual(0)
+      // The legs carry the simulated amounts: their last hops sum to amountOut.
+      expect(
+        result.route.reduce(
+          (sum, leg) => sum + BigInt(leg.hops[leg.hops.length - 1]?.amountOut ?? '0'),
+          0n,
+        ),
+      ).toBe(amountOut)
+      // The impact against each leg's input at its pools' first-unit rates, read from the pools.
+      expect(result.priceImpactBps).toBe(
+        await impactAt(network, result.route, amountOut, blockNumber),
+      )
     },
   )
 

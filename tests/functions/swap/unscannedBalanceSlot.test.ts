@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import { NATIVE_COIN } from '../../../lib/constants'
-import { bestRoute } from '../../../lib/swap/bestRoute'
+import { bestRoute } from '../../../lib/routing/bestRoute'
 import { db } from '../../../lib/db/client'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
 import { uniswapV2Router02Abi } from '../../../lib/local/uniswapV2Artifacts'
@@ -165,9 +165,9 @@ describe('a token whose balance slot the scan does not find', () => {
       })
     const [far, zoo] = await Promise.all([best(token), best(deployment('ethereum').token('USDT'))])
     expect([far.simulated, far.amountOut === far.searchedAmountOut]).toEqual([false, true])
-    expect(far.split.routes.flatMap((route) => route.hops.map((hop) => hop.pool.protocol))).toEqual(
-      ['v2'],
-    )
+    expect(far.routes.flatMap((route) => route.hops.map((hop) => hop.pool.protocol))).toEqual([
+      'v2',
+    ])
     expect(zoo.simulated).toBe(true)
   })
 

@@ -33,11 +33,14 @@ async function registered() {
   return credentials
 }
 
-async function failTimes(username: string, times: number, now: Date) {
+/** A client's source address of its own: a test's budgets are never another test's. */
+const newClient = () => `192.0.2.${Math.floor(Math.random() * 250) + 1}`
+
+async function failTimes(username: string, times: number, now: Date, client: string) {
   for (let attempt = 0; attempt < times; attempt++) {
-    await expect(checkCredentials({ username, password: 'wrong password' }, now)).rejects.toThrow(
-      Unauthorized,
-    )
+    await expect(
+      checkCredentials({ username, password: 'wrong password' }, client, now),
+    ).rejects.toThrow(Unauthorized)
   }
 }
 
@@ -45,7 +48,7 @@ describe('checkCredentials', () => {
   it('answers the account of the right password', async () => {
     const { username, password } = await registered()
 
-    const account = await checkCredentials({ username, password })
+    const account = await checkCredentials({ username, password }, newClient())
 
     expect(account).toEqual({
       accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -58,49 +61,72 @@ describe('checkCredentials', () => {
   it('refuses a wrong password with 401004', async () => {
     const { username } = await registered()
 
-    await expect(checkCredentials({ username, password: 'wrong password' })).rejects.toMatchObject({
+    await expect(
+      checkCredentials({ username, password: 'wrong password' }, newClient()),
+    ).rejects.toMatchObject({
       status: 401,
       code: UNAUTHORIZED.credentialsRejected,
     })
   })
 
-  it('locks for the rest of the window after 5 failures, then lets the owner in', async () => {
+  it('delays a client for the rest of the window after its 5 failures, then checks it again', async () => {
     const { username, password } = await registered()
-    await failTimes(username, MAX_CREDENTIAL_CHECKS, inWindow(2, 10))
+    const client = newClient()
+    await failTimes(username, MAX_CREDENTIAL_CHECKS, inWindow(2, 10), client)
 
-    await expect(checkCredentials({ username, password }, inWindow(2, 890))).rejects.toMatchObject({
-      status: 429,
-      retryAfterSeconds: 10,
-    })
-    await expect(checkCredentials({ username, password }, inWindow(3, 1))).resolves.toMatchObject({
-      username,
+    await expect(
+      checkCredentials({ username, password }, client, inWindow(2, 890)),
+    ).rejects.toMatchObject({ status: 429, retryAfterSeconds: 10 })
+    await expect(
+      checkCredentials({ username, password }, client, inWindow(3, 1)),
+    ).resolves.toMatchObject({ username })
+  })
+
+  it("lets the owner in from its own client while a stranger's 5 failures delay only the stranger (DECISIONS §9.4)", async () => {
+    const owner = await registered()
+    const stranger = newClient()
+    await failTimes(owner.username, MAX_CREDENTIAL_CHECKS, inWindow(6, 10), stranger)
+    const verify = vi.mocked(password.verifyPassword)
+    verify.mockClear()
+
+    await expect(
+      checkCredentials({ ...owner, password: 'sixth guess' }, stranger, inWindow(6, 20)),
+    ).rejects.toThrow(TooManyRequests)
+    expect(verify).not.toHaveBeenCalled()
+    await expect(checkCredentials(owner, newClient(), inWindow(6, 20))).resolves.toMatchObject({
+      username: owner.username,
     })
   })
 
   it('does not count right passwords against the budget', async () => {
     const { username, password } = await registered()
-    await failTimes(username, MAX_CREDENTIAL_CHECKS - 1, inWindow(4, 5))
+    const client = newClient()
+    await failTimes(username, MAX_CREDENTIAL_CHECKS - 1, inWindow(4, 5), client)
 
     for (let login = 0; login < 3; login++) {
-      await expect(checkCredentials({ username, password }, inWindow(4, 6))).resolves.toBeDefined()
+      await expect(
+        checkCredentials({ username, password }, client, inWindow(4, 6)),
+      ).resolves.toBeDefined()
     }
-    await failTimes(username, 1, inWindow(4, 7))
-    await expect(checkCredentials({ username, password }, inWindow(4, 8))).rejects.toThrow(
+    await failTimes(username, 1, inWindow(4, 7), client)
+    await expect(checkCredentials({ username, password }, client, inWindow(4, 8))).rejects.toThrow(
       TooManyRequests,
     )
   })
 
-  it('says how long the lock lasts', async () => {
+  it('says how long the delay lasts', async () => {
     const username = `cred_${randomUUID().slice(0, 8)}`
-    await failTimes(username, MAX_CREDENTIAL_CHECKS, inWindow(5, 0))
+    const client = newClient()
+    await failTimes(username, MAX_CREDENTIAL_CHECKS, inWindow(5, 0), client)
 
     await expect(
-      checkCredentials({ username, password: 'any password' }, inWindow(5, 60)),
-    ).rejects.toThrow('too many failed logins; try again in 14 minutes')
+      checkCredentials({ username, password: 'any password' }, client, inWindow(5, 60)),
+    ).rejects.toThrow('too many failed logins from this client; try again in 14 minutes')
   })
 
-  it('lets at most 5 of 20 concurrent guesses reach scrypt', async () => {
+  it('lets at most 5 of 20 concurrent guesses from one client reach scrypt', async () => {
     const { username, password: right } = await registered()
+    const client = newClient()
     const verify = vi.mocked(password.verifyPassword)
     verify.mockClear()
     const guesses = Array.from({ length: 20 }, (_, index) =>
@@ -108,7 +134,7 @@ describe('checkCredentials', () => {
     )
 
     const outcomes = await Promise.allSettled(
-      guesses.map((guess) => checkCredentials({ username, password: guess })),
+      guesses.map((guess) => checkCredentials({ username, password: guess }, client)),
     )
 
     expect(verify).toHaveBeenCalledTimes(MAX_CREDENTIAL_CHECKS)

@@ -3,7 +3,7 @@ import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { db } from '../../../lib/db/client'
-import { readPriceState } from '../../../lib/db/priceBoundary'
+import { hopPools, pathPools, readPriceState } from '../../../lib/db/priceBoundary'
 import { openPriceHistory, queryPriceWindow } from '../../../lib/db/priceBucket'
 import { listProjects, type Project, projectId } from '../../../lib/db/project'
 import { backfillPriceHistory } from '../../../lib/markets/backfillPriceHistory'
@@ -121,12 +121,20 @@ describe('backfilling the price history from the chain', () => {
         const secondRun = counter.take()
 
         const { path } = await readPriceState(twin.id, { buckets: [], boundaries: [], now })
-        const callsPerHop = (path?.hops ?? []).reduce(
-          (sum, hop) => sum + (hop.protocol === 'v2' ? 3 : 2),
+        // Every pool of the path is read at a boundary: a hop's median reads each of its pools.
+        const pools = path ? pathPools(path) : []
+        const callsPerBoundary = pools.reduce(
+          (sum, pool) => sum + (pool.protocol === 'v2' ? 3 : 2),
           0,
         )
         figures.push(
-          `${symbol} (${path?.hops.map((hop) => hop.protocol).join('>')}): ` +
+          `${symbol} (${path?.hops
+            .map((hop) =>
+              hopPools(hop)
+                .map((pool) => pool.protocol)
+                .join('+'),
+            )
+            .join('>')}): ` +
             `${first?.boundariesRead} boundaries, ${first?.written} buckets; ` +
             `${firstRun.rpc.calls} RPC calls in ${firstRun.rpc.roundTrips} round trips ` +
             `(${formatCounts(firstRun.rpc.byMethod)}), ${firstRun.dynamo.calls} DynamoDB calls; ` +
@@ -135,8 +143,8 @@ describe('backfilling the price history from the chain', () => {
         )
         expect(first).toMatchObject({ written: 70, boundariesRead: 70, outOfReach: 0 })
         // A boundary costs its block search (a few reads, shared across the window) and the
-        // path's reads (3 calls a V2 hop, 2 a V3 hop); the path's choice one lens round trip.
-        expect(firstRun.rpc.byMethod.eth_call).toBeLessThanOrEqual(70 * callsPerHop + 10)
+        // path's reads (3 calls a V2 pool, 2 a V3 pool); the path's choice one lens round trip.
+        expect(firstRun.rpc.byMethod.eth_call).toBeLessThanOrEqual(70 * callsPerBoundary + 10)
         expect(firstRun.rpc.byMethod.eth_getBlockByNumber).toBeLessThanOrEqual(70 * 4)
         // Resumed: nothing closed is read again, only the open buckets up to now.
         expect(second).toMatchObject({ boundariesRead: 0, outOfReach: 0 })

@@ -3,7 +3,7 @@ import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isNodeFailure } from '../../../lib/chain/chainError'
 import { NATIVE_COIN } from '../../../lib/constants'
-import type { BestRoute } from '../../../lib/swap/bestRoute'
+import type { BestRoute } from '../../../lib/routing/bestRoute'
 import { estimateBeside, type GasEstimate, limitFrom } from '../../../lib/send/gasLimit'
 import { quoteRoute } from '../../../lib/swap/quoteSwap'
 import { minimumOut, routeCall } from '../../../lib/swap/routerCall'
@@ -128,7 +128,7 @@ describe('the swap estimate beside the simulation', () => {
       // that estimate, but not always above it while other files trade on these pools (the
       // node's estimate is a search, not an exact cost).
       expect({
-        route: best.split.routes.map((route) => route.hops.map((hop) => hop.pool.address)),
+        route: best.routes.map((route) => route.hops.map((hop) => hop.pool.address)),
         covered: limitFrom(early, sent.data) >= sent.gas,
       }).toMatchObject({ covered: true })
     },

@@ -3,7 +3,7 @@ import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
 import { legsOf, swapRouterCall } from '../../../lib/chain/swapRouterCall'
-import { bestRoute } from '../../../lib/swap/bestRoute'
+import { bestRoute } from '../../../lib/routing/bestRoute'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
 
 // Every route kind the engine picks on the devnet, executed as the one SwapRouter02 transaction
@@ -77,7 +77,7 @@ describe.each(NETWORKS)('bestRoute executed on %s', (network) => {
       })
       const block = await client.getBlock()
       const call = swapRouterCall({
-        legs: legsOf(quote.split),
+        legs: legsOf(quote),
         amountOutMin: quote.amountOut,
         recipient: owner.address,
         deadline: block.timestamp + 1200n,
@@ -111,12 +111,10 @@ describe.each(NETWORKS)('bestRoute executed on %s', (network) => {
         received: quote.amountOut,
       })
       const protocols = new Set(
-        quote.split.routes.flatMap((route) => route.hops.map((hop) => hop.pool.protocol)),
+        quote.routes.flatMap((route) => route.hops.map((hop) => hop.pool.protocol)),
       )
-      if (quote.split.routes.length > 1) kinds.add('split')
-      if (
-        quote.split.routes.some((route) => new Set(route.hops.map((h) => h.pool.protocol)).size > 1)
-      )
+      if (quote.routes.length > 1) kinds.add('split')
+      if (quote.routes.some((route) => new Set(route.hops.map((h) => h.pool.protocol)).size > 1))
         kinds.add('mixed')
       for (const protocol of protocols) kinds.add(protocol)
       if (nativeIn) kinds.add('native in')

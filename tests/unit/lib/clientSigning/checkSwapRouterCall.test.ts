@@ -1,4 +1,12 @@
-import { type Address, encodeFunctionData, encodePacked, type Hex, parseAbi } from 'viem'
+import fc from 'fast-check'
+import {
+  type Address,
+  decodeFunctionData,
+  encodeFunctionData,
+  encodePacked,
+  type Hex,
+  parseAbi,
+} from 'viem'
 import { describe, expect, it } from 'vitest'
 import { type RouterHop, swapRouterCall } from '../../../../lib/chain/swapRouterCall'
 import {
@@ -69,6 +77,50 @@ const exactInput = (path: Hex, recipient: Address, amountIn: bigint) =>
     args: [{ path, recipient, amountIn, amountOutMinimum: 0n }],
   })
 const usdcToWeth = encodePacked(['address', 'uint24', 'address'], [USDC, 500, WETH])
+const refundETH = () => encodeFunctionData({ abi: submittedRouterAbi, functionName: 'refundETH' })
+const wrapETH = (value: bigint) =>
+  encodeFunctionData({ abi: submittedRouterAbi, functionName: 'wrapETH', args: [value] })
+const unwrap = (minimum: bigint, recipient: Address) =>
+  encodeFunctionData({
+    abi: submittedRouterAbi,
+    functionName: 'unwrapWETH9',
+    args: [minimum, recipient],
+  })
+const sweep = (token: Address, recipient: Address) =>
+  encodeFunctionData({
+    abi: submittedRouterAbi,
+    functionName: 'sweepToken',
+    args: [token, 1n, recipient],
+  })
+const isSame = (a: Address, b: Address) => a.toLowerCase() === b.toLowerCase()
+const LEFT_IN_ROUTER = 'leaves the output in the router instead of paying the wallet'
+
+/** An inner call with whoever it pays replaced by the router (ADDRESS_THIS). */
+function toRouter(data: Hex): Hex {
+  const call = decodeFunctionData({ abi: submittedRouterAbi, data })
+  switch (call.functionName) {
+    case 'exactInput':
+      return encodeFunctionData({
+        abi: submittedRouterAbi,
+        functionName: 'exactInput',
+        args: [{ ...call.args[0], recipient: ADDRESS_THIS }],
+      })
+    case 'swapExactTokensForTokens': {
+      const [amountIn, minimum, path] = call.args
+      return encodeFunctionData({
+        abi: submittedRouterAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [amountIn, minimum, path, ADDRESS_THIS],
+      })
+    }
+    case 'sweepToken':
+      return sweep(call.args[0], ADDRESS_THIS)
+    case 'unwrapWETH9':
+      return unwrap(call.args[0], ADDRESS_THIS)
+    default:
+      throw new Error(`no recipient in ${call.functionName}`)
+  }
+}
 
 describe('checkSwapRouterCall', () => {
   const base = { amountOutMin: 5n, recipient: WALLET, deadline: 10n }
@@ -150,6 +202,123 @@ describe('checkSwapRouterCall', () => {
   it('refuses a call that leaves the output in the router for anyone to sweep', () => {
     expect(refusal(multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n)]))).toBe(
       'leaves the output in the router instead of paying the wallet',
+    )
+  })
+
+  it('refuses the output left in the router behind a refundETH, which pays back coin only (issue 32)', () => {
+    // The replay of issue 32: accepted before, since refundETH counted as paying the wallet.
+    expect(refusal(multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n), refundETH()]))).toBe(
+      'leaves the output in the router instead of paying the wallet',
+    )
+    expect(refusal(multicall([exactInput(usdcToWeth, ROUTER, 100n), refundETH()]))).toBe(
+      'leaves the output in the router instead of paying the wallet',
+    )
+    // A sweep of another token, or to the router itself, does not take the output out.
+    expect(
+      refusal(
+        multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n), sweep(USDC, WALLET), refundETH()]),
+      ),
+    ).toBe('leaves the output in the router instead of paying the wallet')
+    expect(
+      refusal(multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n), sweep(WETH, ADDRESS_THIS)])),
+    ).toBe('leaves the output in the router instead of paying the wallet')
+    // One leg paid, another left behind.
+    expect(
+      refusal(
+        multicall([exactInput(usdcToWeth, WALLET, 60n), exactInput(usdcToWeth, ADDRESS_THIS, 40n)]),
+      ),
+    ).toBe('leaves the output in the router instead of paying the wallet')
+    // Coin wrapped by the router and never spent stays there as wrapped coin.
+    const wethToUsdc = encodePacked(['address', 'uint24', 'address'], [WETH, 500, USDC])
+    expect(refusal(multicall([wrapETH(100n), exactInput(wethToUsdc, WALLET, 100n)]), 100n)).toBe(
+      'leaves the output in the router instead of paying the wallet',
+    )
+  })
+
+  it('accepts an output held by the router and then swept, unwrapped or swapped on to the wallet', () => {
+    expect(
+      check(multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n), sweep(WETH, WALLET)])),
+    ).toMatchObject({ token: USDC, amount: 100n })
+    expect(
+      check(multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n), unwrap(1n, WALLET)])),
+    ).toMatchObject({ token: USDC, amount: 100n })
+    // Unwrapped into the router, then the coin refunded to the signer.
+    expect(
+      check(
+        multicall([
+          exactInput(usdcToWeth, ADDRESS_THIS, 100n),
+          unwrap(1n, ADDRESS_THIS),
+          refundETH(),
+        ]),
+      ),
+    ).toMatchObject({ token: USDC, amount: 100n })
+    expect(
+      refusal(multicall([exactInput(usdcToWeth, ADDRESS_THIS, 100n), unwrap(1n, ADDRESS_THIS)])),
+    ).toBe('leaves the output in the router instead of paying the wallet')
+  })
+
+  it('refuses a swap of a router balance the call did not put there', () => {
+    expect(
+      refusal(multicall([exactInput(usdcToWeth, WALLET, 1n), exactInput(usdcToWeth, WALLET, 0n)])),
+    ).toBe('spends a router balance the call did not put there')
+  })
+
+  it('accepts every split swapRouterCall builds, generated, and refuses each with its output redirected to the router', () => {
+    const TOKENS = [USDC, WETH, LINK, STRANGER]
+    const hop = fc.record({
+      protocol: fc.constantFrom('v2' as const, 'v3' as const),
+      fee: fc.constantFrom(100, 500, 3000),
+    })
+    const route = fc.record({
+      middle: fc.array(fc.constantFrom(...TOKENS), { maxLength: 2 }),
+      hops: fc.array(hop, { minLength: 3, maxLength: 3 }),
+      amountIn: fc.bigInt({ min: 1n, max: 10n ** 24n }),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(route, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...TOKENS),
+        fc.constantFrom(...TOKENS),
+        fc.boolean(),
+        (routes, tokenIn, tokenOut, nativeOut) => {
+          const from = tokenIn
+          const to = nativeOut ? WETH : tokenOut
+          fc.pre(!isSame(from, to))
+          const legs = routes.map(({ middle, hops, amountIn }) => {
+            const path = [
+              from,
+              ...middle.filter((token) => !isSame(token, from) && !isSame(token, to)),
+              to,
+            ]
+            return {
+              amountIn,
+              hops: path.slice(1).map((token, index) => ({
+                ...(hops[index] ?? { protocol: 'v2' as const, fee: 0 }),
+                fee: hops[index]?.protocol === 'v3' ? (hops[index]?.fee ?? 500) : 0,
+                tokenIn: path[index] as Address,
+                tokenOut: token,
+              })),
+            }
+          })
+          const built = swapRouterCall({ ...base, legs, nativeIn: false, nativeOut })
+          const total = legs.reduce((sum, leg) => sum + leg.amountIn, 0n)
+
+          expect(check(built.data)).toMatchObject({ token: from, amount: total })
+          // The same call with its last inner call paying the router, then a refundETH: refused,
+          // except where that call unwraps the coin, which refundETH then pays the wallet.
+          const { args } = decodeFunctionData({ abi: submittedRouterAbi, data: built.data })
+          const inner = [...(args[1] as readonly Hex[])]
+          const last = inner.pop() as Hex
+          const redirected = multicall([...inner, toRouter(last), refundETH()])
+          if (nativeOut) expect(check(redirected)).toMatchObject({ token: from, amount: total })
+          else expect(refusal(redirected)).toBe(LEFT_IN_ROUTER)
+          // Without its last call (the sweep or unwrap of a collected output), then a refundETH.
+          if (inner.length >= legs.length && (nativeOut || legs.length > 1)) {
+            expect(refusal(multicall([...inner, refundETH()]))).toBe(LEFT_IN_ROUTER)
+          }
+        },
+      ),
+      { numRuns: 500, seed: 32 },
     )
   })
 

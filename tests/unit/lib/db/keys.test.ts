@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+import { BlockList } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import {
   accountKey,
@@ -8,7 +10,9 @@ import {
   clientWindowKey,
   depositJournalKey,
   familyKey,
-  nonceKey,
+  clientOf,
+  nonceCounterKey,
+  nonceSlotKey,
   networkKey,
   pendingTradeIndexKey,
   priceBucketKey,
@@ -38,22 +42,20 @@ describe('the key builders of lib/db/keys.ts', () => {
     expect(sessionKey('s1')).toEqual({ pk: 'SESSION#s1', sk: 'SESSION#s1' })
     expect(projectKey('p1')).toEqual({ pk: 'CATALOG', sk: 'PROJECT#p1' })
     expect(accountKey('Alice')).toEqual({ pk: 'USERNAME#alice', sk: 'ACCOUNT' })
-    expect(attemptWindowKey('account', 'Alice', 900)).toEqual({
-      pk: 'ATTEMPTS#ACCOUNT#alice',
+    expect(attemptWindowKey('account', 'Alice', '192.0.2.1', 900)).toEqual({
+      pk: 'ATTEMPTS#ACCOUNT#alice#CLIENT#192.0.2.1',
       sk: 'WINDOW#900',
     })
-    expect(attemptWindowKey('wallet', CHECKSUMMED, 0)).toEqual({
-      pk: `ATTEMPTS#WALLET#${LOWER}`,
+    expect(attemptWindowKey('wallet', CHECKSUMMED, '2001:DB8::1', 0)).toEqual({
+      pk: `ATTEMPTS#WALLET#${LOWER}#CLIENT#2001:db8:0:0::/64`,
       sk: 'WINDOW#0',
     })
     expect(clientWindowKey('login', '2001:DB8::1', 60)).toEqual({
-      pk: 'CLIENT#login#2001:db8::1',
+      pk: 'CLIENT#login#2001:db8:0:0::/64',
       sk: 'WINDOW#60',
     })
-    expect(nonceKey(CHECKSUMMED, new Date(1_000), 42)).toEqual({
-      pk: `NONCE#${LOWER}`,
-      sk: 'NONCE#000000000001000#42',
-    })
+    expect(nonceCounterKey(CHECKSUMMED)).toEqual({ pk: `NONCE#${LOWER}`, sk: 'RING' })
+    expect(nonceSlotKey(CHECKSUMMED, 7)).toEqual({ pk: `NONCE#${LOWER}`, sk: 'SLOT#0007' })
     expect(familyKey('f1')).toEqual({ pk: 'FAMILY#f1', sk: 'FAMILY' })
     expect(depositJournalKey('ethereum', 12n, HASH, 'native')).toEqual({
       pk: 'DEPOSIT_JOURNAL#ethereum',
@@ -116,5 +118,73 @@ describe('the key builders of lib/db/keys.ts', () => {
     expect(
       priceBucketKey('p1', 'hour', '2099-12-31T23').sk < priceHistoryMarkerKey('p1', 'hour').sk,
     ).toBe(true)
+  })
+})
+
+describe('clientOf', () => {
+  it('keeps an IPv4 address, and groups an IPv6 address by its /64 in every spelling', () => {
+    expect(clientOf('203.0.113.7')).toBe('203.0.113.7')
+    // One host's many addresses, however written, are one client.
+    for (const spelling of [
+      '2001:db8:85a3:8d3::1',
+      '2001:DB8:85A3:08D3:FFFF:FFFF:FFFF:FFFF',
+      '2001:0db8:85a3:08d3:0000:0000:0000:0001',
+      '2001:db8:85a3:8d3:1:2:3:4%eth0',
+    ]) {
+      expect(clientOf(spelling)).toBe('2001:db8:85a3:8d3::/64')
+    }
+    expect(clientOf('2001:db8:85a3:8d4::1')).toBe('2001:db8:85a3:8d4::/64')
+    expect(clientOf('::1')).toBe('0:0:0:0::/64')
+    expect(clientOf('fe80::')).toBe('fe80:0:0:0::/64')
+    expect(clientOf('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64')
+    // An IPv4 client seen through an IPv6 socket is that IPv4 client.
+    expect(clientOf('::ffff:203.0.113.7')).toBe('203.0.113.7')
+    expect(clientOf('::FFFF:cb00:7107')).toBe('203.0.113.7')
+    expect(clientOf('unknown')).toBe('unknown')
+  })
+
+  it("puts two IPv6 addresses in one client exactly when node:net's BlockList puts them in one /64, whatever the spelling", () => {
+    const hextet = fc.integer({ min: 0, max: 0xffff })
+    const address = fc.array(hextet, { minLength: 8, maxLength: 8 })
+    // Leading zeros, case and '::' for the longest run of zero hextets, each chosen at random.
+    const spell = (groups: number[], padded: boolean, upper: boolean, compress: boolean) => {
+      const text = groups.map((group) => group.toString(16).padStart(padded ? 4 : 0, '0'))
+      let spelled = text.join(':')
+      if (compress) {
+        let best = { start: -1, length: 0 }
+        for (let start = 0; start < 8; start++) {
+          let length = 0
+          while (start + length < 8 && groups[start + length] === 0) length++
+          if (length > best.length) best = { start, length }
+        }
+        if (best.length > 1) {
+          spelled = `${text.slice(0, best.start).join(':')}::${text.slice(best.start + best.length).join(':')}`
+        }
+      }
+      return upper ? spelled.toUpperCase() : spelled
+    }
+    // Not IPv4-mapped (::ffff:0:0/96 is an IPv4 client).
+    const notMapped = (groups: number[]) => groups.slice(0, 6).join(':') !== '0:0:0:0:0:65535'
+    fc.assert(
+      fc.property(
+        address,
+        address,
+        fc.boolean(),
+        fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
+        fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()),
+        (first, other, samePrefix, [p1, u1, c1], [p2, u2, c2]) => {
+          const second = samePrefix ? [...first.slice(0, 4), ...other.slice(4)] : other
+          fc.pre(notMapped(first) && notMapped(second))
+          const a = spell(first, p1, u1, c1)
+          const b = spell(second, p2, u2, c2)
+          const subnet = new BlockList()
+          subnet.addSubnet(a, 64, 'ipv6')
+
+          expect(clientOf(a) === clientOf(b)).toBe(subnet.check(b, 'ipv6'))
+          expect(clientOf(a)).toMatch(/^([0-9a-f]{1,4}:){4}:\/64$/)
+        },
+      ),
+      { numRuns: 2000, seed: 64 },
+    )
   })
 })

@@ -124,6 +124,34 @@ describe('time-weighted prices from the accumulators', () => {
     expect(Number(average) / 1e18).toBeCloseTo(15, 9)
   })
 
+  it("prices a hop held by several pools at the depth-weighted median of the pools' averages, to the unit", () => {
+    // Three pairs of the same tokens: $15.50 (depth 600), $15.60 (depth 500), $31.00 (depth d).
+    const pools = [15_500n, 15_600n, 31_000n].map((usd) => v2({ reserve1: usd * 10n ** 6n }))
+    const addresses = [POOL, WETH, TOKEN] as const
+    const single = (index: number) => path([hop({ pool: addresses[index] })])
+    const several = (attackerDepth: bigint) =>
+      path([
+        hop({
+          pool: addresses[0],
+          depth: '600',
+          more: [
+            { protocol: 'v2', pool: addresses[1], zeroForOne: true, depth: '500' },
+            { protocol: 'v2', pool: addresses[2], zeroForOne: true, depth: String(attackerDepth) },
+          ],
+        }),
+      ])
+    const start = pools.map((pool) => cumulativeAt(pool, true, 1_000n) ?? 0n)
+    const end = pools.map((pool) => cumulativeAt(pool, true, 4_600n) ?? 0n)
+    const alone = (index: number) =>
+      pathAverageE18(single(index), [start[index] ?? 0n], [end[index] ?? 0n], 3_600n)
+
+    // 1,000 of 2,100 is less than half: the median is the $15.60 pool's own average, exactly.
+    expect(pathAverageE18(several(1_000n), start, end, 3_600n)).toBe(alone(1))
+    expect(pathSpotE18(several(1_000n), pools)).toBe(15_600n * 10n ** 15n)
+    // 1,200 of 2,300 is more than half: it takes pools holding half the weight to move it.
+    expect(pathAverageE18(several(1_200n), start, end, 3_600n)).toBe(alone(2))
+  })
+
   it('prices the USD stablecoin itself at exactly 1, with no pool', () => {
     expect(pathAverageE18(path([], 6), [], [], 3_600n)).toBe(10n ** 18n)
     expect(pathSpotE18(path([], 6), [])).toBe(10n ** 18n)

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats'
 import { readdirSync, readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handler as getDocsAsset } from '../../../../functions/docs/getDocsAsset'
-import { MAX_HOPS } from '../../../../lib/chain/bestAmountOut'
+import { MAX_HOPS } from '../../../../lib/routing/paths'
 import type { OpenApiDocument } from '../../../../lib/openapi/buildOpenApiDocument'
 import { declaredFunctions } from '../../../../lib/openapi/declaredFunctions'
 import { loadRoutes, OPENAPI_FILE, openApiDocument } from '../../../../lib/openapi/openApiDocument'
@@ -182,13 +182,18 @@ describe('the OpenAPI document', () => {
       '500',
       '503',
     ])
+    // A quote spends its client's RPC budget (DECISIONS §9.4): a table write, so 503 too.
     expect(statuses('get', '/api/v1/swap/quote/altchain')).toEqual([
       '400',
       '422',
       '429',
       '500',
       '502',
+      '503',
     ])
+    expect(operation('get', '/api/v1/swap/quote/altchain').responses[429]).toEqual({
+      $ref: '#/components/responses/TooManyRequests',
+    })
     expect(operation('post', '/api/v1/account/login').responses[429]).toEqual({
       $ref: '#/components/responses/TooManyRequests',
     })

@@ -1,13 +1,13 @@
 import { type Address, getAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { Pool } from '../../../../lib/chain/pools/pool'
-import { bestSplit } from '../../../../lib/chain/pools/searchRoutes'
-import type { BestRoute } from '../../../../lib/swap/bestRoute'
+import type { BestRoute } from '../../../../lib/routing/bestRoute'
+import { searchSplit } from '../../../../lib/routing/searchSplit'
 import { describeBestRoute, largestRoutePath } from '../../../../lib/swap/routeAnswer'
 
 // The §8.1 answer of an engine quote (issue 26): built from a real search over two V2 pools of
 // one pair, deep enough alike that a large order splits; shares sum to 10,000 bps, every hop's
-// amounts are the search's, and the amounts are decimal strings (no float loses digits).
+// amounts are the route's, and the amounts are decimal strings (no float loses digits).
 
 const A: Address = '0x00000000000000000000000000000000000000a1'
 const B: Address = '0x00000000000000000000000000000000000000b2'
@@ -22,22 +22,35 @@ const pool = (address: Address, feeBps: number): Pool => ({
 describe('describeBestRoute', () => {
   it('answers each route of a split with its share and per-hop amounts as decimal strings', () => {
     const amountIn = 10n ** 23n
-    const split = bestSplit({
+    const split = searchSplit({
       pools: [
         pool('0x0000000000000000000000000000000000000001', 30),
         pool('0x0000000000000000000000000000000000000002', 25),
       ],
       tokenIn: A,
       tokenOut: B,
-      connectors: [],
+      through: [],
       amountIn,
+      units: {
+        swap: 60_000n,
+        route: 20_000n,
+        v2Hop: 60_000n,
+        v3Hop: 80_000n,
+        tickCrossed: 25_000n,
+      },
       gasPrice: { numerator: 0n, denominator: 1n },
     })
     if (!split) throw new Error('no split')
+    const shares = [6_000, 4_000]
     const best: BestRoute = {
       amountOut: split.amountOut,
-      split,
+      routes: split.routes.map((route, index) => ({
+        amountIn: route.amountIn,
+        shareBps: shares[index] ?? 0,
+        hops: route.hops.map((hop) => ({ ...hop })),
+      })),
       searchedAmountOut: split.amountOut,
+      gas: split.gas,
       gasPrice: 1n,
       gasCostToken1: 12_345n,
       priceImpactBps: 42,
@@ -50,7 +63,6 @@ describe('describeBestRoute', () => {
 
     expect(answer.route.length).toBe(2)
     expect(answer.route.reduce((sum, route) => sum + route.shareBps, 0)).toBe(10_000)
-    expect(answer.route.every((route) => route.shareBps % 500 === 0)).toBe(true)
     const hopsIn = answer.route.reduce(
       (sum, route) => sum + BigInt(route.hops[0]?.amountIn ?? '0'),
       0n,

@@ -4,8 +4,19 @@ import { Pool, TickListDataProvider, TickMath, v3Swap } from '@uniswap/v3-sdk'
 import fc from 'fast-check'
 import JSBI from 'jsbi'
 import { describe, expect, it } from 'vitest'
-import { type InitializedTick, v3SwapExactIn } from '../../../../../lib/chain/pools/v3Pool'
-import { MAX_TICK, MIN_TICK, sqrtRatioAtTick } from '../../../../../lib/chain/pools/tickMath'
+import {
+  type InitializedTick,
+  v3StateAfter,
+  v3SwapExactIn,
+} from '../../../../../lib/chain/pools/v3Pool'
+import {
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+  sqrtRatioAtTick,
+  tickAtSqrtRatio,
+} from '../../../../../lib/chain/pools/tickMath'
 
 // The reference is the Uniswap V3 SDK (not this project's code): Pool.getOutputAmount for
 // Uniswap's fee tiers, and its v3Swap loop for PancakeSwap's (2500 pips, spacing 50), which the
@@ -159,30 +170,94 @@ describe('v3SwapExactIn', () => {
     )
   })
 
-  it('counts the initialized ticks it crosses and says when the input ran past the known words', () => {
-    const pool = {
-      fee: 3000,
-      tickSpacing: 60,
-      tick: 0,
-      sqrtPriceX96: sqrtRatioAtTick(0),
-      liquidity: 10n ** 18n,
-      ticks: [
-        { index: -120, liquidityNet: 10n ** 18n },
-        { index: 120, liquidityNet: -(10n ** 18n) },
-      ],
-    }
-    const small = v3SwapExactIn(pool, true, 10n ** 12n)
+  it('leaves the pool as the SDK swap loop leaves it: price, liquidity and tick', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        poolArbitrary([...UNISWAP_TIERS, PANCAKE_TIER]),
+        fc.boolean(),
+        amountArbitrary,
+        async (pool, zeroForOne, amountIn) => {
+          const ours = v3StateAfter(pool, v3SwapExactIn(pool, zeroForOne, amountIn))
+          const sdk = await v3Swap(
+            JSBI.BigInt(pool.fee),
+            JSBI.BigInt(pool.sqrtPriceX96.toString()),
+            pool.tick,
+            JSBI.BigInt(pool.liquidity.toString()),
+            pool.tickSpacing,
+            new TickListDataProvider(sdkTicks(pool), pool.tickSpacing),
+            zeroForOne,
+            JSBI.BigInt(amountIn.toString()),
+            undefined,
+          )
+          expect([ours.sqrtPriceX96, ours.liquidity, ours.tick]).toEqual([
+            BigInt(sdk.sqrtRatioX96.toString()),
+            BigInt(sdk.liquidity.toString()),
+            sdk.tickCurrent,
+          ])
+        },
+      ),
+      { numRuns: 400 },
+    )
+  })
+
+  it('finds the tick of any sqrt price as the SDK does', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: MIN_SQRT_RATIO, max: MAX_SQRT_RATIO - 1n }), (sqrtPrice) => {
+        expect(tickAtSqrtRatio(sqrtPrice)).toBe(
+          TickMath.getTickAtSqrtRatio(JSBI.BigInt(sqrtPrice.toString())),
+        )
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  const twoTickPool = {
+    fee: 3000,
+    tickSpacing: 60,
+    tick: 0,
+    sqrtPriceX96: sqrtRatioAtTick(0),
+    liquidity: 10n ** 18n,
+    ticks: [
+      { index: -120, liquidityNet: 10n ** 18n },
+      { index: 120, liquidityNet: -(10n ** 18n) },
+    ],
+  }
+
+  it('counts the initialized ticks it crosses, and stops at the price limit', () => {
+    const small = v3SwapExactIn(twoTickPool, true, 10n ** 12n)
     expect(small).toMatchObject({ ticksCrossed: 0, complete: true, amountInUsed: 10n ** 12n })
-    const large = v3SwapExactIn(pool, true, 10n ** 17n)
+    const large = v3SwapExactIn(twoTickPool, true, 10n ** 17n)
     expect(large.ticksCrossed).toBe(1)
     expect(large.complete).toBe(false)
     expect(large.amountInUsed).toBeLessThan(10n ** 17n)
-    // Word 0 only: the swap down enters word -1, unread: it goes on to the next known tick and
-    // says it is an estimate (here the same step the contract takes, so the same amount).
-    const bounded = v3SwapExactIn({ ...pool, knownWords: { lower: 0, upper: 0 } }, true, 10n ** 15n)
-    const unbounded = v3SwapExactIn(pool, true, 10n ** 15n)
-    expect(bounded).toMatchObject({ exact: false, complete: true })
-    expect(unbounded).toMatchObject({ exact: true, complete: true })
-    expect(bounded.amountOut).toBe(unbounded.amountOut)
+  })
+
+  it('prices a pool as empty beyond the ticks read, never as if its liquidity went on', () => {
+    // Known to tick -60 below the price: a tick may sit there, unread (issue 32's crowded word).
+    const read = { ...twoTickPool, ticks: [], known: { lower: -60, upper: 60 } }
+    const within = v3SwapExactIn(read, true, 10n ** 14n)
+    expect(within).toMatchObject({ exact: true, complete: true })
+    expect(within.amountOut).toBe(v3SwapExactIn(twoTickPool, true, 10n ** 14n).amountOut)
+    const beyond = v3SwapExactIn(read, true, 10n ** 17n)
+    // It stops at the edge with input left: exactly what the pool pays down to tick -60.
+    const toEdge = v3SwapExactIn(twoTickPool, true, 10n ** 17n, sqrtRatioAtTick(-60))
+    expect(beyond).toMatchObject({ exact: false, complete: false })
+    expect([beyond.amountOut, beyond.amountInUsed, beyond.sqrtPriceX96After]).toEqual([
+      toEdge.amountOut,
+      toEdge.amountInUsed,
+      sqrtRatioAtTick(-60),
+    ])
+    // Upward the same, at tick 60.
+    const up = v3SwapExactIn(read, false, 10n ** 17n)
+    expect(up).toMatchObject({
+      exact: false,
+      complete: false,
+      sqrtPriceX96After: sqrtRatioAtTick(60),
+    })
+    // The range's own ends are no edge: known to MIN_TICK, the swap goes on to the next tick.
+    const wide = { ...twoTickPool, known: { lower: MIN_TICK, upper: MAX_TICK } }
+    expect(v3SwapExactIn(wide, true, 10n ** 17n)).toEqual(
+      v3SwapExactIn(twoTickPool, true, 10n ** 17n),
+    )
   })
 })

@@ -5,113 +5,18 @@ import {
   encodeAbiParameters,
   erc20Abi,
   type Hex,
-  isAddressEqual,
   keccak256,
   toHex,
 } from 'viem'
-import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { Unprocessable } from '../errors'
-import { uniswapV2RouterAbi } from './abis'
 import { readUntrusted } from './callBudget'
 import { onChain } from './chainError'
 import { publicClient } from './clients'
 import { ROUTER_PROBE_ADDRESS } from './routerProbe'
 
-export interface BestAmountOutParameters {
-  network: NetworkName
-  amountIn: bigint
-  tokenIn: Address
-  tokenOut: Address
-}
-
-export interface BestAmountOutReturnType {
-  amountOut: bigint
-  path: Address[]
-}
-
-/** DECISIONS §7.2: routes of up to 3 hops (4 tokens). */
-export const MAX_HOPS = 3
-
-/**
- * Every simple path from `tokenIn` to `tokenOut` of at most MAX_HOPS hops whose intermediate
- * tokens are base tokens: the direct pair, one base between, or two different bases between.
- */
-export function candidatePaths(
-  tokenIn: Address,
-  tokenOut: Address,
-  baseTokens: readonly Address[],
-): Address[][] {
-  const ends = [tokenIn, tokenOut]
-  const between = baseTokens.filter((base) => !ends.some((end) => isAddressEqual(end, base)))
-  const paths: Address[][] = [[tokenIn, tokenOut]]
-  for (const first of between) {
-    paths.push([tokenIn, first, tokenOut])
-    if (MAX_HOPS < 3) continue
-    for (const second of between) {
-      if (!isAddressEqual(first, second)) paths.push([tokenIn, first, second, tokenOut])
-    }
-  }
-  return paths
-}
-
-/**
- * The router's exact output for `amountIn` on the best candidate path. All candidates are asked
- * at once, so the transport sends them as one JSON-RPC batch (one round trip). A path without a
- * pair reverts and is skipped; none left is a 422.
- */
-export async function bestAmountOut({
-  network,
-  amountIn,
-  tokenIn,
-  tokenOut,
-}: BestAmountOutParameters): Promise<BestAmountOutReturnType> {
-  const { router, baseTokens } = loadChainConfig(network)
-  const client = publicClient(network)
-  const quotes = await Promise.all(
-    candidatePaths(tokenIn, tokenOut, baseTokens).map((path) =>
-      unlessNoRoute(
-        onChain(network, () =>
-          readUntrusted(client, {
-            address: router,
-            abi: uniswapV2RouterAbi,
-            functionName: 'getAmountsOut',
-            args: [amountIn, path],
-          }),
-        ).then((amounts) => ({ amountOut: amounts[amounts.length - 1] ?? 0n, path })),
-      ),
-    ),
-  )
-  return bestOf(network, quotes)
-}
-
-/** A missing pair or an empty reserve reverts inside the router: not a route (undefined). */
-function unlessNoRoute<Result>(call: Promise<Result>): Promise<Result | undefined> {
-  return call.catch((error: unknown) => {
-    if (error instanceof Unprocessable || error instanceof ContractFunctionExecutionError) {
-      return undefined
-    }
-    if (error instanceof BaseError && error.name === 'ContractFunctionZeroDataError') {
-      return undefined
-    }
-    throw error
-  })
-}
-
-/** The largest output; ties go to the shorter path (fewer hops, less gas): candidates come shortest first. */
-function bestOf<Quote extends BestAmountOutReturnType>(
-  network: NetworkName,
-  quotes: readonly (Quote | undefined)[],
-): Quote {
-  const best = quotes
-    .filter((quote): quote is Quote => quote !== undefined && quote.amountOut > 0n)
-    .reduce<Quote | undefined>(
-      (winner, quote) => (!winner || quote.amountOut > winner.amountOut ? quote : winner),
-      undefined,
-    )
-  if (!best) throw new Unprocessable(`no liquidity path between these tokens on ${network}`)
-  return best
-}
+// Where a token keeps the router probe's balance, so a simulation can give the probe exactly the
+// input it swaps (lib/routing/simulateSplit.ts).
 
 /** Storage layouts whose balance slot the scan tries: Solidity and Vyper mappings at slots 0..N. */
 const BALANCE_SLOTS_SCANNED = 12
@@ -159,7 +64,7 @@ export async function findBalanceSlot(network: NetworkName, token: Address): Pro
   const known = balanceSlots.get(key)
   if (known !== undefined) return known
   const candidates = balanceSlotCandidates(ROUTER_PROBE_ADDRESS)
-  const marker = await unlessNoRoute(
+  const marker = await unlessReverted(
     onChain(network, () =>
       readUntrusted(publicClient(network), {
         address: token,
@@ -185,4 +90,17 @@ export async function findBalanceSlot(network: NetworkName, token: Address): Pro
   if (balanceSlots.size >= BALANCE_SLOTS_KEPT) balanceSlots.clear()
   balanceSlots.set(key, found)
   return found
+}
+
+/** A token that reverts or answers nothing is not one whose slot can be found (undefined). */
+function unlessReverted<Result>(call: Promise<Result>): Promise<Result | undefined> {
+  return call.catch((error: unknown) => {
+    if (error instanceof Unprocessable || error instanceof ContractFunctionExecutionError) {
+      return undefined
+    }
+    if (error instanceof BaseError && error.name === 'ContractFunctionZeroDataError') {
+      return undefined
+    }
+    throw error
+  })
 }

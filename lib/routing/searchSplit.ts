@@ -1,0 +1,307 @@
+import type { Address } from 'viem'
+import type { Pool } from '../chain/pools/pool'
+import type { RouteGasUnits } from '../config'
+import { fastMarginal, fastRoute, fastSpotRate, type FastStates } from './fastModel'
+import type { GasPriceInToken1 } from './gasModel'
+import { enumeratePaths, type Hop } from './paths'
+import { type PricedSplit, priceSplit } from './priceSplit'
+
+/** DECISIONS §8.1: the input may be split over up to 4 routes. */
+export const MAX_SPLIT_ROUTES = 4
+/**
+ * Equal parts of the input the discovery hands out one at a time, each to the route that pays
+ * most for it where the earlier parts left the pools (the 5 % grid of §8.1, as a floor); the
+ * routes it picks are then balanced (balance).
+ */
+export const DISCOVERY_PARTS = 20
+/** Routes of the discovery kept for the elimination down to MAX_SPLIT_ROUTES, the most given first. */
+const ELIMINATION_ROUTES = 8
+/** Single routes priced exactly: the model's best few, so its rounding never decides alone. */
+const SINGLES_PRICED = 3
+/**
+ * The balancing stops once the routes' marginal outputs agree within this fraction (0.1 bps):
+ * what is left to gain is smaller still (second order in the step).
+ */
+const MARGINAL_SPREAD = 1e-5
+/** Moves tried at most while balancing one set of routes. */
+const BALANCE_STEPS = 80
+
+export interface SearchSplitParameters {
+  pools: readonly Pool[]
+  tokenIn: Address
+  tokenOut: Address
+  /** Tokens a route may pass through. */
+  through: readonly Address[]
+  amountIn: bigint
+  units: RouteGasUnits
+  gasPrice: GasPriceInToken1
+  /** Routes a split may use, at most (MAX_SPLIT_ROUTES; 1: the best single route). */
+  maxRoutes?: number
+  /** Hops a route may take (default: any); V2 only where a token takes a transfer fee. */
+  allowHop?: (hop: Hop) => boolean
+}
+
+/** The search's working figures: the fast model's, in floats (fastModel.ts). */
+interface Context {
+  paths: readonly Hop[][]
+  amountIn: number
+  units: RouteGasUnits
+  /** Token1 per gas unit. */
+  gasPrice: number
+}
+
+/**
+ * The split of `amountIn` over up to `maxRoutes` routes that maximises what arrives net of gas
+ * (DECISIONS §9.3). Each route's output is concave in its input, so the best split equalises the
+ * routes' marginal outputs (water-filling; Angeris et al., "Optimal Routing for Constant
+ * Function Market Makers"). Candidates are weighed on the fast model (fastModel.ts) and the
+ * ones worth answering priced exactly (priceSplit), the best exact net winning:
+ * 1. the best single route for the whole input over every path of enumeratePaths;
+ * 2. unless no split could beat it (splitMayPay), a discovery hands out the input in
+ *    DISCOVERY_PARTS equal parts, each to the route paying most for it net of any new route's
+ *    gas on the pools as the earlier parts left them, so routes that share a pool are weighed
+ *    together;
+ * 3. the routes it gave most, k = 2..maxRoutes of them, are balanced (balance); and the
+ *    discovery's routes are narrowed down from ELIMINATION_ROUTES by dropping, after each
+ *    balancing, the route given least, every set of at most maxRoutes a candidate.
+ * Every candidate is priced in the router's order on one copy of the pools, so routes sharing a
+ * pool are priced together. Undefined when no route pays anything.
+ */
+export function searchSplit(parameters: SearchSplitParameters): PricedSplit | undefined {
+  const { pools, tokenIn, tokenOut, through, amountIn, units, gasPrice } = parameters
+  const maxRoutes = Math.max(
+    1,
+    Math.min(parameters.maxRoutes ?? MAX_SPLIT_ROUTES, MAX_SPLIT_ROUTES),
+  )
+  if (amountIn <= 0n) return undefined
+  const paths = enumeratePaths({
+    pools,
+    tokenIn,
+    tokenOut,
+    through,
+    ...(parameters.allowHop && { allowHop: parameters.allowHop }),
+  })
+  if (paths.length === 0) return undefined
+  const context: Context = {
+    paths,
+    amountIn: Number(amountIn),
+    units,
+    gasPrice:
+      gasPrice.denominator === 0n ? 0 : Number(gasPrice.numerator) / Number(gasPrice.denominator),
+  }
+  const exact = (indexes: readonly number[], shares: readonly number[]) => {
+    const amounts = amountsOf(amountIn, shares)
+    return priceSplit(
+      indexes.map((index, position) => ({
+        hops: paths[index] ?? [],
+        amountIn: amounts[position] ?? 0n,
+      })),
+      units,
+      gasPrice,
+    )
+  }
+  // 1. The best single route, the model's best few priced exactly.
+  const singles = paths
+    .map((path, index) => {
+      const route = fastRoute(path, context.amountIn, new Map(), false, units)
+      return { index, net: route.amountOut - route.gas * context.gasPrice, out: route.amountOut }
+    })
+    .filter((entry) => entry.out > 0)
+    .sort((a, b) => b.net - a.net)
+    .slice(0, SINGLES_PRICED)
+  let best: PricedSplit | undefined
+  for (const { index } of singles) {
+    const priced = exact([index], [1])
+    if (priced.amountOut > 0n && (!best || priced.net > best.net)) best = priced
+  }
+  if (!best) return undefined
+  if (maxRoutes === 1 || !splitMayPay(context, best)) return best
+
+  // 2. The discoveries; 3. the sets of routes they found, balanced.
+  const candidates: { indexes: number[]; shares: number[] }[] = []
+  for (const rule of DISCOVERY_RULES) {
+    const found = discover(context, rule, maxRoutes)
+    for (let count = 2; count <= found.length; count += 1) {
+      const indexes = found.slice(0, count).map((entry) => entry.index)
+      candidates.push({
+        indexes,
+        shares: balance(
+          context,
+          indexes,
+          found.slice(0, count).map((entry) => entry.amount),
+        ),
+      })
+    }
+  }
+  const given = discover(context, 'any', Number.POSITIVE_INFINITY)
+  if (given.length > maxRoutes) {
+    let indexes = given.slice(0, ELIMINATION_ROUTES).map((entry) => entry.index)
+    let shares = given.slice(0, ELIMINATION_ROUTES).map((entry) => entry.amount)
+    while (indexes.length > 1) {
+      shares = balance(context, indexes, shares)
+      if (indexes.length <= maxRoutes) candidates.push({ indexes, shares })
+      let least = 0
+      shares.forEach((share, position) => {
+        if (share < (shares[least] ?? 0)) least = position
+      })
+      indexes = indexes.filter((_, position) => position !== least)
+      shares = shares.filter((_, position) => position !== least)
+    }
+  }
+  for (const candidate of candidates) {
+    const kept = candidate.indexes.filter((_, position) => (candidate.shares[position] ?? 0) > 0)
+    const shares = candidate.shares.filter((share) => share > 0)
+    if (kept.length === 0) continue
+    const priced = exact(kept, shares)
+    if (priced.net > best.net) best = priced
+  }
+  return best
+}
+
+/** Base units of `amountIn` in proportion to `shares` (floored; the largest takes the rest). */
+function amountsOf(amountIn: bigint, shares: readonly number[]): bigint[] {
+  const total = shares.reduce((sum, share) => sum + share, 0)
+  if (total <= 0) return shares.map(() => 0n)
+  const scale = 2 ** 40
+  const amounts = shares.map(
+    (share) => (amountIn * BigInt(Math.floor((share / total) * scale))) / BigInt(scale),
+  )
+  let largest = 0
+  shares.forEach((share, position) => {
+    if (share > (shares[largest] ?? 0)) largest = position
+  })
+  amounts[largest] =
+    (amounts[largest] ?? 0n) + amountIn - amounts.reduce((sum, amount) => sum + amount, 0n)
+  return amounts
+}
+
+/**
+ * Whether any split could beat `single`: every route pays at most its first-unit rate for each
+ * unit, so no split pays more than the input at the best such rate, and a split costs at least
+ * a second route's gas (its leg and a hop). Also no when that could add less than 0.1 bps
+ * (within the comparison's tolerance, not worth the search).
+ */
+function splitMayPay(context: Context, single: PricedSplit): boolean {
+  let bestRate = 0
+  for (const path of context.paths) {
+    const rate = path.reduce((product, hop) => product * fastSpotRate(hop.pool, hop.tokenIn), 1)
+    if (rate > bestRate) bestRate = rate
+  }
+  const { units } = context
+  const out = Number(single.amountOut)
+  const cheapestHop = units.v2Hop < units.v3Hop ? units.v2Hop : units.v3Hop
+  const secondRoute =
+    Number(2n * (units.route + cheapestHop)) * context.gasPrice - Number(single.gasCostToken1)
+  return context.amountIn * bestRate - out > Math.max(secondRoute, out * 1e-5)
+}
+
+/**
+ * Which new routes a discovery may open beside those it has: any; or only one that shares no
+ * pool with them on its first hop (where an order too large for the input token's pools is
+ * best spread over all of them), or on its last (the output token's pools).
+ */
+type DiscoveryRule = 'any' | 'newFirstPool' | 'newLastPool'
+const DISCOVERY_RULES: readonly DiscoveryRule[] = ['any', 'newFirstPool', 'newLastPool']
+
+/**
+ * A discovery (see searchSplit): the input in DISCOVERY_PARTS parts, each to the path that pays
+ * most for it (net of its gas if it is new) on the pools as the parts before left them; a new
+ * path only as `rule` allows and while fewer than `maxRoutes` are open. The paths given
+ * anything with what they were given, the most first.
+ */
+function discover(
+  context: Context,
+  rule: DiscoveryRule,
+  maxRoutes: number,
+): { index: number; amount: number }[] {
+  const { paths, units, gasPrice } = context
+  const states: FastStates = new Map()
+  const part = context.amountIn / DISCOVERY_PARTS
+  const given = new Map<number, number>()
+  const opened = (index: number) => {
+    if (given.has(index)) return true
+    if (given.size >= maxRoutes) return false
+    if (rule === 'any') return true
+    const path = paths[index] ?? []
+    const end = (route: readonly Hop[]) =>
+      rule === 'newFirstPool' ? route[0] : route[route.length - 1]
+    const pool = end(path)?.pool
+    return ![...given.keys()].some((other) => end(paths[other] ?? [])?.pool === pool)
+  }
+  for (let handed = 0; handed < DISCOVERY_PARTS; handed += 1) {
+    let chosen = -1
+    let chosenNet = 0
+    paths.forEach((path, index) => {
+      if (!opened(index)) return
+      const route = fastRoute(path, part, states, false, units)
+      if (route.amountOut <= 0) return
+      const net = given.has(index) ? route.amountOut : route.amountOut - route.gas * gasPrice
+      if (chosen < 0 || net > chosenNet) {
+        chosen = index
+        chosenNet = net
+      }
+    })
+    const path = paths[chosen]
+    if (!path) break
+    fastRoute(path, part, states, true, units)
+    given.set(chosen, (given.get(chosen) ?? 0) + part)
+  }
+  return [...given.entries()]
+    .map(([index, amount]) => ({ index, amount }))
+    .sort((a, b) => b.amount - a.amount || a.index - b.index)
+}
+
+/**
+ * The input balanced between the paths `indexes` from `start` (shares of it), on the model: a
+ * step moves input from the route whose next unit pays least (its marginal output where the
+ * whole split left the pools, fastMarginal) to the one whose next unit pays most, kept when the split then pays
+ * more net of gas, else the step halves. A route given nothing pays no gas. Stops when the
+ * marginal outputs agree (MARGINAL_SPREAD) or the step is below a unit in 2^20 of the input.
+ * Returns each route's input.
+ */
+function balance(context: Context, indexes: readonly number[], start: readonly number[]): number[] {
+  const { paths, units, gasPrice } = context
+  const total = start.reduce((sum, share) => sum + share, 0)
+  let amounts = start.map((share) => (share / total) * context.amountIn)
+  const evaluate = (next: readonly number[]) => {
+    const states: FastStates = new Map()
+    let net = 0
+    next.forEach((amount, position) => {
+      const path = paths[indexes[position] ?? -1] ?? []
+      const route = fastRoute(path, amount, states, true, units)
+      if (amount > 0) net += route.amountOut - route.gas * gasPrice
+    })
+    const marginals = indexes.map((index) => fastMarginal(paths[index] ?? [], states))
+    return { net, marginals }
+  }
+  let current = evaluate(amounts)
+  if (indexes.length < 2) return amounts
+  let step = context.amountIn / (2 * DISCOVERY_PARTS)
+  const smallest = context.amountIn / 2 ** 20
+  for (let tried = 0; tried < BALANCE_STEPS && step >= smallest; tried += 1) {
+    let high = -1
+    let low = -1
+    current.marginals.forEach((marginal, position) => {
+      if (high < 0 || marginal > (current.marginals[high] ?? 0)) high = position
+      if ((amounts[position] ?? 0) > 0 && (low < 0 || marginal < (current.marginals[low] ?? 0))) {
+        low = position
+      }
+    })
+    const highest = current.marginals[high] ?? 0
+    const lowest = current.marginals[low] ?? 0
+    if (high < 0 || low < 0 || high === low || highest <= 0) break
+    if ((highest - lowest) / highest < MARGINAL_SPREAD) break
+    const moved = Math.min(amounts[low] ?? 0, step)
+    const next = amounts.map((amount, position) =>
+      position === low ? amount - moved : position === high ? amount + moved : amount,
+    )
+    const candidate = evaluate(next)
+    if (candidate.net > current.net) {
+      current = candidate
+      amounts = next
+    } else {
+      step /= 2
+    }
+  }
+  return amounts
+}

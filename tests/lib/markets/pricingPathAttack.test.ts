@@ -1,0 +1,295 @@
+import '../../support/env'
+import { type Address, formatUnits, getAddress, parseAbi } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runPriceSampler } from '../../../functions/schedules/samplePrices'
+import { importCatalogEntries } from '../../../lib/catalog/importCatalog'
+import { type PricingPath, readPriceState } from '../../../lib/db/priceBoundary'
+import { queryPriceWindow } from '../../../lib/db/priceBucket'
+import { getProjectMarket } from '../../../lib/db/marketStats'
+import { setUpHistoryTrader } from '../../../lib/local/seedChainHistory'
+import { backfillPriceHistory } from '../../../lib/markets/backfillPriceHistory'
+import { windowStart } from '../../../lib/markets/priceGrains'
+import { REVIEW_PERIOD_MS, reviewOffsetMs } from '../../../lib/markets/pricingPathReview'
+import { TwapReference } from '../../support/independentTwap'
+import { catalogEntry } from '../../support/marketFixtures'
+import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMarketDevnet'
+
+// Issue 32, "a narrow position captures a token's price history", replayed on a devnet and a
+// table of this file's own (the chain's clock moves hours and days ahead here): a token priced by
+// a V2 pair and a wide V3 position at $0.30; an attacker adds a position one tick spacing wide to
+// an empty pool of the token and the USD coin, which in-range liquidity × √P counted as the
+// deepest; the import chooses the path; the attacker withdraws and pushes the now-empty pool to
+// 100 times the price for nothing but gas. The buckets come from the catalog import, the sampler's
+// handler and the chain's own accumulators, and are checked against an independent reference.
+
+const HOUR = 3600
+const TOKEN = 10n ** 18n
+const USD = 10n ** 6n
+/** $0.30: 10 tokens for 3 USDC. */
+const PRICE = { a: 10n * TOKEN, b: 3n * USD }
+
+const slot0Abi = parseAbi([
+  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)',
+])
+
+let own: Awaited<ReturnType<typeof startOwnMarketDevnet>>
+let reference: TwapReference
+
+beforeAll(async () => {
+  own = await startOwnMarketDevnet()
+  reference = new TwapReference(own.deployment.rpcUrl)
+}, 180_000)
+
+afterAll(async () => {
+  await own?.stop()
+})
+
+const usdc = () => own.deployment.usdStablecoin
+const usdOf = (valueE18: bigint) => Number(formatUnits(valueE18, 18))
+
+/**
+ * A token of the test's own and its honest pools at $0.30: a V2 pair of 400,000 tokens and
+ * 120,000 USDC, and a V3 0.3 % position from half to twice the price holding $60,000 a side.
+ */
+async function honestToken(symbol: string): Promise<Address> {
+  const token = await own.deployToken(symbol, 18, 10_000_000n * TOKEN)
+  await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
+  await own.mintV3Position({
+    tokenA: token,
+    tokenB: usdc(),
+    fee: 3000,
+    price: PRICE,
+    ticksBelow: 6960,
+    ticksAbove: 6960,
+    amountA: 200_000n * TOKEN,
+    amountB: 60_000n * USD,
+  })
+  return token
+}
+
+/**
+ * Pushes a pool holding no liquidity to 100 times the token's USD price: a swap whose price limit
+ * is the target crosses no liquidity, so it costs the pusher nothing but gas (HistoryTrader.sol,
+ * from an account of its own, in a block 12 s after the chain's last).
+ */
+async function pushEmptyPool(pool: Address, token: Address) {
+  const [sqrtPrice] = await own.client.readContract({
+    address: pool,
+    abi: slot0Abi,
+    functionName: 'slot0',
+  })
+  // The token is token0 (price in USDC per token: √ × 10) or token1 (√ / 10).
+  const target = BigInt(token) < BigInt(usdc()) ? sqrtPrice * 10n : sqrtPrice / 10n
+  const trader = await setUpHistoryTrader(own.deployment)
+  await trader.moveAt((await own.chainTime()) + 12, [
+    { pool, v3: true, targetSqrtPriceX96: target },
+  ])
+  await trader.close()
+}
+
+async function pathOf(projectId: string): Promise<PricingPath> {
+  const { path } = await readPriceState(projectId, { buckets: [], boundaries: [], now: new Date() })
+  if (!path) throw new Error('no pricing path')
+  return path
+}
+
+const poolsOf = (path: PricingPath) =>
+  path.hops.flatMap((hop) => [hop, ...(hop.more ?? [])]).map((pool) => getAddress(pool.pool))
+
+/** The hour bucket starting at `start` (Unix seconds), as the history route reads it. */
+async function hourBucket(projectId: string, start: number, now: number) {
+  const { buckets } = await queryPriceWindow(
+    projectId,
+    'hour',
+    windowStart('hour', new Date(now * 1000)),
+  )
+  const bucket = buckets.find((candidate) => candidate.start.getTime() === start * 1000)
+  if (!bucket) throw new Error(`no hour bucket at ${new Date(start * 1000).toISOString()}`)
+  return bucket
+}
+
+/** What the pool alone says over the hour: the bucket the attacker would have written. */
+function aloneAverage(pool: Address, token: Address, start: number) {
+  return reference.averageE18(
+    {
+      hops: [{ protocol: 'v3', pool, zeroForOne: BigInt(token) < BigInt(usdc()) }],
+      tokenDecimals: 18,
+      usdDecimals: 6,
+    },
+    BigInt(start),
+    BigInt(start + HOUR),
+  )
+}
+
+describe('a position one tick spacing wide cannot capture a token’s price history', () => {
+  it('is not chosen at import, and after it is withdrawn and its empty pool pushed 100-fold every later bucket follows the deep pools', async () => {
+    // Prepare: the honest pools, then the attacker's position: the one 0.05 % tick spacing that
+    // holds the price, $100 a side, where L·√P is about 2,000 times its capital.
+    const token = await honestToken('NARROW')
+    const narrow: MintedPosition = await own.mintV3Position({
+      tokenA: token,
+      tokenB: usdc(),
+      fee: 500,
+      price: { ...PRICE, centered: true },
+      ticksBelow: 0,
+      ticksAbove: 0,
+      amountA: 333n * TOKEN,
+      amountB: 100n * USD,
+    })
+    const [projectId] = await importCatalogEntries([
+      catalogEntry({ address: getAddress(token), decimals: 18, symbol: 'NARROW' }),
+    ])
+    if (!projectId) throw new Error('not imported')
+    const chosen = await pathOf(projectId)
+
+    // Act: withdraw, push the empty pool, let two hours pass, and the sampler's handler run.
+    await own.withdrawV3Position(narrow)
+    await pushEmptyPool(narrow.pool, token)
+    const firstFullHour = Math.ceil((await own.chainTime()) / HOUR) * HOUR
+    const firstRun = firstFullHour + HOUR + 60
+    await own.mineAt(firstRun)
+    await runPriceSampler(() => new Date(firstRun * 1000))
+    // A day later, the sampler again (the next bucket, and the path's daily review on the way).
+    const dayLater = firstRun + 24 * HOUR
+    await own.mineAt(dayLater)
+    await runPriceSampler(() => new Date(dayLater * 1000))
+
+    // Assess: the path never held the attacker's pool, and both hours are the deep pools' median
+    // to the unit, $0.30, where the attacker's pool alone says 100 times that.
+    const later = await pathOf(projectId)
+    const lastFullHour = Math.floor(dayLater / HOUR) * HOUR - HOUR
+    const figures = await Promise.all(
+      [
+        { start: firstFullHour, now: firstRun },
+        { start: lastFullHour, now: dayLater },
+      ].map(async ({ start, now }) => ({
+        start,
+        bucket: (await hourBucket(projectId, start, now)).averageE18,
+        deep: await reference.averageE18(later, BigInt(start), BigInt(start + HOUR)),
+        attacker: await aloneAverage(narrow.pool, token, start),
+      })),
+    )
+    console.log(
+      `narrow-position attack: path at import ${chosen.id}; ` +
+        figures
+          .map(
+            ({ start, bucket, attacker }) =>
+              `hour ${new Date(start * 1000).toISOString().slice(0, 13)}: bucket $${usdOf(bucket)}, ` +
+              `the attacker's pool alone $${usdOf(attacker)}`,
+          )
+          .join('; '),
+    )
+    expect(poolsOf(chosen)).not.toContain(getAddress(narrow.pool))
+    expect(poolsOf(later)).not.toContain(getAddress(narrow.pool))
+    for (const { bucket, deep, attacker } of figures) {
+      expect(bucket).toBe(deep)
+      expect(Math.abs(usdOf(bucket) - 0.3)).toBeLessThan(0.003)
+      expect(usdOf(attacker)).toBeGreaterThan(29)
+    }
+  })
+
+  it('gives a path way at its daily review once the pool it follows has no depth left: real capital steers the buckets until then', async () => {
+    // Prepare: an attacker with real capital, ±3 % around the price with up to $20,000 a side:
+    // deeper within ±2 % than both honest pools together, so the median follows it.
+    const token = await honestToken('DEEP')
+    const deep = await own.mintV3Position({
+      tokenA: token,
+      tokenB: usdc(),
+      fee: 500,
+      price: PRICE,
+      ticksBelow: 300,
+      ticksAbove: 300,
+      amountA: 66_667n * TOKEN,
+      amountB: 20_000n * USD,
+    })
+    const [projectId] = await importCatalogEntries(
+      [catalogEntry({ address: getAddress(token), decimals: 18, symbol: 'DEEP' })],
+      { backfill: false },
+    )
+    const project =
+      projectId === undefined ? undefined : (await getProjectMarket(projectId))?.project
+    if (!projectId || !project) throw new Error('not imported')
+    // The backfill command runs a minute after the project's daily review moment, so the next
+    // review is the one a day later.
+    const offset = reviewOffsetMs(projectId)
+    const day = REVIEW_PERIOD_MS / 1000
+    const nowMs = (await own.chainTime()) * 1000
+    const slot = Math.ceil(
+      (Math.ceil((nowMs - offset) / REVIEW_PERIOD_MS) * REVIEW_PERIOD_MS + offset) / 1000,
+    )
+    const backfillAt = slot + 60
+    await own.mineAt(backfillAt)
+    await backfillPriceHistory({ projects: [project], now: new Date(backfillAt * 1000) })
+    const chosen = await pathOf(projectId)
+
+    // Act: withdraw and push, the sampler two hours later, then again once the daily moment passed.
+    await own.withdrawV3Position(deep)
+    await pushEmptyPool(deep.pool, token)
+    const steeredHour = Math.ceil((await own.chainTime()) / HOUR) * HOUR
+    const beforeReview = steeredHour + HOUR + 60
+    await own.mineAt(beforeReview)
+    await runPriceSampler(() => new Date(beforeReview * 1000))
+    const kept = await pathOf(projectId)
+    const reviewRun = slot + day + 60
+    await own.mineAt(reviewRun)
+    await runPriceSampler(() => new Date(reviewRun * 1000))
+    const reviewed = await pathOf(projectId)
+
+    // Assess: chosen with the attacker's pool (the deepest), kept until the review, then without
+    // it; the hour before the review is the honest pools' median again, to the unit.
+    const reviewedHour = Math.floor(reviewRun / HOUR) * HOUR - HOUR
+    const [steered, honest] = await Promise.all([
+      hourBucket(projectId, steeredHour, beforeReview),
+      hourBucket(projectId, reviewedHour, reviewRun),
+    ])
+    console.log(
+      `capital-backed attack: chosen ${chosen.id}; before the review $${usdOf(steered.averageE18)}; ` +
+        `reviewed ${reviewed.reviewedAt?.toISOString()}: ${reviewed.id}, $${usdOf(honest.averageE18)}`,
+    )
+    expect(poolsOf(chosen)).toContain(getAddress(deep.pool))
+    expect(kept).toEqual(chosen)
+    expect(chosen.reviewedAt?.getTime()).toBe(backfillAt * 1000)
+    expect(steered.averageE18).toBe(
+      await reference.averageE18(chosen, BigInt(steeredHour), BigInt(steeredHour + HOUR)),
+    )
+    expect(usdOf(steered.averageE18)).toBeGreaterThan(29)
+    expect(reviewed.reviewedAt?.getTime()).toBe(reviewRun * 1000)
+    expect(poolsOf(reviewed)).not.toContain(getAddress(deep.pool))
+    expect(honest.averageE18).toBe(
+      await reference.averageE18(reviewed, BigInt(reviewedHour), BigInt(reviewedHour + HOUR)),
+    )
+    expect(Math.abs(usdOf(honest.averageE18) - 0.3)).toBeLessThan(0.003)
+  })
+
+  it('reviews the path at every backfill: a pool emptied since the last one leaves it at once', async () => {
+    const token = await honestToken('AGAIN')
+    const deep = await own.mintV3Position({
+      tokenA: token,
+      tokenB: usdc(),
+      fee: 500,
+      price: PRICE,
+      ticksBelow: 300,
+      ticksAbove: 300,
+      amountA: 66_667n * TOKEN,
+      amountB: 20_000n * USD,
+    })
+    const [projectId] = await importCatalogEntries([
+      catalogEntry({ address: getAddress(token), decimals: 18, symbol: 'AGAIN' }),
+    ])
+    const project =
+      projectId === undefined ? undefined : (await getProjectMarket(projectId))?.project
+    if (!projectId || !project) throw new Error('not imported')
+    const chosen = await pathOf(projectId)
+
+    await own.withdrawV3Position(deep)
+    await pushEmptyPool(deep.pool, token)
+    const later = (await own.chainTime()) + 60
+    await own.mineAt(later)
+    await backfillPriceHistory({ projects: [project], now: new Date(later * 1000) })
+
+    const reviewed = await pathOf(projectId)
+    expect(poolsOf(chosen)).toContain(getAddress(deep.pool))
+    expect(poolsOf(reviewed)).not.toContain(getAddress(deep.pool))
+    expect(reviewed.reviewedAt?.getTime()).toBe(later * 1000)
+  })
+})

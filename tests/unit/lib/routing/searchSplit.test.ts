@@ -1,0 +1,336 @@
+import { CurrencyAmount, Token } from '@uniswap/sdk-core'
+import { Pair } from '@uniswap/v2-sdk'
+import { TickListDataProvider, v3Swap } from '@uniswap/v3-sdk'
+import fc from 'fast-check'
+import JSBI from 'jsbi'
+import type { Address } from 'viem'
+import { describe, expect, it } from 'vitest'
+import type { Pool } from '../../../../lib/chain/pools/pool'
+import { sqrtRatioAtTick } from '../../../../lib/chain/pools/tickMath'
+import type { RouteGasUnits } from '../../../../lib/config'
+import { searchSplit } from '../../../../lib/routing/searchSplit'
+
+// The search against a brute force it shares no code with: every path of ≤ 3 hops found by its
+// own walk, every set of up to 3 routes (sharing pools or not) at every split of a grid, each
+// priced in sequence on one copy of the pools' state by the Uniswap SDKs (V2 Pair, the V3 swap
+// loop), net of gas by the documented model (lib/routing/gasModel.ts). The search must net at
+// least the brute force's best less 1 bps of its output, and its own figure must be the SDKs'
+// for its split, to the unit.
+
+const TOKEN_IN = '0x00000000000000000000000000000000000000a1' as Address
+const TOKEN_OUT = '0x00000000000000000000000000000000000000b2' as Address
+const C = '0x00000000000000000000000000000000000000c3' as Address
+const D = '0x00000000000000000000000000000000000000d4' as Address
+const PAIRS: [Address, Address][] = [
+  [TOKEN_IN, TOKEN_OUT],
+  [TOKEN_IN, C],
+  [C, TOKEN_OUT],
+  [TOKEN_IN, D],
+  [D, TOKEN_OUT],
+  [C, D],
+]
+const UNITS: RouteGasUnits = {
+  swap: 60_000n,
+  route: 20_000n,
+  v2Hop: 60_000n,
+  v3Hop: 80_000n,
+  tickCrossed: 25_000n,
+}
+const sdkToken = (address: Address) => new Token(1, address, 18)
+
+const poolSpec = fc.record({
+  pair: fc.integer({ min: 0, max: PAIRS.length - 1 }),
+  v3: fc.boolean(),
+  depth: fc.bigInt({ min: 10n ** 18n, max: 10n ** 22n }),
+  skewBps: fc.integer({ min: -300, max: 300 }),
+  tickOffset: fc.integer({ min: -30, max: 30 }),
+  width: fc.integer({ min: 1, max: 20 }),
+})
+
+/** Pools of comparable prices (near 1:1) on random pairs of four tokens, V2 and V3 mixed. */
+const marketArbitrary = fc.array(poolSpec, { minLength: 2, maxLength: 6 }).map((specs) =>
+  specs.map((spec, index): Pool => {
+    const [a, b] = PAIRS[spec.pair] ?? [TOKEN_IN, TOKEN_OUT]
+    const [token0, token1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
+    const address = `0x${(index + 1).toString(16).padStart(40, '0')}` as const
+    if (!spec.v3) {
+      const reserve1 = (spec.depth * BigInt(10_000 + spec.skewBps)) / 10_000n
+      return {
+        protocol: 'v2',
+        address,
+        token0,
+        token1,
+        state: { reserve0: spec.depth, reserve1, feeBps: 30 },
+      }
+    }
+    // A position of `width` spacings each side of the price, over a full-range one.
+    const tick = spec.tickOffset * 10 + 3
+    const floor = Math.floor(tick / 60) * 60
+    const near = spec.depth * 20n
+    return {
+      protocol: 'v3',
+      address,
+      token0,
+      token1,
+      state: {
+        sqrtPriceX96: sqrtRatioAtTick(tick),
+        tick,
+        liquidity: near + spec.depth,
+        fee: 3000,
+        tickSpacing: 60,
+        ticks: [
+          { index: -887220, liquidityNet: spec.depth },
+          { index: floor - 60 * spec.width, liquidityNet: near },
+          { index: floor + 60 * spec.width, liquidityNet: -near },
+          { index: 887220, liquidityNet: -spec.depth },
+        ],
+      },
+    }
+  }),
+)
+
+interface RefHop {
+  pool: Pool
+  tokenIn: Address
+}
+
+/** Every simple path of ≤ 3 hops, by a walk of its own. */
+function everyPath(pools: readonly Pool[]): RefHop[][] {
+  const paths: RefHop[][] = []
+  const walk = (token: Address, visited: Address[], path: RefHop[]) => {
+    if (token === TOKEN_OUT && path.length > 0) {
+      paths.push(path)
+      return
+    }
+    if (path.length === 3) return
+    for (const pool of pools) {
+      const next =
+        pool.token0 === token ? pool.token1 : pool.token1 === token ? pool.token0 : undefined
+      if (!next || visited.includes(next)) continue
+      walk(next, [...visited, next], [...path, { pool, tokenIn: token }])
+    }
+  }
+  walk(TOKEN_IN, [TOKEN_IN], [])
+  return paths
+}
+
+type SdkState =
+  | { kind: 'v2'; pair: Pair }
+  | {
+      kind: 'v3'
+      sqrtPrice: JSBI
+      liquidity: JSBI
+      tick: number
+      pool: Extract<Pool, { protocol: 'v3' }>
+    }
+
+function sdkState(pool: Pool): SdkState {
+  if (pool.protocol === 'v2') {
+    return {
+      kind: 'v2',
+      pair: new Pair(
+        CurrencyAmount.fromRawAmount(sdkToken(pool.token0), pool.state.reserve0.toString()),
+        CurrencyAmount.fromRawAmount(sdkToken(pool.token1), pool.state.reserve1.toString()),
+      ),
+    }
+  }
+  return {
+    kind: 'v3',
+    sqrtPrice: JSBI.BigInt(pool.state.sqrtPriceX96.toString()),
+    liquidity: JSBI.BigInt(pool.state.liquidity.toString()),
+    tick: pool.state.tick,
+    pool,
+  }
+}
+
+/** A split priced by the SDKs in sequence on one copy of the pools: output and gas units. */
+async function sdkSplit(legs: readonly { path: readonly RefHop[]; amountIn: bigint }[]) {
+  const states = new Map<string, SdkState>()
+  let out = 0n
+  let gas = UNITS.swap
+  for (const { path, amountIn } of legs) {
+    if (amountIn <= 0n) continue
+    let amount = amountIn
+    gas += UNITS.route
+    for (const { pool, tokenIn } of path) {
+      const state = states.get(pool.address) ?? sdkState(pool)
+      if (amount === 0n) break
+      if (state.kind === 'v2') {
+        const [result, pair] = state.pair.getOutputAmount(
+          CurrencyAmount.fromRawAmount(sdkToken(tokenIn), amount.toString()),
+        )
+        amount = BigInt(result.quotient.toString())
+        states.set(pool.address, { kind: 'v2', pair })
+        gas += UNITS.v2Hop
+        continue
+      }
+      const zeroForOne = tokenIn === pool.token0
+      const ticks = state.pool.state.ticks.map(({ index, liquidityNet }) => ({
+        index,
+        liquidityNet: JSBI.BigInt(liquidityNet.toString()),
+        liquidityGross: JSBI.BigInt((liquidityNet < 0n ? -liquidityNet : liquidityNet).toString()),
+      }))
+      const swapped = await v3Swap(
+        JSBI.BigInt(state.pool.state.fee),
+        state.sqrtPrice,
+        state.tick,
+        state.liquidity,
+        state.pool.state.tickSpacing,
+        new TickListDataProvider(ticks, state.pool.state.tickSpacing),
+        zeroForOne,
+        JSBI.BigInt(amount.toString()),
+        undefined,
+      )
+      const crossed = state.pool.state.ticks.filter(({ index }) =>
+        zeroForOne
+          ? index <= state.tick && index > swapped.tickCurrent
+          : index > state.tick && index <= swapped.tickCurrent,
+      ).length
+      gas += UNITS.v3Hop + UNITS.tickCrossed * BigInt(crossed)
+      amount = -BigInt(swapped.amountCalculated.toString())
+      states.set(pool.address, {
+        ...state,
+        sqrtPrice: swapped.sqrtRatioX96,
+        liquidity: swapped.liquidity,
+        tick: swapped.tickCurrent,
+      })
+    }
+    out += amount
+  }
+  return { out, gas }
+}
+
+/** Every way to cut `parts` into `count` positive parts. */
+function compositions(parts: number, count: number): number[][] {
+  if (count === 1) return [[parts]]
+  const found: number[][] = []
+  for (let first = 1; first <= parts - count + 1; first += 1) {
+    for (const rest of compositions(parts - first, count - 1)) found.push([first, ...rest])
+  }
+  return found
+}
+
+/**
+ * The brute force's best net: every set of ≤ 3 paths, every split of a grid of `parts` (of
+ * `parts / 4` for three). Paths that share no pool are priced alone (and remembered).
+ */
+async function bruteForce(paths: RefHop[][], amountIn: bigint, gasPrice: bigint, parts: number) {
+  let best: { net: bigint; out: bigint } | undefined
+  const alone = new Map<string, { out: bigint; gas: bigint }>()
+  const consider = async (chosen: RefHop[][], cuts: number[]) => {
+    const grid = cuts.reduce((sum, cut) => sum + cut, 0)
+    const amounts = cuts.map((cut) => (amountIn * BigInt(cut)) / BigInt(grid))
+    amounts[0] = (amounts[0] ?? 0n) + amountIn - amounts.reduce((sum, a) => sum + a, 0n)
+    const pools = chosen.flatMap((path) => path.map((hop) => hop.pool.address))
+    let priced: { out: bigint; gas: bigint }
+    if (new Set(pools).size === pools.length) {
+      priced = { out: 0n, gas: UNITS.swap }
+      for (const [index, path] of chosen.entries()) {
+        const amount = amounts[index] ?? 0n
+        const key = `${paths.indexOf(path)}:${amount}`
+        let leg = alone.get(key)
+        if (!leg) {
+          const each = await sdkSplit([{ path, amountIn: amount }])
+          leg = { out: each.out, gas: each.gas - UNITS.swap }
+          alone.set(key, leg)
+        }
+        priced = { out: priced.out + leg.out, gas: priced.gas + leg.gas }
+      }
+    } else {
+      priced = await sdkSplit(chosen.map((path, i) => ({ path, amountIn: amounts[i] ?? 0n })))
+    }
+    const { out, gas } = priced
+    if (out === 0n) return
+    const net = out - gas * gasPrice
+    if (!best || net > best.net) best = { net, out }
+  }
+  for (let a = 0; a < paths.length; a += 1) {
+    await consider([paths[a] ?? []], [parts])
+    for (let b = a + 1; b < paths.length; b += 1) {
+      for (const cuts of compositions(parts, 2))
+        await consider([paths[a] ?? [], paths[b] ?? []], cuts)
+      for (let c = b + 1; c < paths.length; c += 1) {
+        for (const cuts of compositions(parts / 4, 3))
+          await consider([paths[a] ?? [], paths[b] ?? [], paths[c] ?? []], cuts)
+      }
+    }
+  }
+  return best
+}
+
+const amountArbitrary = fc.bigInt({ min: 10n ** 15n, max: 10n ** 21n })
+const gasPriceArbitrary = fc.constantFrom(0n, 10n ** 6n, 10n ** 9n)
+
+describe('searchSplit', () => {
+  it("nets at least what a brute force over every set of up to 3 routes nets, its figure the SDKs' to the unit", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        marketArbitrary,
+        amountArbitrary,
+        gasPriceArbitrary,
+        async (pools, amountIn, gasPrice) => {
+          const paths = everyPath(pools)
+          fc.pre(paths.length > 0 && paths.length <= 6)
+          const reference = await bruteForce(paths, amountIn, gasPrice, 20)
+          const ours = searchSplit({
+            pools,
+            tokenIn: TOKEN_IN,
+            tokenOut: TOKEN_OUT,
+            through: [C, D],
+            amountIn,
+            units: UNITS,
+            gasPrice: { numerator: gasPrice, denominator: 1n },
+          })
+          if (!reference) {
+            expect(ours?.amountOut ?? 0n).toBe(0n)
+            return
+          }
+          if (!ours) throw new Error('no split where the brute force found one')
+          // Its own figures are the SDKs' for its split, priced the same way.
+          const sdk = await sdkSplit(
+            ours.routes.map((route) => ({
+              path: route.hops.map((hop) => ({ pool: hop.pool, tokenIn: hop.tokenIn })),
+              amountIn: route.amountIn,
+            })),
+          )
+          expect([ours.amountOut, ours.gas]).toEqual([sdk.out, sdk.gas])
+          expect(ours.routes.reduce((sum, route) => sum + route.amountIn, 0n)).toBe(amountIn)
+          expect(ours.routes.length).toBeLessThanOrEqual(4)
+          const tolerance = reference.out / 10_000n
+          expect(ours.net + tolerance).toBeGreaterThanOrEqual(reference.net)
+        },
+      ),
+      { numRuns: 40, seed: 20261127 },
+    )
+  }, 300_000)
+
+  it('splits a large order between two equal pools evenly and keeps a small one whole when gas costs', () => {
+    const twin = (address: Address): Pool => ({
+      protocol: 'v2',
+      address,
+      token0: TOKEN_IN,
+      token1: TOKEN_OUT,
+      state: { reserve0: 10n ** 20n, reserve1: 10n ** 20n, feeBps: 30 },
+    })
+    const pools = [
+      twin('0x0000000000000000000000000000000000000001'),
+      twin('0x0000000000000000000000000000000000000002'),
+    ]
+    const search = (amountIn: bigint) =>
+      searchSplit({
+        pools,
+        tokenIn: TOKEN_IN,
+        tokenOut: TOKEN_OUT,
+        through: [],
+        amountIn,
+        units: UNITS,
+        gasPrice: { numerator: 10n ** 9n, denominator: 1n },
+      })
+    const large = search(10n ** 19n)
+    const [first, second] = large?.routes.map((route) => route.amountIn) ?? []
+    // Equal marginal outputs on equal pools: equal halves, to within a step of the balancing.
+    expect(large?.routes.length).toBe(2)
+    expect(Number((first ?? 0n) - (second ?? 0n))).toBeLessThan(Number(10n ** 19n / 2n ** 16n))
+    expect(search(10n ** 12n)?.routes.length).toBe(1)
+  })
+})
