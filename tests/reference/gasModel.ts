@@ -1,13 +1,13 @@
-import { DEFAULT_GAS_MODEL } from '../../lib/chain/pools/searchRoutes'
+import { loadChainConfig } from '../../lib/config'
 import type { NetworkName } from '../../lib/networkNames'
 import type { Path } from './poolTypes'
 
 // One gas model for both sides of the comparison: the network's gas settings are the only thing
-// the reference takes from the service, and only as numbers (units per transaction, per route,
-// per V2 and V3 hop, per tick crossed). Every route's gas, the service's answered route's too, is
-// counted here from the reference's own simulation (ticks crossed included). Today the numbers
-// are one model for every network (searchRoutes.ts); when they move to per-network settings
-// (issue 33, lib/config.ts), this is the one import to follow them.
+// the reference takes from the service, and only as numbers (the <NET>_GAS_PER_* settings, read
+// through the service's configuration as its router reads them: units per transaction, per
+// route, per V2 and V3 hop, per tick crossed). The arithmetic is the reference's own, and every
+// route's gas, the service's answered route's too, is counted from the reference's simulation
+// (ticks crossed included).
 
 export interface GasUnits {
   transaction: bigint
@@ -17,11 +17,21 @@ export interface GasUnits {
   tickCrossed: bigint
 }
 
-/** The network's gas units (one model for every network until the settings are per network). */
-export function gasUnits(_network: NetworkName): GasUnits {
-  const { transaction, route, v2Hop, v3Hop, tickCrossed } = DEFAULT_GAS_MODEL
-  return { transaction, route, v2Hop, v3Hop, tickCrossed }
+/**
+ * The network's gas units, as configured. Read after the network's environment is set (the
+ * configuration is read once).
+ */
+export function gasUnits(network: NetworkName): GasUnits {
+  const { swap, route, v2Hop, v3Hop, tickCrossed } = loadChainConfig(network).gasUnits
+  const units = { transaction: swap, route, v2Hop, v3Hop, tickCrossed }
+  for (const [part, value] of Object.entries(units)) {
+    if (value <= 0n) throw new Error(`${network}: no gas units configured per ${part}`)
+  }
+  return units
 }
+
+/** The V2 fee the service prices pairs with (<NET>_V2_FEE_BPS or the network's entry). */
+export const configuredV2FeeBps = (network: NetworkName) => loadChainConfig(network).v2FeeBps
 
 /** Gas of a split: the transaction once, then each leg and its hops (ticks as simulated). */
 export function splitGas(

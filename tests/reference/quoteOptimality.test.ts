@@ -76,6 +76,8 @@ describe('quotes against an independent brute force (issue 33, DECISIONS §9.3)'
   it('prices with SDK math the chain confirms: QuoterV2 at the same block, and every seeded trade pays exactly what the SDKs say', () => {
     for (const [network, run] of runs) {
       expect(run.checks.mismatches, network).toEqual([])
+      // The pairs charge what the service's configuration prices them at (<NET>_V2_FEE_BPS).
+      expect(run.v2FeeBps, network).toEqual([run.configuredV2FeeBps])
       // Each V3 pool both ways at two sizes in every state, and three checks per trade at least.
       const expected = run.pools.v3 * 4 * (RANDOM_STATES + 1) + RANDOM_STATES
       expect(run.checks.checks, network).toBeGreaterThanOrEqual(expected)

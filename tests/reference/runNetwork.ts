@@ -15,7 +15,7 @@ import {
 import { judgeCase } from './compareQuote'
 import { fundTrader, send } from './devnetTrader'
 import { enumeratePaths } from './enumeratePaths'
-import { type GasPrice, gasUnits } from './gasModel'
+import { configuredV2FeeBps, type GasPrice, gasUnits } from './gasModel'
 import type { OwnDevnet } from './ownDevnet'
 import { lower, type Path, type PoolInfo, type V2PoolInfo } from './poolTypes'
 import { quoteService } from './quoteService'
@@ -63,6 +63,8 @@ export interface NetworkRun {
   checks: ChainCheckLog
   transferFeeBps: Record<string, number>
   v2FeeBps: number[]
+  /** The V2 fee the service's configuration prices pairs with: the measured one, or a finding. */
+  configuredV2FeeBps: number
   pools: { v2: number; v3: number }
   states: { state: number; seed?: number; blockNumber: string; trades: string[] }[]
   splitsPriced: number
@@ -201,6 +203,7 @@ export async function runNetwork({
       [...transferFees].map(([token, bps]) => [symbolOf.get(token) ?? token, bps]),
     ),
     v2FeeBps: [...new Set(v2.map((pair) => pair.feeBps))],
+    configuredV2FeeBps: configuredV2FeeBps(network),
     pools: { v2: v2.length, v3: found.v3.length },
     states: [],
     splitsPriced: 0,
