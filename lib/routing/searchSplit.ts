@@ -25,6 +25,12 @@ const SINGLES_PRICED = 3
 const MARGINAL_SPREAD = 1e-5
 /** Moves tried at most while balancing one set of routes. */
 const BALANCE_STEPS = 80
+/**
+ * Rounds of completion (complete) on the best split found: each opens the unused route paying
+ * most at the margin where the split left the pools, beside the split's routes or in place of
+ * one, and balances again.
+ */
+const COMPLETION_ROUNDS = 4
 
 export interface SearchSplitParameters {
   pools: readonly Pool[]
@@ -110,15 +116,19 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
     .sort((a, b) => b.net - a.net)
     .slice(0, SINGLES_PRICED)
   let best: PricedSplit | undefined
+  let bestSet: Candidate | undefined
   for (const { index } of singles) {
     const priced = exact([index], [1])
-    if (priced.amountOut > 0n && (!best || priced.net > best.net)) best = priced
+    if (priced.amountOut > 0n && (!best || priced.net > best.net)) {
+      best = priced
+      bestSet = { indexes: [index], shares: [context.amountIn] }
+    }
   }
-  if (!best) return undefined
+  if (!best || !bestSet) return undefined
   if (maxRoutes === 1 || !splitMayPay(context, best)) return best
 
   // 2. The discoveries; 3. the sets of routes they found, balanced.
-  const candidates: { indexes: number[]; shares: number[] }[] = []
+  const candidates: Candidate[] = []
   for (const rule of DISCOVERY_RULES) {
     const found = discover(context, rule, maxRoutes)
     for (let count = 2; count <= found.length; count += 1) {
@@ -148,14 +158,85 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
       shares = shares.filter((_, position) => position !== least)
     }
   }
-  for (const candidate of candidates) {
-    const kept = candidate.indexes.filter((_, position) => (candidate.shares[position] ?? 0) > 0)
+  const priceCandidate = (candidate: Candidate) => {
+    const indexes = candidate.indexes.filter((_, position) => (candidate.shares[position] ?? 0) > 0)
     const shares = candidate.shares.filter((share) => share > 0)
-    if (kept.length === 0) continue
-    const priced = exact(kept, shares)
-    if (priced.net > best.net) best = priced
+    if (indexes.length === 0) return
+    const priced = exact(indexes, shares)
+    if (best && priced.net <= best.net) return
+    best = priced
+    bestSet = { indexes, shares }
+  }
+  for (const candidate of candidates) priceCandidate(candidate)
+  // 4. The best split completed: a route it left out that pays more at the margin than its own
+  // routes opened (the discoveries hand out 5 % parts, too coarse for a thin pool worth 1 %).
+  for (let round = 0; round < COMPLETION_ROUNDS && bestSet; round += 1) {
+    const completed = complete(context, bestSet, maxRoutes)
+    if (!completed) break
+    const before: PricedSplit | undefined = best
+    priceCandidate(completed)
+    if (best === before) break
   }
   return best
+}
+
+/** A set of paths (indexes into the context's) and each one's input, in the model's figures. */
+interface Candidate {
+  indexes: number[]
+  shares: number[]
+}
+
+/**
+ * The water-filling condition checked on a balanced split: at the best split no route left out
+ * pays more for a next unit than the routes in use. Where one does (on the model, at the pools
+ * as the whole split leaves them), it is opened beside them (fewer than `maxRoutes`) or in place
+ * of each in turn, and each set balanced again; the set netting most on the model is returned.
+ * Undefined when no route left out pays more at the margin.
+ */
+function complete(context: Context, start: Candidate, maxRoutes: number): Candidate | undefined {
+  const { paths, units, gasPrice } = context
+  const states: FastStates = new Map()
+  start.indexes.forEach((index, position) => {
+    fastRoute(paths[index] ?? [], start.shares[position] ?? 0, states, true, units)
+  })
+  const lowest = Math.min(...start.indexes.map((index) => fastMarginal(paths[index] ?? [], states)))
+  let opened = -1
+  let openedMarginal = lowest * (1 + MARGINAL_SPREAD)
+  paths.forEach((path, index) => {
+    if (start.indexes.includes(index)) return
+    const marginal = fastMarginal(path, states)
+    if (marginal > openedMarginal) {
+      opened = index
+      openedMarginal = marginal
+    }
+  })
+  if (opened < 0) return undefined
+  const sets: Candidate[] =
+    start.indexes.length < maxRoutes
+      ? [{ indexes: [...start.indexes, opened], shares: [...start.shares, 0] }]
+      : start.indexes.map((_, replaced) => ({
+          indexes: start.indexes.map((index, position) => (position === replaced ? opened : index)),
+          shares: [...start.shares],
+        }))
+  let chosen: { candidate: Candidate; net: number } | undefined
+  for (const set of sets) {
+    const shares = balance(context, set.indexes, set.shares)
+    const modelStates: FastStates = new Map()
+    let net = 0
+    shares.forEach((amount, position) => {
+      if (amount <= 0) return
+      const route = fastRoute(
+        paths[set.indexes[position] ?? -1] ?? [],
+        amount,
+        modelStates,
+        true,
+        units,
+      )
+      net += route.amountOut - route.gas * gasPrice
+    })
+    if (!chosen || net > chosen.net) chosen = { candidate: { indexes: set.indexes, shares }, net }
+  }
+  return chosen?.candidate
 }
 
 /** Base units of `amountIn` in proportion to `shares` (floored; the largest takes the rest). */

@@ -333,4 +333,45 @@ describe('searchSplit', () => {
     expect(Number((first ?? 0n) - (second ?? 0n))).toBeLessThan(Number(10n ** 19n / 2n ** 16n))
     expect(search(10n ** 12n)?.routes.length).toBe(1)
   })
+
+  it('opens a pool too thin for a 5 % part: beside one 100 times deeper, it takes its share of a large order, the best of a 0.1 % grid less 1 bps', () => {
+    // Equal prices and fees: the best split is in proportion to the reserves (about 1 % to the
+    // thin pool), which a 5 % part never reaches: the deep pool pays more for every such part.
+    const pair = (address: Address, reserve: bigint): Pool => ({
+      protocol: 'v2',
+      address,
+      token0: TOKEN_IN,
+      token1: TOKEN_OUT,
+      state: { reserve0: reserve, reserve1: reserve, feeBps: 30 },
+    })
+    const deep = 10n ** 24n
+    const thin = 10n ** 22n
+    const pools = [
+      pair('0x0000000000000000000000000000000000000001', deep),
+      pair('0x0000000000000000000000000000000000000002', thin),
+    ]
+    const amountIn = deep / 2n
+    // x·y = k with the fee on the input, as UniswapV2Library.getAmountOut computes it.
+    const out = (reserve: bigint, input: bigint) =>
+      input === 0n ? 0n : (input * 997n * reserve) / (reserve * 1000n + input * 997n)
+    let best = 0n
+    for (let permille = 0n; permille <= 1000n; permille += 1n) {
+      const toThin = (amountIn * permille) / 1000n
+      const paid = out(deep, amountIn - toThin) + out(thin, toThin)
+      if (paid > best) best = paid
+    }
+    const found = searchSplit({
+      pools,
+      tokenIn: TOKEN_IN,
+      tokenOut: TOKEN_OUT,
+      through: [],
+      amountIn,
+      units: UNITS,
+      gasPrice: { numerator: 0n, denominator: 1n },
+    })
+    expect(found?.routes.length).toBe(2)
+    expect((found?.amountOut ?? 0n) + best / 10_000n >= best).toBe(true)
+    // The deep pool alone pays some 33 bps less.
+    expect(best - out(deep, amountIn)).toBeGreaterThan(best / 400n)
+  })
 })
