@@ -31,6 +31,8 @@ const BALANCE_STEPS = 80
  * one, and balances again.
  */
 const COMPLETION_ROUNDS = 4
+/** Routes left out a completion round tries opening, those paying most at the margin first. */
+const COMPLETION_OPENINGS = 3
 
 export interface SearchSplitParameters {
   pools: readonly Pool[]
@@ -188,10 +190,11 @@ interface Candidate {
 
 /**
  * The water-filling condition checked on a balanced split: at the best split no route left out
- * pays more for a next unit than the routes in use. Where one does (on the model, at the pools
- * as the whole split leaves them), it is opened beside them (fewer than `maxRoutes`) or in place
- * of each in turn, and each set balanced again; the set netting most on the model is returned.
- * Undefined when no route left out pays more at the margin.
+ * pays more for a next unit than the routes in use. Where some do (on the model, at the pools as
+ * the whole split leaves them), each of the COMPLETION_OPENINGS paying most is opened beside them
+ * (fewer than `maxRoutes`) or in place of each in turn, and each set balanced again; the set
+ * netting most on the model is returned. Undefined when no route left out pays more at the
+ * margin.
  */
 function complete(context: Context, start: Candidate, maxRoutes: number): Candidate | undefined {
   const { paths, units, gasPrice } = context
@@ -200,24 +203,22 @@ function complete(context: Context, start: Candidate, maxRoutes: number): Candid
     fastRoute(paths[index] ?? [], start.shares[position] ?? 0, states, true, units)
   })
   const lowest = Math.min(...start.indexes.map((index) => fastMarginal(paths[index] ?? [], states)))
-  let opened = -1
-  let openedMarginal = lowest * (1 + MARGINAL_SPREAD)
-  paths.forEach((path, index) => {
-    if (start.indexes.includes(index)) return
-    const marginal = fastMarginal(path, states)
-    if (marginal > openedMarginal) {
-      opened = index
-      openedMarginal = marginal
-    }
-  })
-  if (opened < 0) return undefined
-  const sets: Candidate[] =
+  const threshold = lowest * (1 + MARGINAL_SPREAD)
+  const opened = paths
+    .map((path, index) => ({ index, marginal: fastMarginal(path, states) }))
+    .filter((entry) => !start.indexes.includes(entry.index) && entry.marginal > threshold)
+    .sort((a, b) => b.marginal - a.marginal)
+    .slice(0, COMPLETION_OPENINGS)
+    .map((entry) => entry.index)
+  if (opened.length === 0) return undefined
+  const sets: Candidate[] = opened.flatMap((index): Candidate[] =>
     start.indexes.length < maxRoutes
-      ? [{ indexes: [...start.indexes, opened], shares: [...start.shares, 0] }]
+      ? [{ indexes: [...start.indexes, index], shares: [...start.shares, 0] }]
       : start.indexes.map((_, replaced) => ({
-          indexes: start.indexes.map((index, position) => (position === replaced ? opened : index)),
+          indexes: start.indexes.map((kept, position) => (position === replaced ? index : kept)),
           shares: [...start.shares],
-        }))
+        })),
+  )
   let chosen: { candidate: Candidate; net: number } | undefined
   for (const set of sets) {
     const shares = balance(context, set.indexes, set.shares)
