@@ -12,7 +12,9 @@ import { type BundleReport, bundle, bundleReferences } from '../bench/bundleSize
 const KB = 1024
 // Budgets a little above today's sizes (BENCHMARKS.md), so that growth is a decision.
 const BUDGET = {
-  largestHttp: 530 * KB,
+  // 530 KB before the routing engine (issue 33: water-filling, float model, exact candidates):
+  // swapTokensEthereum, the largest, measured 545.8 KB with it.
+  largestHttp: 560 * KB,
   medianHttp: 300 * KB,
   largestHttpWithoutSdk: 320 * KB,
   // 95 KB before the seven client-signing routes (issue 16), which carry viem like the swaps:

@@ -222,7 +222,16 @@ describe('GET /v1/swap/quote/{network}', () => {
         dex.token(symbol1),
         parseUnits(amount, decimals0),
       )
-      const largest = result.route[0]?.hops ?? []
+      // `path` is the largest route's tokens (DECISIONS §8.1): the first of the largest, as the
+      // routes come in the order the router runs them.
+      const largest =
+        result.route.reduce<(typeof result.route)[number] | undefined>(
+          (found, leg) =>
+            !found || BigInt(leg.hops[0]?.amountIn ?? '0') > BigInt(found.hops[0]?.amountIn ?? '0')
+              ? leg
+              : found,
+          undefined,
+        )?.hops ?? []
       expect(result.path).toEqual([largest[0]?.tokenIn, ...largest.map((hop) => hop.tokenOut)])
       expect(result.to).toBe(getAddress(dex.swapRouter))
       expect(result.blockNumber).toBe(Number(blockNumber))
