@@ -74,6 +74,22 @@ const untrustedCallSchema = z.object({
   UNTRUSTED_CALLS_PER_REQUEST: z._default(positiveInt, 48),
 })
 
+// DECISIONS §9.1: what one deposit indexer run may do, per network, and what is dust.
+const depositSchema = z.object({
+  // A token deposit worth less than this (USD, from the catalog price) is not listed.
+  DEPOSIT_DUST_USD: z._default(
+    z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal number of USD')),
+    '0.01',
+  ),
+  // Transfers a run examines (catalog token logs, native and internal value), checked between
+  // block windows: the count-based budget that keeps a run within its time limit.
+  DEPOSIT_RUN_TRANSFERS: z._default(positiveInt, 50_000),
+  // Deposits a run records, shared fairly among the wallets that received some.
+  DEPOSIT_RUN_DEPOSITS: z._default(positiveInt, 2_000),
+  // The safety stop: no new window or write starts with less than this left of the invocation.
+  DEPOSIT_RUN_SAFETY_MS: z._default(positiveInt, 15_000),
+})
+
 const address = z
   .string()
   .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'))
@@ -354,6 +370,17 @@ export const loadUntrustedCallConfig = memoize(() => {
     gasPerCall: BigInt(env.UNTRUSTED_CALL_GAS),
     /** Such calls one request may make. */
     callsPerRequest: env.UNTRUSTED_CALLS_PER_REQUEST,
+  }
+})
+
+export const loadDepositConfig = memoize(() => {
+  const env = parseEnv(depositSchema)
+  return {
+    /** USD, as a decimal string (exact: compared in integers). */
+    dustUsd: env.DEPOSIT_DUST_USD,
+    runTransfers: env.DEPOSIT_RUN_TRANSFERS,
+    runDeposits: env.DEPOSIT_RUN_DEPOSITS,
+    runSafetyMs: env.DEPOSIT_RUN_SAFETY_MS,
   }
 })
 

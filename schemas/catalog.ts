@@ -50,6 +50,8 @@ export const catalogEntrySchema = z.strictObject({
   industry: z._default(catalogFields.industry, ''),
   description: z._default(catalogFields.description, ''),
   circulatingSupply: z.optional(decimalString),
+  // Deposits below this many whole tokens are dust while the token has no price (DECISIONS §9.1).
+  dustMinimum: z.optional(decimalString),
   social: z._default(socialLinksSchema, {}),
   tags: z._default(z.array(catalogFields.label.check(nonEmpty)).check(z.maxLength(MAX_LABELS)), []),
   categories: z._default(

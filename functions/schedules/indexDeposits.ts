@@ -1,11 +1,14 @@
-import type { ScheduledEvent } from 'aws-lambda'
+import type { Context, ScheduledEvent } from 'aws-lambda'
 import { logger } from '../../lib/logger'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 
-/** Every minute: each network's new blocks, from its cursor, recorded as deposits of our wallets. */
-export async function runDepositIndexer() {
+/**
+ * Every minute: each network's new blocks, from its cursor, recorded as deposits of our wallets,
+ * as much as the run's budget allows and stopping well before the invocation's time is up.
+ */
+export async function runDepositIndexer(remainingMs?: () => number) {
   const startedAt = Date.now()
-  const networks = await indexDeposits()
+  const networks = await indexDeposits({ remainingMs })
   logger.info('deposits indexed', {
     networks: networks.map((run) => ({
       ...run,
@@ -17,7 +20,10 @@ export async function runDepositIndexer() {
   return networks
 }
 
-export const handler = (_event: ScheduledEvent) => {
+export const handler = (
+  _event: ScheduledEvent,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+) => {
   logger.startInvocation()
-  return runDepositIndexer()
+  return runDepositIndexer(context && (() => context.getRemainingTimeInMillis()))
 }

@@ -19,12 +19,17 @@
 // | catalog tokens among addresses     | BatchGet  | pk = CATALOG, sk = PROJECT#<id of network and address> (client signing) |
 // | first page of trades, with count   | Query     | pk = WALLET#<address>, sk <= TRADE#~ from the tail, or GetItem TRADE#~ + Query from TRADE#} |
 // | a page of trades at any offset     | GetItem, Query | TRADE#~ (count, last position, holes), then sk BETWEEN TRADE#}<from> AND TRADE#}<to> |
-// | number a trade (its position)      | TransactWrite | the trade + TRADE#}<position> + TRADE#~ (lastPosition = read value, so no two share one) |
+// | number a trade (its position)      | TransactWrite | the trade + TRADE#}<position> + TRADE# + TRADE#~ (lastPosition = read value, so no two share one) + SENT_TO#<look> |
+// | what a wallet sent to, by look     | UpdateItem (in the trade's transaction), BatchGet | pk = WALLET#<address>, sk = SENT_TO#<first and last 4 hex digits> (ADD addresses) |
+// | number trades before positions (npm run trades:number, a command) | Scan, Query, TransactWrite | TRADE#~ without lastPosition; the wallet's TRADE# .. TRADE#~ |
 // | get a trade of a wallet by id      | GetItem   | pk = WALLET#<address>, sk = TRADE#<id>           |
 // | find a trade of a wallet by hash   | Query GSI1| gsi1pk = TXHASH#<hash>, gsi1sk begins_with WALLET#<address># |
 // | list pending trades of a network   | Query GSI2| gsi2pk = PENDING#<network> (sparse: pending only) |
-// | record a deposit once              | PutItem   | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index>, NATIVE or TRACE#<path> (if absent) |
-// | deposit indexer cursor (+ last hash)| GetItem  | pk = DEPOSIT_CURSOR, sk = NETWORK#<network>      |
+// | deposits recorded already          | BatchGet  | pk = DEPOSIT#<network>#<hash>, sk = LOG#<index>, NATIVE or TRACE#<path> (the markers) |
+// | record a wallet's deposits once    | TransactWrite | up to 24 × (trade + TRADE#}<position> + journal entry + marker Put if absent) + TRADE# + TRADE#~ |
+// | deposit indexer cursor (+ last hash)| GetItem, UpdateItem | pk = DEPOSIT_CURSOR, sk = NETWORK#<network> (moved only from the value read) |
+// | wallets left behind by the indexer | Query, PutItem, DeleteItem | pk = DEPOSIT_LAG#<network>, sk = WALLET#<address> (written only as read) |
+// | catalog tokens with their prices   | Query     | pk = CATALOG, filtered on network (address, price, dustMinimum) |
 // | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
 // | every known wallet (indexer: recipient filters of a block too big to read whole) | Query GSI1 | gsi1pk = KNOWN_WALLET (the wallet item; sk = its address) |
@@ -208,10 +213,9 @@ export function pendingTradeIndexKey(network: string, tradeId: string) {
   return { gsi2pk: `PENDING#${network}`, gsi2sk: `TRADE#${tradeId.toLowerCase()}` }
 }
 
-/** One marker per deposit: a log of a transaction, or the transaction's own (native) value. */
 /**
  * Where in its transaction a deposit is: an ERC-20 log's index, the transaction's own value
- * ('native'), or an internal call's trace address ('trace:0.1').
+ * ('native'), or an internal call's trace address ('trace:0.1'). One marker per deposit.
  */
 export type DepositPlace = number | 'native' | `trace:${string}`
 
@@ -249,6 +253,23 @@ export function depositJournalBlockPrefix(blockNumber: bigint): string {
 
 export function depositCursorKey(network: string): TableKey {
   return { pk: 'DEPOSIT_CURSOR', sk: `NETWORK#${network}` }
+}
+
+/** Where a wallet's deposits wait beyond its fair share of the indexer's runs, per network. */
+export function depositLagPartition(network: string): string {
+  return `DEPOSIT_LAG#${network}`
+}
+
+export function depositLagKey(network: string, wallet: string): TableKey {
+  return { pk: depositLagPartition(network), sk: `WALLET#${wallet.toLowerCase()}` }
+}
+
+/**
+ * The addresses a wallet has sent to that look alike (the same first and last four hex digits,
+ * `look`: lib/db/counterparties.ts), in the wallet's partition.
+ */
+export function sentToKey(wallet: string, look: string): TableKey {
+  return { pk: `WALLET#${wallet.toLowerCase()}`, sk: `SENT_TO#${look}` }
 }
 
 // Idempotency-Keys are scoped to the wallet; the client's key is hashed so any visible ASCII fits.

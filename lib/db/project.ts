@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { getAddress } from 'viem'
+import { getAddress, parseUnits } from 'viem'
 import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
@@ -16,6 +16,8 @@ interface CatalogFields {
   industry: string
   description: string
   circulatingSupply?: string
+  /** Deposits of it below this, in whole units, are dust while it has no price (DECISIONS §9.1). */
+  dustMinimum?: string
 }
 
 /** A project of the catalog: a token the service knows, with its catalog fields. */
@@ -57,20 +59,39 @@ export async function queryCatalogItems(): Promise<Record<string, unknown>[]> {
   })
 }
 
+/** A catalog token as the deposit indexer weighs a deposit of it (DECISIONS §9.1, dust). */
+export interface CatalogTokenValue {
+  /** Checksummed. */
+  address: `0x${string}`
+  /** USD per whole token, 18 decimals; undefined until the sampler priced it. */
+  priceE18?: bigint
+  /** The catalog's own floor for deposits of it, whole units (a decimal string), if it sets one. */
+  dustMinimum?: string
+}
+
 /**
- * The addresses of the catalog's tokens on `network` (checksummed): one Query of the catalog
- * partition (paged past 1 MB) reading two attributes of each project.
+ * The catalog's tokens on `network` with their prices: one Query of the catalog partition (paged
+ * past 1 MB) reading four attributes of each project.
  */
-export async function listCatalogTokenAddresses(network: NetworkName): Promise<`0x${string}`[]> {
+export async function listCatalogTokens(network: NetworkName): Promise<CatalogTokenValue[]> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
     FilterExpression: '#network = :network',
-    ProjectionExpression: '#network, address',
-    ExpressionAttributeNames: { '#network': 'network' },
+    ProjectionExpression: '#network, #address, #price, #dustMinimum',
+    ExpressionAttributeNames: {
+      '#network': 'network',
+      '#address': 'address',
+      '#price': 'price',
+      '#dustMinimum': 'dustMinimum',
+    },
     ExpressionAttributeValues: { ':pk': CATALOG_PARTITION, ':network': network },
   })
-  return items.map((item) => getAddress(String(item.address)))
+  return items.map((item) => ({
+    address: getAddress(String(item.address)),
+    ...(typeof item.price === 'string' && { priceE18: parseUnits(item.price, 18) }),
+    ...(typeof item.dustMinimum === 'string' && { dustMinimum: item.dustMinimum }),
+  }))
 }
 
 /** The whole catalog. */
@@ -113,6 +134,7 @@ export async function upsertProject(entry: ProjectEntry, now = new Date()): Prom
     industry: entry.industry,
     description: entry.description,
     circulatingSupply: entry.circulatingSupply,
+    dustMinimum: entry.dustMinimum,
     social: { id: nameBasedUuid(`social/${id}`), ...entry.social },
     tags: labelled('tag', entry.tags).map(({ id: tagId, label }) => ({ id: tagId, tag: label })),
     categories: labelled('category', entry.categories).map(({ id: categoryId, label }) => ({

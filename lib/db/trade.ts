@@ -1,99 +1,46 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
-import { getAddress } from 'viem'
 import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
+import { addCounterparty } from './counterparties'
 import { timeOrderedUuid } from './ids'
 import {
-  depositMarkerKey,
   pendingTradeIndexKey,
   tradeCounterKeys,
   tradeHashIndexKey,
   tradeKey,
   tradePositionKey,
   TRADE_POSITION_PREFIX,
-  depositJournalKey,
-  type DepositPlace,
 } from './keys'
 import type { TransactItem } from './session'
 import { GSI1, GSI2 } from './tableSchema'
-import { queryAll } from './queryAll'
+import { putPageEntry, updatePageEntry } from './tradePageEntry'
+import {
+  type Direction,
+  type NewTrade,
+  TRADE,
+  type Trade,
+  tradeItem,
+  type TradeOutcome,
+  toTrade,
+} from './tradeItem'
+import {
+  positionOf,
+  readTradeTail,
+  tailAfter,
+  takePositions,
+  toTradeTail,
+  type TradeTail,
+} from './tradeTail'
 import { isTransactionCanceled, transact } from './writeConflicts'
 
-export type TradeType = 'swap' | 'transfer' | 'approval' | 'deposit'
-export type TradeStatus = 'pending' | 'successful' | 'failed'
-export type Direction = 'ASC' | 'DESC'
-
-/** What the receipt says: how a trade ended. */
-export interface TradeOutcome {
-  status: 'successful' | 'failed'
-  gasUsed: bigint
-  blockNumber: bigint
-  /** The block's hash: a deposit is journalled under it, so a reorg can find it again. */
-  blockHash?: `0x${string}`
-}
-
-export interface NewTrade {
-  hash: `0x${string}`
-  type: TradeType
-  network: NetworkName
-  /** The checksummed owner: the wallet whose trade list shows it. */
-  wallet: `0x${string}`
-  from: `0x${string}`
-  to: `0x${string}`
-  /** Decimal string in whole units of the token, e.g. "1.5". */
-  amount: string
-  /** The token address, or NATIVE_COIN (DECISIONS §4). */
-  token: `0x${string}`
-  isNativeTransfer: boolean
-  /** The log of an ERC-20 deposit; a native deposit has none. */
-  logIndex?: number
-  /** An internal call's trace address (`0.1`): native coin a contract sent to the wallet. */
-  traceAddress?: string
-  /** Already mined (deposits): recorded with this outcome instead of `pending`. */
-  outcome?: TradeOutcome
-}
-
-export interface Trade extends Omit<NewTrade, 'outcome'> {
-  id: string
-  status: TradeStatus
-  /** Known once the receipt is. */
-  gasUsed?: bigint
-  blockNumber?: bigint
-  createdAt: Date
-  /**
-   * 1, 2, 3... per wallet in the order recorded: where the trade's page entry is. Absent on a
-   * trade recorded before positions existed and not yet numbered (backfillTradePositions).
-   */
-  position?: number
-}
+// The trade repository: a wallet's trades by id, by hash and by page, the pending ones of a
+// network, and the two writes a trade the service sends goes through (recorded, then settled).
+// Deposits are recorded by the indexer in batches: lib/db/depositRecords.ts.
 
 export interface RecordTradeResult {
   id: string
-  /** False when the deposit was recorded before; `id` is then the existing trade's. */
-  created: boolean
-}
-
-const TRADE = 'Trade'
-
-function toTrade(item: Record<string, unknown>): Trade {
-  return {
-    id: String(item.id),
-    hash: item.hash as `0x${string}`,
-    type: item.tradeType as TradeType,
-    network: item.network as NetworkName,
-    status: item.status as TradeStatus,
-    wallet: item.wallet as `0x${string}`,
-    from: item.from as `0x${string}`,
-    to: item.to as `0x${string}`,
-    amount: String(item.amount),
-    token: item.token as `0x${string}`,
-    isNativeTransfer: item.isNativeTransfer === true,
-    logIndex: item.logIndex === undefined ? undefined : Number(item.logIndex),
-    gasUsed: item.gasUsed === undefined ? undefined : BigInt(item.gasUsed as number),
-    blockNumber: item.blockNumber === undefined ? undefined : BigInt(item.blockNumber as number),
-    createdAt: new Date(String(item.createdAt)),
-    position: item.position === undefined ? undefined : Number(item.position),
-  }
+  /** The wallet's tail once the trade took its position: where its next trade goes. */
+  tail: TradeTail
 }
 
 function cancellationCodes(error: unknown): Array<string | undefined> {
@@ -102,132 +49,35 @@ function cancellationCodes(error: unknown): Array<string | undefined> {
   return (reasons ?? []).map((reason) => reason.Code)
 }
 
-function placeOf(trade: NewTrade): DepositPlace {
-  if (trade.traceAddress !== undefined) return `trace:${trade.traceAddress}`
-  return trade.isNativeTransfer ? 'native' : (trade.logIndex ?? 0)
-}
-
-function depositMarkerOf(trade: NewTrade) {
-  if (trade.type !== 'deposit') return undefined
-  if (trade.isNativeTransfer) return depositMarkerKey(trade.network, trade.hash, placeOf(trade))
-  if (trade.logIndex === undefined) throw new TypeError('an ERC-20 deposit needs its logIndex')
-  return depositMarkerKey(trade.network, trade.hash, trade.logIndex)
-}
-
-/**
- * The table item of a trade: its keys, the pending index while pending, and its fields, with its
- * position when numbered.
- */
-export function tradeItem(trade: NewTrade, id: string, createdAt: Date, position?: number) {
-  return {
-    ...tradeKey(trade.wallet, id),
-    ...tradeHashIndexKey(trade.hash, trade.wallet, id),
-    ...(!trade.outcome && pendingTradeIndexKey(trade.network, id)),
-    type: TRADE,
-    id,
-    position,
-    hash: trade.hash.toLowerCase(),
-    tradeType: trade.type,
-    network: trade.network,
-    status: trade.outcome?.status ?? 'pending',
-    wallet: getAddress(trade.wallet),
-    from: getAddress(trade.from),
-    to: getAddress(trade.to),
-    amount: trade.amount,
-    token: getAddress(trade.token),
-    isNativeTransfer: trade.isNativeTransfer,
-    logIndex: trade.logIndex,
-    gasUsed: trade.outcome && Number(trade.outcome.gasUsed),
-    blockNumber: trade.outcome && Number(trade.outcome.blockNumber),
-    createdAt: createdAt.toISOString(),
-  }
-}
-
-const TRADE_POSITION = 'TradePosition'
-
-/**
- * A trade's page entry: its fields (not its index keys, so neither GSI sees it twice) under its
- * position. Kept equal to the trade by every write that changes one (recordTrade, settleTrade,
- * removeJournalledDeposit, backfillTradePositions).
- */
-export function tradePositionItem(item: Record<string, unknown>, position: number) {
-  const fields = Object.fromEntries(
-    Object.entries(item).filter(([name]) => !/^(pk|sk|gsi\d(pk|sk))$/.test(name)),
-  )
-  return {
-    ...fields,
-    ...tradePositionKey(String(item.wallet), position),
-    type: TRADE_POSITION,
-    position,
-  }
-}
-
-/** Where a wallet's next trade goes, from its tail counter. */
-export interface TradeTail {
-  /** Live trades. */
-  count: number
-  /**
-   * The last position given; 0 before the first trade. Undefined on a wallet whose trades were
-   * recorded before positions and are not numbered yet: its pages fall back to reading from an
-   * end (listTradesFromEnd).
-   */
-  lastPosition?: number
-  /** Positions whose trade was removed (an orphaned deposit), ascending. */
-  holes: number[]
-}
-
-function toTradeTail(item: Record<string, unknown> | undefined): TradeTail {
-  const count = Number(item?.tradeCount ?? 0)
-  const lastPosition =
-    item?.lastPosition !== undefined ? Number(item.lastPosition) : count > 0 ? undefined : 0
-  const holes = [...((item?.holes as Set<number> | undefined) ?? [])].map(Number)
-  return { count, lastPosition, holes: holes.sort((a, b) => a - b) }
-}
-
-/** The wallet's tail counter, strongly consistent: one GetItem. */
-export async function readTradeTail(wallet: string): Promise<TradeTail> {
-  const { Item } = await db().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: tradeCounterKeys(wallet).tail,
-      ConsistentRead: true,
-    }),
-  )
-  return toTradeTail(Item)
-}
-
-// A numbered trade retries when another trade of its wallet took the position it read: each
-// round one of the contenders wins, and a wallet has a handful of writers (the indexer, which
-// records a wallet's deposits one at a time, a swap, a submit).
+// A trade retries when another trade of its wallet took the position it read: each round one of
+// the contenders wins, and a wallet has a handful of writers (the indexer, a swap, a submit).
 const POSITION_ATTEMPTS = 16
 const MAX_BACKOFF_MS = 200
 
 /**
- * Records a trade with its wallet's counters in one transaction: `pending` (and in the pending
- * index) unless `outcome` is given. The trade takes the next position of its wallet, read from
- * the tail counter just before: the transaction writes the page entry and moves the counter's
- * last position only if no other trade took it meanwhile (else it reads again and retries), so
- * positions are dense and follow creation time. A deposit is recorded once per (network, hash,
- * log index): recording it again writes nothing and returns the first id with `created: false`.
- * `alongside`: writes of the same request that commit with the trade or not at all (the
- * Idempotency-Key's completion), so the request's last write is one call: the first attempt starts
- * from a tail this container knows (primeTradeTail) instead of reading it.
+ * Records a trade the wallet sent, `pending` (and in the pending index), with its wallet's
+ * counters and its counterparty (lib/db/counterparties.ts) in one transaction. The trade takes the
+ * next position of its wallet from the tail counter: the transaction writes the page entry and
+ * moves the counter's last position only if no other trade took it meanwhile (else it reads again
+ * and retries), so positions are dense and follow creation time. `tail`: the wallet's tail as the
+ * caller read it, tried first instead of reading it (a request that read it beside its other work
+ * records in one call). `alongside`: writes of the same request that commit with the trade or not
+ * at all (the Idempotency-Key's completion).
  */
 export async function recordTrade(
   trade: NewTrade,
-  options: { now?: Date; alongside?: readonly TransactItem[] } = {},
+  options: { now?: Date; tail?: TradeTail; alongside?: readonly TransactItem[] } = {},
 ): Promise<RecordTradeResult> {
-  const marker = depositMarkerOf(trade)
-  const counters = tradeCounterKeys(trade.wallet)
-  const wallet = trade.wallet.toLowerCase()
+  // Deposits are the indexer's, once per transfer: recordDeposits.
+  if (trade.type === 'deposit') throw new TypeError('deposits are recorded by recordDeposits')
   for (let attempt = 1; ; attempt += 1) {
-    const known = attempt === 1 ? knownTails.get(wallet) : undefined
-    const tail = known ?? (await readTradeTail(trade.wallet))
+    const tail = (attempt === 1 ? options.tail : undefined) ?? (await readTradeTail(trade.wallet))
     // After the read: a trade numbered after another was also created after it.
     const createdAt = options.now ?? new Date()
     const id = timeOrderedUuid(createdAt)
-    const position = tail.lastPosition === undefined ? undefined : tail.lastPosition + 1
+    const position = tail.lastPosition + 1
     const item = tradeItem(trade, id, createdAt, position)
+    const counters = takePositions(trade.wallet, tail, 1)
     const items: TransactItem[] = [
       {
         Put: {
@@ -236,134 +86,25 @@ export async function recordTrade(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      ...(position === undefined
-        ? []
-        : [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: tradePositionItem(item, position),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ]),
-      {
-        Update: {
-          TableName: tableName(),
-          Key: counters.head,
-          UpdateExpression: 'SET #type = :type ADD tradeCount :one',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':type': 'TradeCounter', ':one': 1 },
-        },
-      },
-      { Update: { TableName: tableName(), Key: counters.tail, ...tailUpdate(tail, position) } },
+      putPageEntry(item, position),
+      ...counters,
+      addCounterparty(trade.wallet, trade.to),
       ...(options.alongside ?? []),
     ]
-    const tailIndex = items.findIndex((entry) => entry.Update?.Key === counters.tail)
-    if (marker && trade.outcome?.blockHash) {
-      items.push({
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...depositJournalKey(
-              trade.network,
-              trade.outcome.blockNumber,
-              trade.hash,
-              placeOf(trade),
-            ),
-            type: 'DepositJournal',
-            blockHash: trade.outcome.blockHash,
-            wallet: item.wallet,
-            tradeId: id,
-            markerPk: marker.pk,
-            markerSk: marker.sk,
-          },
-        },
-      })
-    }
-    // Last, so its place tells a repeat (see the catch below).
-    if (marker) {
-      items.push({
-        Put: {
-          TableName: tableName(),
-          Item: { ...marker, type: 'DepositMarker', tradeId: id, wallet: item.wallet },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      })
-    }
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }))
-      primeTradeTail(wallet, { ...tail, count: tail.count + 1, lastPosition: position })
-      return { id, created: true }
+      return { id, tail: tailAfter(tail, 1) }
     } catch (error) {
       const codes = cancellationCodes(error)
-      if (marker && codes[items.length - 1] === 'ConditionalCheckFailed') {
-        const { Item } = await db().send(
-          new GetCommand({ TableName: tableName(), Key: marker, ConsistentRead: true }),
-        )
-        return { id: String(Item?.tradeId), created: false }
-      }
       // Another trade of the wallet took the position, or touched the counters at the same time
       // (TransactionConflict, which the SDK does not retry): nothing was written, so read again.
+      const tailIndex = items.indexOf(counters[1] as TransactItem)
       const lostPosition =
         codes[tailIndex] === 'ConditionalCheckFailed' || codes.includes('TransactionConflict')
       if (!lostPosition || attempt === POSITION_ATTEMPTS) throw error
       const backoff = Math.min(MAX_BACKOFF_MS, 10 * 2 ** attempt) * Math.random()
       await new Promise((resolve) => setTimeout(resolve, backoff))
     }
-  }
-}
-
-// Tails this container read or moved lately: a request that reads its wallet's tail beside its
-// other work (sendOnce), or records two trades (an approval, then its swap), records each in one
-// call. Only a first guess: the transaction checks it, so an entry another writer made stale costs
-// one more read, never a wrong position.
-const knownTails = new Map<string, TradeTail>()
-const KNOWN_TAILS = 100
-
-/** Notes `wallet`'s tail as just read (readTradeTail), for its next recordTrade in this container. */
-export function primeTradeTail(wallet: string, tail: TradeTail): void {
-  const key = wallet.toLowerCase()
-  const known = knownTails.get(key)
-  // Positions only grow: keep the later of two reads.
-  if (known && (known.lastPosition ?? 0) > (tail.lastPosition ?? 0)) return
-  knownTails.delete(key)
-  knownTails.set(key, tail)
-  // A Map iterates oldest first: keep the newest few.
-  for (const stale of knownTails.keys()) {
-    if (knownTails.size <= KNOWN_TAILS) break
-    knownTails.delete(stale)
-  }
-}
-
-/**
- * The tail counter's update for a trade at `position`: counted, and the last position moved
- * only from the value read. A wallet not numbered yet stays so until its backfill (which sets the
- * last position once every trade has one), so a trade recorded meanwhile is numbered by it.
- */
-function tailUpdate(tail: TradeTail, position: number | undefined) {
-  const type = { ExpressionAttributeNames: { '#type': 'type' } }
-  if (position === undefined) {
-    return {
-      ...type,
-      UpdateExpression: 'SET #type = :type ADD tradeCount :one',
-      ConditionExpression: 'attribute_not_exists(lastPosition)',
-      ExpressionAttributeValues: { ':type': 'TradeCounter', ':one': 1 },
-    }
-  }
-  return {
-    ...type,
-    UpdateExpression: 'SET #type = :type, lastPosition = :position ADD tradeCount :one',
-    ConditionExpression:
-      position === 1
-        ? 'attribute_not_exists(lastPosition) AND (attribute_not_exists(tradeCount) OR tradeCount = :zero)'
-        : 'lastPosition = :last',
-    ExpressionAttributeValues: {
-      ':type': 'TradeCounter',
-      ':one': 1,
-      ':position': position,
-      ...(position === 1 ? { ':zero': 0 } : { ':last': tail.lastPosition }),
-    },
   }
 }
 
@@ -415,7 +156,7 @@ export interface ListTradesReturnType {
  * A page of a wallet's trades by creation time, and their total, reading the page's entries and
  * one counter whatever the offset: the newest page is one Query from the tail counter; any other
  * page reads the tail counter (count, last position, holes) and then the page as a key range of
- * positions. A wallet whose trades are not numbered yet is read from an end (listTradesFromEnd).
+ * positions.
  */
 export async function listTrades(parameters: ListTradesParameters): Promise<ListTradesReturnType> {
   const { wallet, limit, offset, direction } = parameters
@@ -436,12 +177,10 @@ export async function listTrades(parameters: ListTradesParameters): Promise<List
       }),
     )
     const counter = Items[0]?.sk === tail.sk ? Items[0] : undefined
-    const state = toTradeTail(counter)
-    if (state.lastPosition === undefined) return listTradesFromEnd(parameters, state.count)
-    return { count: state.count, trades: Items.filter((item) => item !== counter).map(toTrade) }
+    const { count } = toTradeTail(wallet, counter)
+    return { count, trades: Items.filter((item) => item !== counter).map(toTrade) }
   }
   const state = await readTradeTail(wallet)
-  if (state.lastPosition === undefined) return listTradesFromEnd(parameters, state.count)
   // The page as indexes 1..count from the oldest, then as positions (past the holes before them).
   const first = direction === 'ASC' ? offset + 1 : Math.max(1, state.count - offset - limit + 1)
   const last = direction === 'ASC' ? Math.min(state.count, offset + limit) : state.count - offset
@@ -460,42 +199,6 @@ export async function listTrades(parameters: ListTradesParameters): Promise<List
     }),
   )
   return { count: state.count, trades: Items.map(toTrade) }
-}
-
-/** The position of the `index`-th live trade (1-based from the oldest), past the holes. */
-export function positionOf(index: number, holes: readonly number[]): number {
-  let position = index
-  for (const hole of holes) {
-    if (hole <= position) position += 1
-    else break
-  }
-  return position
-}
-
-/**
- * The fallback for a wallet recorded before positions, until backfillTradePositions numbers it:
- * one Query from an end over offset + limit trades (cost grows with the offset); `count` is the
- * tail counter's.
- */
-async function listTradesFromEnd(
-  { wallet, limit, offset, direction }: ListTradesParameters,
-  count: number,
-): Promise<ListTradesReturnType> {
-  const { head } = tradeCounterKeys(wallet)
-  // The head counter and the trades, not the page entries a backfill may have begun to write
-  // ('|' sorts after every id character and before '}').
-  const items = await queryAll(
-    {
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :head AND :lastId',
-      ExpressionAttributeValues: { ':pk': head.pk, ':head': head.sk, ':lastId': 'TRADE#|' },
-      ScanIndexForward: direction === 'ASC',
-      ConsistentRead: true,
-    },
-    offset + limit + 1,
-  )
-  const trades = items.filter((item) => item.type === TRADE)
-  return { count, trades: trades.slice(offset, offset + limit).map(toTrade) }
 }
 
 export interface PendingTradesPage {
@@ -530,56 +233,34 @@ export async function listPendingTrades(
  * it had already left `pending`.
  */
 export async function settleTrade(trade: Trade, outcome: TradeOutcome): Promise<Trade | undefined> {
-  const values = {
-    ':status': outcome.status,
-    ':gasUsed': Number(outcome.gasUsed),
-    ':blockNumber': Number(outcome.blockNumber),
+  const settle = {
+    UpdateExpression: 'SET #status = :status, gasUsed = :gasUsed, blockNumber = :blockNumber',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':status': outcome.status,
+      ':gasUsed': Number(outcome.gasUsed),
+      ':blockNumber': Number(outcome.blockNumber),
+    },
   }
-  const settle = 'SET #status = :status, gasUsed = :gasUsed, blockNumber = :blockNumber'
-  const names = { '#status': 'status' }
-  const numbered = trade.position !== undefined
   const failed = await transact([
     {
       Update: {
         TableName: tableName(),
         Key: tradeKey(trade.wallet, trade.id),
         // Leaving the sparse index: the reconciler no longer sees it.
-        UpdateExpression: `${settle} REMOVE gsi2pk, gsi2sk`,
-        // Not numbered when read: still not, else its page entry would keep `pending`.
-        ConditionExpression: numbered
-          ? '#status = :pending'
-          : '#status = :pending AND attribute_not_exists(#position)',
-        ExpressionAttributeNames: { ...names, ...(!numbered && { '#position': 'position' }) },
-        ExpressionAttributeValues: { ...values, ':pending': 'pending' },
+        UpdateExpression: `${settle.UpdateExpression} REMOVE gsi2pk, gsi2sk`,
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: settle.ExpressionAttributeNames,
+        ExpressionAttributeValues: { ...settle.ExpressionAttributeValues, ':pending': 'pending' },
       },
     },
-    ...(trade.position === undefined
-      ? []
-      : [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: tradePositionKey(trade.wallet, trade.position),
-              UpdateExpression: settle,
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
-            },
-          },
-        ]),
+    updatePageEntry(trade.wallet, trade.position, settle),
   ])
-  if (!failed) {
-    return {
-      ...trade,
-      status: outcome.status,
-      gasUsed: outcome.gasUsed,
-      blockNumber: outcome.blockNumber,
-    }
+  if (failed) return undefined
+  return {
+    ...trade,
+    status: outcome.status,
+    gasUsed: outcome.gasUsed,
+    blockNumber: outcome.blockNumber,
   }
-  // Numbered by the backfill since it was read: settle it again as it is now.
-  const current = numbered ? undefined : await getTrade(trade.wallet, trade.id)
-  if (current?.status === 'pending' && current.position !== undefined) {
-    return settleTrade(current, outcome)
-  }
-  return undefined
 }

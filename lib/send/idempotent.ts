@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import { withCallBudget } from '../chain/callBudget'
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../db/idempotency'
-import { primeTradeTail, readTradeTail } from '../db/trade'
+import { readTradeTail } from '../db/tradeTail'
 import { BadRequest, Conflict, Unprocessable } from '../errors'
 import { logger } from '../logger'
+import { noteTail, withKnownTail } from './knownTail'
 import { recordSent, type SentTrade } from './recordSent'
 
 export interface Sent {
@@ -50,7 +51,10 @@ export function sendOnce<Plan>(
   operation: SendOperation<Plan>,
 ): Promise<Sent> {
   // Its reads call tokens the caller names: capped, and a budget per request (DECISIONS §8.2).
-  return withCallBudget(() => sendOnceBudgeted(parameters, operation))
+  // Its trades take positions from a tail it reads beside them (lib/send/knownTail.ts).
+  return withCallBudget(() =>
+    withKnownTail(parameters.wallet, () => sendOnceBudgeted(parameters, operation)),
+  )
 }
 
 async function sendOnceBudgeted<Plan>(
@@ -90,7 +94,7 @@ async function sendOnceBudgeted<Plan>(
     }
     throw new Conflict('a request with this Idempotency-Key is still in progress')
   }
-  if (tail.status === 'fulfilled') primeTradeTail(wallet, tail.value)
+  if (tail.status === 'fulfilled') noteTail(wallet, tail.value)
   let sent: Broadcast
   try {
     if (planned.status === 'rejected') throw planned.reason

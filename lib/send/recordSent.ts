@@ -3,14 +3,17 @@ import {
   type CompleteIdempotencyKeyParameters,
   completeIdempotencyKeyItem,
 } from '../db/idempotency'
-import { type NewTrade, recordTrade } from '../db/trade'
+import { recordTrade } from '../db/trade'
+import type { NewTrade } from '../db/tradeItem'
 import { logger } from '../logger'
+import { knownTail, noteTail } from './knownTail'
 
 export type SentTrade = Omit<NewTrade, 'outcome' | 'logIndex'>
 
 /**
  * Records a broadcast transaction as a `pending` trade, with the request's Idempotency-Key marked
- * done in the same transaction when it has one (`completion`): one DynamoDB call. The
+ * done in the same transaction when it has one (`completion`): one DynamoDB call, from the tail
+ * the request knows (lib/send/knownTail.ts), which it then moves. The
  * transaction is already out, so a failed write must not turn into an error the client would
  * retry: it is logged, the key is completed alone, and the caller still answers with the hash.
  */
@@ -19,8 +22,11 @@ export async function recordSent(
   completion?: CompleteIdempotencyKeyParameters,
 ): Promise<void> {
   const alongside = completion ? [completeIdempotencyKeyItem(completion)] : []
-  const recorded = await recordTrade(trade, { alongside }).then(
-    () => true,
+  const recorded = await recordTrade(trade, { alongside, tail: knownTail(trade.wallet) }).then(
+    ({ tail }) => {
+      noteTail(trade.wallet, tail)
+      return true
+    },
     (error: unknown) => {
       logger.error('trade not recorded', { network: trade.network, type: trade.type, error })
       return false

@@ -1,5 +1,6 @@
 import { BaseError } from 'viem'
-import { findTradeByHash, getTrade, type Trade } from '../db/trade'
+import { findTradeByHash, getTrade } from '../db/trade'
+import type { Trade } from '../db/tradeItem'
 import { NotFound } from '../errors'
 import { settleIfMined } from './settleIfMined'
 

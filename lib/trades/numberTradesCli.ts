@@ -1,8 +1,9 @@
-// `npm run trades:number`: numbers the trades recorded before positions existed (their pages
-// are read from an end until then) in the table named by TABLE_NAME (with DYNAMODB_ENDPOINT for
-// DynamoDB Local). Safe while the service runs, and to run again.
+// `npm run trades:number`: numbers the trades recorded before positions existed in the table
+// named by TABLE_NAME (with DYNAMODB_ENDPOINT for DynamoDB Local): the migration to run before
+// deploying a release that reads only numbered trades (lib/db/numberTrades.ts). Safe while the
+// service runs, and to run again.
 import { tableName } from '../db/client'
-import { backfillTradePositions } from '../db/tradePositions'
+import { backfillTradePositions } from '../db/numberTrades'
 
 async function main(): Promise<void> {
   const wallets = await backfillTradePositions()

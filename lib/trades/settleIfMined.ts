@@ -1,14 +1,14 @@
 import type { TransactionReceipt } from 'viem'
 import { publicClient } from '../chain/clients'
 import { findReceipt } from '../chain/findReceipt'
-import { settleTrade, type Trade, type TradeOutcome } from '../db/trade'
+import { settleTrade } from '../db/trade'
+import type { Trade, TradeOutcome } from '../db/tradeItem'
 
 export function outcomeOf(receipt: TransactionReceipt): TradeOutcome {
   return {
     status: receipt.status === 'success' ? 'successful' : 'failed',
     gasUsed: receipt.gasUsed,
     blockNumber: receipt.blockNumber,
-    blockHash: receipt.blockHash,
   }
 }
 

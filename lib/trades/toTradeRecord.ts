@@ -1,4 +1,4 @@
-import type { Trade } from '../db/trade'
+import type { Trade } from '../db/tradeItem'
 import { formatTimestamp } from '../formatTimestamp'
 
 // A trade's amount is stored as formatUnits wrote it from bigint base units (lib/db/trade.ts), so

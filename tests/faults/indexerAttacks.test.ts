@@ -16,7 +16,10 @@ import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { findFreePort } from '../../lib/local/findFreePort'
 import { createTable } from '../../lib/local/localStack'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
+import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { listInCatalog } from '../support/catalogListing'
+import { httpEvent, invoke } from '../support/httpEvent'
+import { signInWithWallet } from '../support/walletSignIn'
 import { ownDevnetClient } from '../support/faultEngines'
 import { loadTransferEmitter, transferEmitterAbi } from '../support/transferEmitter'
 
@@ -230,6 +233,58 @@ describe('address poisoning', () => {
   }, 120_000)
 })
 
+describe('look-alikes of the addresses a wallet sent to (DECISIONS §9.1)', () => {
+  it('records no deposit from an address with the first and last four hex digits of one the wallet paid through the transfer route, and records the one it paid and a stranger', async () => {
+    const owner = generatePrivateKey()
+    const { address: wallet, access } = await signInWithWallet(owner)
+    await client.setBalance({ address: wallet, value: parseEther('1') })
+    const paid = randomAddress()
+    const sent = await invoke(
+      transferEthereum,
+      httpEvent({
+        route: 'transferEthereum',
+        pathParameters: { key: owner },
+        headers: { authorization: `Bearer ${access}` },
+        body: { to: paid, amount: '0.1' },
+      }),
+    )
+    expect(sent.status).toBe(200)
+    await client.waitForTransactionReceipt({ hash: (sent.body.result as { txId: Hash }).txId })
+    const poser = lookAlike(paid)
+    const stranger = randomAddress()
+    const from = (sender: Address, amount: string) => async () => {
+      await client.impersonateAccount({ address: sender })
+      await client.setBalance({ address: sender, value: parseEther('1') })
+      await payToken(sender, amount)()
+      const hash = await client.writeContract({
+        address: token,
+        abi: catalogTokenAbi,
+        functionName: 'transfer',
+        args: [wallet, parseUnits(amount, 6)],
+        account: sender,
+        chain: null,
+      })
+      await client.stopImpersonatingAccount({ address: sender })
+      expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
+      return hash
+    }
+    const fromPoser = await from(poser, '5')()
+    const fromPaid = await from(paid, '3')()
+    const fromStranger = await from(stranger, '2')()
+
+    const [run] = await indexDeposits({ networks: ['ethereum'] })
+
+    expect(run).toMatchObject({ lookAlikes: 1 })
+    const { trades } = await listTrades({ wallet, limit: 10, offset: 0, direction: 'ASC' })
+    expect(trades.map((trade) => [trade.type, trade.hash, trade.amount])).toEqual([
+      ['transfer', (sent.body.result as { txId: Hash }).txId, '0.1'],
+      ['deposit', fromPaid, '3'],
+      ['deposit', fromStranger, '2'],
+    ])
+    expect(trades.map((trade) => trade.hash)).not.toContain(fromPoser)
+  }, 120_000)
+})
+
 describe('a contract emitting 13,000 Transfer events in each of two blocks', () => {
   it('costs the indexer nothing: one run passes both blocks and records their real deposits once', async () => {
     const [first, second, third] = knownWallets as [Address, Address, Address]
@@ -274,13 +329,14 @@ describe('a contract emitting 13,000 Transfer events in each of two blocks', () 
 describe('a burst of 13,000 transfers of a catalog token in each of two blocks', () => {
   it('delays the indexer without stalling it: one run splits what the node cannot send and records the deposits once', async () => {
     const [first, second, inBurst] = knownWallets.slice(20, 23) as [Address, Address, Address]
-    // From `to` on, one address up each time: `to` itself gets the first transfer.
+    // From `to` on, one address up each time: `to` itself gets the first transfer. A whole token
+    // each, so the one into a known wallet is no dust (DECISIONS §9.1; BURST has no price).
     const burst = (to: Address) => () =>
       client.writeContract({
         address: burstToken,
         abi: transferEmitterAbi,
         functionName: 'emitTransfers',
-        args: [deployer, to, 1n, SPAM_LOGS, true],
+        args: [deployer, to, parseEther('1'), SPAM_LOGS, true],
         account: deployer,
         chain: null,
         gas: 29_000_000n,
@@ -316,7 +372,7 @@ describe('a burst of 13,000 transfers of a catalog token in each of two blocks',
     expect(await deposits(inBurst)).toEqual([
       expect.objectContaining({
         hash: two.hashes[0],
-        amount: '0.000000000000000001',
+        amount: '1',
         status: 'successful',
         blockNumber: two.block,
       }),

@@ -1,13 +1,15 @@
 import '../support/env'
 import { randomUUID } from 'node:crypto'
-import { type Hex, parseEther } from 'viem'
+import { encodeFunctionData, type Hex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chainOf } from '../../lib/chain/clients'
 import { loadChainConfig } from '../../lib/config'
 import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
 import { getTrade, listTrades, recordTrade } from '../../lib/db/trade'
+import { listDepositLags } from '../../lib/db/depositLags'
 import { markWalletsKnown } from '../../lib/db/wallet'
+import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { reconcileTrades } from '../../lib/trades/reconcileTrades'
@@ -17,6 +19,7 @@ import {
   type RestartableAnvil,
   startRestartableAnvil,
 } from '../support/faultEngines'
+import { listInCatalog } from '../support/catalogListing'
 import { createMockTrade } from '../support/tradeFixtures'
 
 // DECISIONS §7.2 on both networks, each on a devnet of this file's own (the shared devnets serve
@@ -198,6 +201,78 @@ describe.each(NETWORK_NAMES)('on %s', (network) => {
           }),
         ],
       })
+    })
+
+    it('after anvil_reorg under a wallet left lagging, removes what was recorded of the orphaned block and records its re-inclusion once, all of it', async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey()).address
+      await markWalletsKnown([wallet])
+      // A catalog token held by an account whose 30 transfers are signed before they are sent,
+      // so anvil_reorg can mine them again.
+      const holder = privateKeyToAccount(generatePrivateKey())
+      await client().setBalance({ address: holder.address, value: parseEther('10') })
+      const artifact = await loadCatalogTokenArtifact()
+      const deployed = await client().waitForTransactionReceipt({
+        hash: await client().deployContract({
+          abi: catalogTokenAbi,
+          bytecode: artifact.bytecode,
+          account: holder,
+          chain: client().chain,
+          args: ['Listed', 'LST', 6, parseUnits('1000', 6), holder.address],
+        }),
+      })
+      const token = deployed.contractAddress ?? '0x'
+      await listInCatalog(network, { address: token, decimals: 6 })
+      const nonce = await client().getTransactionCount({ address: holder.address })
+      const signed = await Promise.all(
+        Array.from({ length: 30 }, (_, index) =>
+          client().signTransaction({
+            account: holder,
+            chain: client().chain,
+            to: token,
+            data: encodeFunctionData({
+              abi: catalogTokenAbi,
+              functionName: 'transfer',
+              args: [wallet, parseUnits(String(index + 1), 6)],
+            }),
+            gas: 100_000n,
+            maxFeePerGas: 10n ** 10n,
+            maxPriorityFeePerGas: 10n ** 9n,
+            nonce: nonce + index,
+          }),
+        ),
+      )
+      await index()
+      await client().setAutomine(false)
+      try {
+        for (const serializedTransaction of signed) {
+          await client().sendRawTransaction({ serializedTransaction })
+        }
+        await client().mine({ blocks: 1 })
+      } finally {
+        await client().setAutomine(true)
+      }
+      const block = await client().getBlockNumber({ cacheTime: 0 })
+      await client().mine({ blocks: CONFIRMATIONS })
+      const [first] = await indexDeposits({ networks: [network], limits: { deposits: 10 } })
+      expect(first).toMatchObject({ recorded: 10, lagging: 1 })
+
+      // The block is replaced by one holding the same 30 transfers; then confirmed again.
+      const head = await client().getBlockNumber({ cacheTime: 0 })
+      await reorganise(
+        head - block + 1n,
+        signed.map((transaction) => [transaction, 0]),
+      )
+      await client().mine({ blocks: CONFIRMATIONS })
+      const run = await index()
+      await index()
+
+      expect(run).toMatchObject({ removed: 10 })
+      const { count, deposits } = await depositsOf(wallet)
+      expect(count).toBe(30)
+      expect(deposits.map((deposit) => Number(deposit.amount)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 30 }, (_, index) => index + 1),
+      )
+      expect(await listDepositLags(network)).toEqual([])
     })
   })
 

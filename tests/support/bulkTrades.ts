@@ -8,13 +8,15 @@ import { timeOrderedUuid } from '../../lib/db/ids'
 import { tradeCounterKeys } from '../../lib/db/keys'
 import { NATIVE_COIN } from '../../lib/constants'
 import { DatabaseUnavailable } from '../../lib/errors'
-import { tradeItem, tradePositionItem } from '../../lib/db/trade'
+import { tradeItem } from '../../lib/db/tradeItem'
+import { pageEntryItem } from '../../lib/db/tradePageEntry'
 
 // A wallet with thousands of trades, written fast: the items recordTrade writes (tradeItem and
 // its page entry, the same keys, positions 1..count) in BatchWrites of 25, then both counters set
 // to the total and the tail to the last position. No per-trade transaction: 10,000 of them would
 // take minutes, and only the shape of the items matters to the reads. `numbered: false` writes a
-// wallet as recorded before positions existed (no page entries, no last position).
+// wallet as a release before positions did (no position, no page entries, no last position), for
+// the migration's test (npm run trades:number).
 
 const BATCH = 25
 const CONCURRENCY = 4
@@ -50,7 +52,7 @@ export async function writeTrades(
   const other = privateKeyToAccount(generatePrivateKey()).address
   const items = Array.from({ length: count }, (_, index) => {
     const createdAt = new Date(now.getTime() - (count - 1 - index))
-    const position = numbered ? index + 1 : undefined
+    const position = index + 1
     const item = tradeItem(
       {
         hash: toHex(randomBytes(32)),
@@ -68,7 +70,11 @@ export async function writeTrades(
       createdAt,
       position,
     )
-    return position === undefined ? [item] : [item, tradePositionItem(item, position)]
+    if (numbered) return [item, pageEntryItem(item, position)]
+    // As a release before positions wrote it.
+    const unnumbered: Record<string, unknown> = { ...item }
+    delete unnumbered.position
+    return [unnumbered]
   }).flat()
   const batches = Array.from({ length: Math.ceil(items.length / BATCH) }, (_, index) =>
     items.slice(index * BATCH, (index + 1) * BATCH),

@@ -3,7 +3,8 @@ import { type Address, erc20Abi, type Hash, toHex, type TransactionReceipt } fro
 import { inject } from 'vitest'
 import type { NetworkName } from '../../lib/networkNames'
 import { NATIVE_COIN } from '../../lib/constants'
-import type { NewTrade } from '../../lib/db/trade'
+import type { NewDeposit } from '../../lib/db/depositRecords'
+import type { NewTrade } from '../../lib/db/tradeItem'
 import { devnet } from './devnetAccounts'
 import { randomAddress } from './marketFixtures'
 
@@ -57,6 +58,23 @@ export function createMockTrade(overrides: Partial<NewTrade> = {}): NewTrade {
     amount: '1',
     token: NATIVE_COIN,
     isNativeTransfer: true,
+    ...overrides,
+  }
+}
+
+/** A deposit to record (recordDeposits): a token log of a random hash unless overridden. */
+export function createMockDeposit(overrides: Partial<NewDeposit> = {}): NewDeposit {
+  return {
+    hash: toHex(randomBytes(32)),
+    network: 'ethereum',
+    wallet: randomAddress(),
+    from: randomAddress(),
+    amount: '1',
+    token: randomAddress(),
+    place: 0,
+    blockNumber: 7n,
+    blockHash: toHex(randomBytes(32)),
+    gasUsed: 51_000n,
     ...overrides,
   }
 }

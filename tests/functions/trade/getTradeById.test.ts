@@ -1,15 +1,15 @@
 import '../../support/env'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { formatUnits, parseEther, toHex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { handler } from '../../../functions/trade/getTradeById'
 import { db } from '../../../lib/db/client'
-import { getTrade, recordTrade } from '../../../lib/db/trade'
+import { recordDeposits } from '../../../lib/db/depositRecords'
+import { findTradeByHash, getTrade, recordTrade } from '../../../lib/db/trade'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { devnet } from '../../support/devnetAccounts'
 import { fundedAccount } from '../../support/devnetAccounts'
-import { createMockTrade, receiptOf } from '../../support/tradeFixtures'
+import { createMockDeposit, createMockTrade, receiptOf } from '../../support/tradeFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
 
 let owner: Awaited<ReturnType<typeof signInWithWallet>>
@@ -117,17 +117,9 @@ describe('GET /v1/trade/id/{tradeId}', () => {
   })
 
   it('reads the table twice for a settled trade: the session and the trade', async () => {
-    const { id } = await recordTrade(
-      createMockTrade({
-        hash: toHex(randomBytes(32)),
-        wallet: owner.address,
-        type: 'deposit',
-        logIndex: 0,
-        isNativeTransfer: false,
-        token: privateKeyToAccount(generatePrivateKey()).address,
-        outcome: { status: 'successful', gasUsed: 52_000n, blockNumber: 9n },
-      }),
-    )
+    const deposit = createMockDeposit({ wallet: owner.address, gasUsed: 52_000n, blockNumber: 9n })
+    await recordDeposits(owner.address, [deposit])
+    const { id } = (await findTradeByHash(owner.address, deposit.hash)) ?? { id: '' }
     const send = vi.spyOn(db(), 'send')
 
     const response = await getById(id)

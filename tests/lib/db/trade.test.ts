@@ -9,6 +9,7 @@ import {
   recordTrade,
   settleTrade,
 } from '../../../lib/db/trade'
+import { findCounterpartiesLike } from '../../../lib/db/counterparties'
 import { randomAddress } from '../../support/marketFixtures'
 import { createMockTrade } from '../../support/tradeFixtures'
 
@@ -16,9 +17,9 @@ describe('recordTrade', () => {
   it('records a pending trade that getTrade and findTradeByHash return to its wallet only', async () => {
     const trade = createMockTrade()
 
-    const { id, created } = await recordTrade(trade)
+    const { id, tail } = await recordTrade(trade)
 
-    expect(created).toBe(true)
+    expect(tail).toEqual({ count: 1, lastPosition: 1, holes: [] })
     expect(await getTrade(trade.wallet, id)).toEqual({
       ...trade,
       id,
@@ -36,24 +37,35 @@ describe('recordTrade', () => {
     expect(await findTradeByHash(randomAddress(), trade.hash)).toBeUndefined()
   })
 
-  it('records a deposit once per (hash, log index), returning the first id again', async () => {
-    const deposit = createMockTrade({
-      type: 'deposit',
-      isNativeTransfer: false,
-      token: randomAddress(),
-      logIndex: 3,
-      outcome: { status: 'successful', gasUsed: 51_000n, blockNumber: 7n },
-    })
+  it('keeps the address the wallet sent to, found by how it looks (first and last four hex digits)', async () => {
+    const trade = createMockTrade()
+    const other = createMockTrade({ wallet: trade.wallet })
 
-    const results = await Promise.all([recordTrade(deposit), recordTrade(deposit)])
-    const other = await recordTrade({ ...deposit, logIndex: 4 })
+    await recordTrade(trade)
+    await recordTrade({ ...other, to: trade.to })
+    await recordTrade(other)
 
-    expect(results.map((result) => result.created).sort()).toEqual([false, true])
-    expect(results[0]?.id).toBe(results[1]?.id)
-    expect(other.created).toBe(true)
+    const like = await findCounterpartiesLike([
+      { wallet: trade.wallet, sender: trade.to },
+      { wallet: trade.wallet, sender: other.to },
+      { wallet: randomAddress(), sender: trade.to },
+    ])
+    expect(like({ wallet: trade.wallet, sender: trade.to })).toEqual(
+      new Set([trade.to.toLowerCase()]),
+    )
+    expect(like({ wallet: trade.wallet, sender: other.to })).toEqual(
+      new Set([other.to.toLowerCase()]),
+    )
+    expect(like({ wallet: randomAddress(), sender: trade.to })).toEqual(new Set())
+  })
+
+  it('refuses a deposit: the indexer records those, once per transfer (recordDeposits)', async () => {
+    const deposit = createMockTrade({ type: 'deposit' })
+
+    await expect(recordTrade(deposit)).rejects.toThrow(TypeError)
     expect(
       (await listTrades({ wallet: deposit.wallet, limit: 10, offset: 0, direction: 'ASC' })).count,
-    ).toBe(2)
+    ).toBe(0)
   })
 })
 

@@ -1,28 +1,21 @@
 import '../../support/env'
 import { randomBytes, randomInt } from 'node:crypto'
 import { toHex } from 'viem'
-import { PutCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { db, tableName } from '../../../lib/db/client'
 import { listJournalledDeposits, removeJournalledDeposit } from '../../../lib/db/depositJournal'
-import {
-  getTrade,
-  listTrades,
-  readTradeTail,
-  recordTrade,
-  settleTrade,
-  tradeItem,
-  tradePositionItem,
-} from '../../../lib/db/trade'
-import { numberWalletTrades } from '../../../lib/db/tradePositions'
-import type { Direction } from '../../../lib/db/trade'
+import { recordDeposits } from '../../../lib/db/depositRecords'
+import { numberWalletTrades } from '../../../lib/db/numberTrades'
+import { getTrade, listTrades, recordTrade, settleTrade } from '../../../lib/db/trade'
+import type { Direction } from '../../../lib/db/tradeItem'
+import { readTradeTail } from '../../../lib/db/tradeTail'
 import { writeTrades } from '../../support/bulkTrades'
 import { randomAddress } from '../../support/marketFixtures'
-import { createMockTrade } from '../../support/tradeFixtures'
+import { createMockDeposit, createMockTrade } from '../../support/tradeFixtures'
 
 // Issue 22, "Deep trade pages": every writer keeps a wallet's positions dense and in creation
-// order (recordTrade: swaps, transfers, submits, deposits; settleTrade: the reconciler; a
-// reorganisation's removal), and trades recorded before positions are numbered by the backfill.
+// order (recordTrade: swaps, transfers, submits; recordDeposits: the indexer; settleTrade: the
+// reconciler; a reorganisation's removal), and trades recorded before positions are numbered by
+// the migration (npm run trades:number) before the service reads them.
 
 async function amounts(wallet: string, limit: number, offset: number, direction: Direction) {
   const { count, trades } = await listTrades({ wallet, limit, offset, direction })
@@ -83,19 +76,12 @@ describe('trade positions', () => {
     // A block far from any other test's, so the journal read below holds only these deposits.
     const blockNumber = BigInt(randomInt(1e9, 2e9))
     const blockHash = toHex(randomBytes(32))
-    for (const n of range(1, 6)) {
-      await recordTrade(
-        createMockTrade({
-          wallet,
-          type: 'deposit',
-          amount: String(n),
-          isNativeTransfer: false,
-          token: randomAddress(),
-          logIndex: n,
-          outcome: { status: 'successful', gasUsed: 50_000n, blockNumber, blockHash },
-        }),
-      )
-    }
+    await recordDeposits(
+      wallet,
+      range(1, 6).map((n) =>
+        createMockDeposit({ wallet, amount: String(n), place: n, blockNumber, blockHash }),
+      ),
+    )
     const journal = (await listJournalledDeposits('ethereum', blockNumber)).filter(
       (entry) =>
         entry.blockNumber === blockNumber && entry.wallet.toLowerCase() === wallet.toLowerCase(),
@@ -116,39 +102,23 @@ describe('trade positions', () => {
     expect(await walk(wallet, 2)).toEqual({ ASC: [1, 3, 5, 6, 7], DESC: [7, 6, 5, 3, 1] })
   })
 
-  it('pages a wallet recorded before positions from an end, then by position once numbered', async () => {
+  it('refuses a wallet recorded before positions until the migration numbers it, then pages it by position', async () => {
     const wallet = randomAddress()
     await writeTrades(wallet, 30, { numbered: false })
-    // Recorded while the wallet is not numbered: no position yet.
-    const late = await recordTrade(createMockTrade({ wallet, amount: '31' }), {
+    const page = { wallet, limit: 7, offset: 0, direction: 'ASC' } as const
+    const unnumbered = /run npm run trades:number/
+
+    await expect(listTrades(page)).rejects.toThrow(unnumbered)
+    await expect(recordTrade(createMockTrade({ wallet, amount: '31' }))).rejects.toThrow(unnumbered)
+
+    expect(await numberWalletTrades(wallet)).toBe(30)
+    expect(await numberWalletTrades(wallet)).toBeUndefined()
+    await recordTrade(createMockTrade({ wallet, amount: '31' }), {
       now: new Date(Date.now() + 1_000),
     })
-    expect((await getTrade(wallet, late.id))?.position).toBeUndefined()
-    const before = await walk(wallet, 7)
-    // A backfill interrupted after writing its first page entries changes no page.
-    const { trades: oldest } = await listTrades({ wallet, limit: 5, offset: 0, direction: 'ASC' })
-    for (const [index, trade] of oldest.entries()) {
-      const outcome = {
-        status: 'successful',
-        gasUsed: trade.gasUsed ?? 0n,
-        blockNumber: trade.blockNumber ?? 0n,
-      } as const
-      const item = tradeItem({ ...trade, outcome }, trade.id, trade.createdAt, index + 1)
-      await db().send(
-        new PutCommand({ TableName: tableName(), Item: tradePositionItem(item, index + 1) }),
-      )
-    }
-    expect(await walk(wallet, 7)).toEqual(before)
 
-    expect(await numberWalletTrades(wallet)).toBe(31)
-    expect(await numberWalletTrades(wallet)).toBeUndefined()
-    await recordTrade(createMockTrade({ wallet, amount: '32' }), {
-      now: new Date(Date.now() + 2_000),
-    })
-
-    expect(before).toEqual({ ASC: range(1, 31), DESC: range(1, 31).reverse() })
-    expect(await readTradeTail(wallet)).toEqual({ count: 32, lastPosition: 32, holes: [] })
-    expect(await walk(wallet, 7)).toEqual({ ASC: range(1, 32), DESC: range(1, 32).reverse() })
-    expect(await amounts(wallet, 3, 29, 'ASC')).toEqual({ count: 32, amounts: [30, 31, 32] })
+    expect(await readTradeTail(wallet)).toEqual({ count: 31, lastPosition: 31, holes: [] })
+    expect(await walk(wallet, 7)).toEqual({ ASC: range(1, 31), DESC: range(1, 31).reverse() })
+    expect(await amounts(wallet, 3, 28, 'ASC')).toEqual({ count: 31, amounts: [29, 30, 31] })
   })
 })

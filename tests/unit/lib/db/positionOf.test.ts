@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { positionOf } from '../../../../lib/db/trade'
+import { positionOf } from '../../../../lib/db/tradeTail'
 
 // The n-th live trade's position when the positions in `holes` were removed (a reorganisation's
 // orphaned deposits): checked against the positions listed one by one.

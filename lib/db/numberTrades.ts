@@ -1,15 +1,30 @@
-import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb'
 import { mapConcurrently } from '../mapConcurrently'
 import { db, tableName } from './client'
 import { tradeCounterKeys, tradeKey, tradePositionKey, TRADE_POSITION_PREFIX } from './keys'
 import { queryAll } from './queryAll'
-import { readTradeTail, tradePositionItem } from './trade'
+import { pageEntryItem } from './tradePageEntry'
 import { transact } from './writeConflicts'
 
-// Trades recorded before positions existed have no page entry, and their wallet's tail counter
-// no last position: their pages are read from an end (listTradesFromEnd) until this numbers them.
-// `npm run trades:number` runs it over the table; it is safe to run while the service records
-// trades (a trade recorded meanwhile makes its wallet go round once more) and to run again.
+// The migration of a table written before positions existed: its trades have no page entry and
+// their wallet's tail counter no last position, which the service no longer reads (it refuses
+// such a wallet, naming this command). `npm run trades:number` numbers them; run it once, on the
+// release before this one (which still pages such wallets from an end and records their new
+// trades unnumbered), then deploy (docs/operations.md). It is safe to run while that release
+// records trades (a trade recorded meanwhile makes its wallet go round once more) and to run
+// again.
+
+/** Whether the wallet's tail has a last position (or the wallet has no trade): one GetItem. */
+async function isNumbered(wallet: string): Promise<boolean> {
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: tradeCounterKeys(wallet).tail,
+      ConsistentRead: true,
+    }),
+  )
+  return Item?.lastPosition !== undefined || Number(Item?.tradeCount ?? 0) === 0
+}
 
 const CONCURRENCY = 8
 // A wallet that keeps receiving unnumbered trades while it is numbered is left for the next run.
@@ -23,7 +38,7 @@ const ROUNDS = 5
  */
 export async function numberWalletTrades(wallet: string): Promise<number | undefined> {
   for (let round = 1; round <= ROUNDS; round += 1) {
-    if ((await readTradeTail(wallet)).lastPosition !== undefined) return undefined
+    if (await isNumbered(wallet)) return undefined
     const { head, tail } = tradeCounterKeys(wallet)
     const items = await queryAll({
       TableName: tableName(),
@@ -50,7 +65,7 @@ export async function numberWalletTrades(wallet: string): Promise<number | undef
               ExpressionAttributeValues: { ':position': position, ':status': trade.status },
             },
           },
-          { Put: { TableName: tableName(), Item: tradePositionItem(trade, position) } },
+          { Put: { TableName: tableName(), Item: pageEntryItem(trade, position) } },
         ])
         return failed !== undefined
       },

@@ -1,0 +1,120 @@
+import { type Address, formatUnits, type Hash } from 'viem'
+import type { ChainClient } from '../chain/clients'
+import { type NewDeposit, recordDeposits } from '../db/depositRecords'
+import { readTradeTails, TradesNotNumbered } from '../db/tradeTail'
+import { logger } from '../logger'
+import { mapConcurrently } from '../mapConcurrently'
+import type { NetworkName } from '../networkNames'
+import { readDepositOutcomes } from './depositOutcomes'
+import { shareFairly } from './fairShare'
+import type { RunBudget } from './runBudget'
+import type { Candidate, Selection } from './selectDeposits'
+import type { IncomingTransfer } from './transferSources'
+
+// Recording a run's deposits (DECISIONS §9.1): the run's deposit budget shared fairly among the
+// wallets that received some, each wallet's share written in batches (lib/db/depositRecords.ts).
+
+export interface WalletOutcome {
+  wallet: Address
+  recorded: number
+  /** The wallet's first token transfer left for a later run, if any. */
+  firstLeft?: IncomingTransfer
+  /** Token deposits left for a later run. */
+  left: number
+  /** The block of native value that could not be written in time (the cursor stays there). */
+  nativeLeftAt?: bigint
+}
+
+// One wallet's deposits in turn (they share its counters); this many wallets at once.
+const WALLETS_IN_PARALLEL = 16
+
+export async function recordRunDeposits(
+  client: ChainClient,
+  network: NetworkName,
+  selection: Selection,
+  options: { budget: RunBudget; senders: ReadonlyMap<Hash, Address> },
+): Promise<WalletOutcome[]> {
+  const { budget, senders } = options
+  const entries = [...selection.wallets.values()]
+  const natives = entries.reduce((sum, entry) => sum + entry.natives.length, 0)
+  // Native value first (it cannot wait: lib/trades/readLaggingTransfers.ts), then fair shares.
+  const shares = shareFairly(
+    new Map(entries.map((entry) => [entry.wallet, entry.checked])),
+    budget.limits.deposits - natives,
+  )
+  const chosen = entries.map((entry) => [
+    ...entry.natives,
+    ...entry.tokens.slice(0, shares.get(entry.wallet) ?? 0),
+  ])
+  const outcomes = await readDepositOutcomes(
+    client,
+    network,
+    chosen.flat().map(({ transfer }) => transfer),
+    senders,
+  )
+
+  const toDeposit = ({ transfer, decimals }: Candidate): NewDeposit | undefined => {
+    const outcome = outcomes.get(transfer.hash)
+    // A reverted transaction moved no value; a wallet's own transaction is its own trade (a
+    // swap's output, a transfer to itself), not a deposit; a transaction mined again elsewhere
+    // since the read (a reorganisation mid-run) is seen by a later run.
+    if (!outcome || outcome.status !== 'successful' || outcome.from === transfer.to) return
+    if (outcome.blockHash !== transfer.block.hash) return
+    return {
+      hash: transfer.hash,
+      network,
+      wallet: transfer.to,
+      from: transfer.from,
+      amount: formatUnits(transfer.value, decimals),
+      token: transfer.token,
+      place: transfer.place,
+      blockNumber: outcome.blockNumber,
+      blockHash: outcome.blockHash,
+      gasUsed: outcome.gasUsed,
+    }
+  }
+
+  const toRecord = entries.map((_, index) =>
+    (chosen[index] ?? []).flatMap((candidate) => {
+      const deposit = toDeposit(candidate)
+      return deposit ? [{ candidate, deposit }] : []
+    }),
+  )
+  // Where each wallet's deposits go: their tails at once, rather than one read per wallet.
+  const tails = await readTradeTails(
+    entries.filter((_, index) => (toRecord[index] ?? []).length > 0).map(({ wallet }) => wallet),
+  )
+  return mapConcurrently(entries, WALLETS_IN_PARALLEL, async (entry, index) => {
+    const candidates = chosen[index] ?? []
+    const deposits = toRecord[index] ?? []
+    const { recorded, handled } = await recordDeposits(
+      entry.wallet,
+      deposits.map(({ deposit }) => deposit),
+      { tail: tails.get(entry.wallet.toLowerCase()), more: () => !budget.timeUp() },
+    ).catch((error: unknown) => {
+      // A wallet recorded before positions (a table not migrated) must not hold the cursor and
+      // every other wallet with it: its deposits are passed over, each logged, to index again
+      // once `npm run trades:number` has run (docs/operations.md).
+      if (!(error instanceof TradesNotNumbered)) throw error
+      for (const { deposit } of deposits) {
+        logger.error('deposit not recorded', { network, hash: deposit.hash, error })
+      }
+      return { recorded: 0, handled: deposits.length }
+    })
+    // What was not handled: from the first deposit not written, in the wallet's order.
+    const stoppedAt = deposits[handled]?.candidate
+    const firstLeftIndex = stoppedAt ? candidates.indexOf(stoppedAt) : candidates.length
+    const leftNative = candidates
+      .slice(firstLeftIndex)
+      .find(({ transfer }) => typeof transfer.place !== 'number')
+    const tokensHandled = Math.max(0, firstLeftIndex - entry.natives.length)
+    const tokensLeft = entry.tokens.slice(tokensHandled)
+    return {
+      wallet: entry.wallet,
+      recorded,
+      firstLeft: tokensLeft[0]?.transfer,
+      left: tokensLeft.length,
+      nativeLeftAt: leftNative?.transfer.block.number,
+    }
+  })
+}
