@@ -12,7 +12,8 @@ import { findFreePort } from './findFreePort'
 import type { FunctionBundles } from './bundleFunctions'
 import type { Offline } from './offline'
 import { secondsSince, withinLimit } from './processes'
-import type { MarketRun } from './seedLocalData'
+import type { BackfilledProject } from '../markets/backfillPriceHistory'
+import type { PriceHistoryRun } from './seedLocalData'
 import { type StackPhase, stackLimits } from './stackLimits'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
@@ -55,6 +56,12 @@ export interface StartLocalStackOptions {
   functionEnv?: Record<string, string>
   /** Aborting stops everything already started and rejects (Ctrl-C while it comes up). */
   signal?: AbortSignal
+  /**
+   * When the table's price history is filled from the devnets' year (lib/local/seedLocalData.ts,
+   * `fillPriceHistory`): before the stack is ready (the default: the tests and the bench find it
+   * whole), or once the API answers ('in-background': npm start; `priceHistory` tells when).
+   */
+  priceHistory?: 'before-ready' | 'in-background'
 }
 
 export interface LocalStack {
@@ -65,6 +72,11 @@ export interface LocalStack {
   demoAccount: { address: string; privateKey: string }
   /** The processes it started, for checks that nothing outlives `stop()`. */
   pids: number[]
+  /**
+   * The filling of the price history: settled when startLocalStack resolves, unless it runs
+   * 'in-background'; then it rejects if the filling failed, or the stack stopped first.
+   */
+  priceHistory: Promise<PriceHistoryRun>
   stop(): Promise<void>
 }
 
@@ -311,19 +323,34 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
         )
         signal?.throwIfAborted()
         const seedStartedAt = performance.now()
-        const market = await withinLimit(
+        const projects = await withinLimit(
           'seeding the table',
           limits.seed,
-          seed.seedLocalData(deployments).then(() => seed.warmMarketData()),
+          seed.seedLocalData(deployments),
         )
-        const projects = seed.sampleCatalogEntries(deployments).length
         progress(
-          `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
-            `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
+          `table seeded (${Object.keys(deployments).length} networks, ${projects.length} projects, demo data) (${secondsSince(seedStartedAt)})`,
         )
-        if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+        return projects
       }),
     )
+    const fillHistory = (projects: readonly BackfilledProject[]) => {
+      const startedAt = performance.now()
+      return withinLimit(
+        'filling the price history',
+        limits.history,
+        seed.fillPriceHistory(projects),
+      ).then((run) => {
+        progress(`price history filled (${describeHistoryRun(run)}) (${secondsSince(startedAt)})`)
+        return run
+      })
+    }
+    const inBackground = options.priceHistory === 'in-background'
+    const historyBeforeReady = inBackground ? undefined : begin(seeding.then(fillHistory))
+    const readyToServe = seeding.then(async () => {
+      await historyBeforeReady
+      if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+    })
     // It is asked for a route only once the bundles are written and the table seeded.
     const offlineStartedAt = performance.now()
     const offlineStart = options.offline
@@ -335,16 +362,25 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
             output: options.output,
             readyTimeoutMs: limits.offline,
             prebuilt: true,
-            readyAfter: Promise.all([bundling, seeding]),
+            readyAfter: Promise.all([bundling, readyToServe]),
             signal,
           }).then(track),
         )
       : undefined
     // The seeding's failure first: an offline stopped because of it says less.
-    await seeding
+    await readyToServe
     const offline = await offlineStart
     if (offline) progress(`listening on ${offline.apiUrl} (${secondsSince(offlineStartedAt)})`)
     signal?.throwIfAborted()
+    // Once the API answers, where it runs in the background: the history routes fill meanwhile.
+    const priceHistory =
+      historyBeforeReady ??
+      seeding.then((projects) => {
+        progress("price history: filling from the devnets' year in the background …")
+        return fillHistory(projects)
+      })
+    // Awaited by whoever wants it; a failure after a stop is no one's concern.
+    priceHistory.catch(() => {})
     return {
       env,
       apiUrl: offline?.apiUrl,
@@ -354,6 +390,7 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
         privateKey: ANVIL_DEPLOYER_PRIVATE_KEY,
       },
       pids: started.map((service) => service.pid),
+      priceHistory,
       stop: async () => {
         await Promise.all([stop(), bundles?.dispose()])
       },
@@ -369,13 +406,13 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
   }
 }
 
-function describeMarketRun(run: MarketRun): string {
-  const retried = run.retried > 0 ? ` (${run.retried} on a retry)` : ''
+function describeHistoryRun({ buckets, market }: PriceHistoryRun): string {
+  const retried = market.retried > 0 ? ` (${market.retried} on a retry)` : ''
   const failed =
-    run.failed.length > 0
-      ? `, ${run.failed.length} failed after ${run.attempts} tries (${run.failed[0]?.reason ?? ''})`
+    market.failed.length > 0
+      ? `, ${market.failed.length} failed after ${market.attempts} tries (${market.failed[0]?.reason ?? ''})`
       : ''
-  return `${run.sampled} prices sampled${retried}${failed}`
+  return `${buckets} buckets; ${market.sampled} prices sampled${retried}${failed}`
 }
 
 export const DEFAULT_PERSIST_PATH = join('.data', 'dynamodb')

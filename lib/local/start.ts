@@ -42,6 +42,8 @@ async function main(): Promise<void> {
       // Edits under functions/, lib/ and schemas/ are rebuilt, and offline runs the new bundles.
       watch: true,
       signal: starting.signal,
+      // The API answers first; the history routes fill while the year is read (a line says when).
+      priceHistory: 'in-background',
     })
   } catch (error) {
     // startLocalStack has stopped everything it started before rejecting.
@@ -83,6 +85,16 @@ async function main(): Promise<void> {
       'Ctrl-C stops everything.',
     ].join('\n'),
   )
+  const running = stack
+  running.priceHistory.catch((error: unknown) => {
+    if (stopping) return
+    const reason = error instanceof Error ? error.message : String(error)
+    const limit = error instanceof NotReadyError ? `; its limit is ${limitVariable('history')}` : ''
+    console.log(
+      `price history not filled (${reason}${limit}); the sampler fills it forward every 5 ` +
+        'minutes, npm run prices:backfill fills the rest',
+    )
+  })
 }
 
 main().catch((error: unknown) => {

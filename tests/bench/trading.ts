@@ -130,7 +130,7 @@ export async function measureTrading(
 
     await invoke(quoteEthereum, quoteEvent())
     await measure('GET /v1/swap/quote/ethereum', runs, () => invoke(quoteEthereum, quoteEvent()))
-    await measure('POST /v1/swap/tokens/ethereum (first, with approval)', 1, () =>
+    await measure('POST /v1/swap/tokens/ethereum/{key} (first, with approval)', 1, () =>
       invoke(swapTokensEthereum, swapEvent()),
     )
     await client.waitForTransactionReceipt({
@@ -141,7 +141,7 @@ export async function measureTrading(
         args: [dex.swapRouter, maxUint256],
       }),
     })
-    await measure('POST /v1/swap/tokens/ethereum (allowance given)', runs, () =>
+    await measure('POST /v1/swap/tokens/ethereum/{key} (allowance given)', runs, () =>
       invoke(swapTokensEthereum, swapEvent()),
     )
     return figures
