@@ -25,6 +25,11 @@ export type StartAnvilParameters = {
   baseFeeWei?: bigint
   /** How long it may take to answer eth_chainId; 15 s unless given. */
   readyTimeoutMs?: number
+  /**
+   * Starts from a state file (`anvil_dumpState`'s JSON, gunzipped): a copy of another devnet that
+   * a test can trade on without disturbing it (tests/reference/ownDevnet.ts).
+   */
+  loadStatePath?: string
   /** Stops it and ends the wait (Ctrl-C while the stack comes up). */
   signal?: AbortSignal
 }
@@ -77,6 +82,7 @@ export async function startAnvil({
   genesisTimestamp = Math.floor(Date.now() / 1000) - DEVNET_HISTORY_DAYS * 86_400,
   baseFeeWei,
   readyTimeoutMs = READY_TIMEOUT_MS,
+  loadStatePath,
   signal,
 }: StartAnvilParameters): Promise<AnvilNode> {
   if (!LOOPBACK_HOSTS.has(host)) {
@@ -104,6 +110,7 @@ export async function startAnvil({
       '10000',
       ...(genesisTimestamp === 'now' ? [] : ['--timestamp', String(genesisTimestamp)]),
       ...(baseFeeWei === undefined ? [] : ['--block-base-fee-per-gas', String(baseFeeWei)]),
+      ...(loadStatePath === undefined ? [] : ['--load-state', loadStatePath]),
       '--quiet',
     ],
     // stdout is silent with --quiet; stderr is kept only to explain an early exit.

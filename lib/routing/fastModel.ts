@@ -107,7 +107,9 @@ function swap(
 ): FastSwap {
   const fast = prepare(pool)
   const from = state ?? initialState(fast)
-  const zeroForOne = sameToken(pool.token0, tokenIn)
+  // The same string first: a hop's tokens are the pool's own (sameToken lowers both cases).
+  const zeroForOne =
+    tokenIn === pool.token0 || (tokenIn !== pool.token1 && sameToken(pool.token0, tokenIn))
   if (fast.protocol === 'v2' && from.protocol === 'v2') {
     const [reserveIn, reserveOut] = zeroForOne
       ? [from.reserve0, from.reserve1]

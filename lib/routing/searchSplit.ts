@@ -25,6 +25,23 @@ const SINGLES_PRICED = 3
 const MARGINAL_SPREAD = 1e-5
 /** Moves tried at most while balancing one set of routes. */
 const BALANCE_STEPS = 80
+/**
+ * Rounds of completion (complete) on the best split found: each opens the unused route paying
+ * most at the margin where the split left the pools, beside the split's routes or in place of
+ * one, and balances again.
+ */
+const COMPLETION_ROUNDS = 4
+/** Routes left out a completion round tries opening, those paying most at the margin first. */
+const COMPLETION_OPENINGS = 3
+/** Distinct route sets, the best priced first, that the local search (improve) starts from. */
+const IMPROVE_STARTS = 2
+/** Rounds of swaps a local search makes at most. */
+const SWAP_ROUNDS = 3
+/**
+ * Swaps a round balances: those netting most before balancing (cheap, a split's worth of the
+ * model each), since balancing (some hundred of the model's route walks) is what costs.
+ */
+const SWAPS_BALANCED = 4
 
 export interface SearchSplitParameters {
   pools: readonly Pool[]
@@ -60,10 +77,13 @@ interface Context {
  * 2. unless no split could beat it (splitMayPay), a discovery hands out the input in
  *    DISCOVERY_PARTS equal parts, each to the route paying most for it net of any new route's
  *    gas on the pools as the earlier parts left them, so routes that share a pool are weighed
- *    together;
+ *    together; beside those three (DISCOVERY_RULES), one with gas left out and one over routes
+ *    that share no pool from each of the best singles;
  * 3. the routes it gave most, k = 2..maxRoutes of them, are balanced (balance); and the
  *    discovery's routes are narrowed down from ELIMINATION_ROUTES by dropping, after each
- *    balancing, the route given least, every set of at most maxRoutes a candidate.
+ *    balancing, the route given least, every set of at most maxRoutes a candidate;
+ * 4. the best split is completed by the water-filling condition (complete);
+ * 5. the best few are improved by a local search swapping a route for one left out (improve).
  * Every candidate is priced in the router's order on one copy of the pools, so routes sharing a
  * pool are priced together. Undefined when no route pays anything.
  */
@@ -110,29 +130,39 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
     .sort((a, b) => b.net - a.net)
     .slice(0, SINGLES_PRICED)
   let best: PricedSplit | undefined
+  let bestSet: Candidate | undefined
   for (const { index } of singles) {
     const priced = exact([index], [1])
-    if (priced.amountOut > 0n && (!best || priced.net > best.net)) best = priced
+    if (priced.amountOut > 0n && (!best || priced.net > best.net)) {
+      best = priced
+      bestSet = { indexes: [index], shares: [context.amountIn] }
+    }
   }
-  if (!best) return undefined
+  if (!best || !bestSet) return undefined
   if (maxRoutes === 1 || !splitMayPay(context, best)) return best
 
   // 2. The discoveries; 3. the sets of routes they found, balanced.
-  const candidates: { indexes: number[]; shares: number[] }[] = []
-  for (const rule of DISCOVERY_RULES) {
-    const found = discover(context, rule, maxRoutes)
-    for (let count = 2; count <= found.length; count += 1) {
+  const balanced = new Set<string>()
+  /** A discovery's sets balanced: the first 2, 3, … of its routes (`fewer`), or all of them. */
+  const balanceFound = (found: readonly { index: number; amount: number }[], fewer: boolean) => {
+    const sets: Candidate[] = []
+    for (let count = fewer ? 2 : Math.max(2, found.length); count <= found.length; count += 1) {
+      // Discoveries often agree: a set balanced once (the same start: the same balance).
+      const key = found
+        .slice(0, count)
+        .map((entry) => `${entry.index}:${entry.amount}`)
+        .join()
+      if (balanced.has(key)) continue
+      balanced.add(key)
       const indexes = found.slice(0, count).map((entry) => entry.index)
-      candidates.push({
-        indexes,
-        shares: balance(
-          context,
-          indexes,
-          found.slice(0, count).map((entry) => entry.amount),
-        ),
-      })
+      const starts = found.slice(0, count).map((entry) => entry.amount)
+      sets.push({ indexes, shares: balance(context, indexes, starts) })
     }
+    return sets
   }
+  const candidates: Candidate[] = DISCOVERY_RULES.flatMap((rule) =>
+    balanceFound(discover(context, rule, maxRoutes), true),
+  )
   const given = discover(context, 'any', Number.POSITIVE_INFINITY)
   if (given.length > maxRoutes) {
     let indexes = given.slice(0, ELIMINATION_ROUTES).map((entry) => entry.index)
@@ -148,14 +178,173 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
       shares = shares.filter((_, position) => position !== least)
     }
   }
-  for (const candidate of candidates) {
-    const kept = candidate.indexes.filter((_, position) => (candidate.shares[position] ?? 0) > 0)
+  const pricedSets: { candidate: Candidate; net: bigint }[] = []
+  const priceCandidate = (candidate: Candidate) => {
+    const indexes = candidate.indexes.filter((_, position) => (candidate.shares[position] ?? 0) > 0)
     const shares = candidate.shares.filter((share) => share > 0)
-    if (kept.length === 0) continue
-    const priced = exact(kept, shares)
-    if (priced.net > best.net) best = priced
+    if (indexes.length === 0) return
+    const priced = exact(indexes, shares)
+    pricedSets.push({ candidate: { indexes, shares }, net: priced.net })
+    if (best && priced.net <= best.net) return
+    best = priced
+    bestSet = { indexes, shares }
+  }
+  // 4. The best split completed: a route it left out that pays more at the margin than its own
+  // routes opened (the discoveries hand out 5 % parts, too coarse for a thin pool worth 1 %).
+  const completeBest = () => {
+    for (let round = 0; round < COMPLETION_ROUNDS && bestSet; round += 1) {
+      const completed = complete(context, bestSet, maxRoutes)
+      if (!completed) break
+      const before: PricedSplit | undefined = best
+      priceCandidate(completed)
+      if (best === before) break
+    }
+  }
+  for (const candidate of candidates) priceCandidate(candidate)
+  completeBest()
+  // The discoveries the margin cannot stand for, after those (so the answer never nets less
+  // than theirs completed), the best completed again if they beat it: one with gas left out (a
+  // route's gas charged to its first part alone keeps a pool as good as the one in use closed,
+  // however much it would take: two pools of a pair, each for half) and the brute force's
+  // seeding (tests/reference/bruteForce.ts), routes that share no pool from each best single
+  // (where a thin pool's first part would close the deep ones).
+  const completedBest = best
+  const more = [
+    discover(context, 'any', maxRoutes, { raw: true }),
+    ...singles.map(({ index }) =>
+      discover(context, 'disjoint', maxRoutes, { raw: true, first: index }),
+    ),
+  ].flatMap((found) => balanceFound(found, false))
+  for (const candidate of more) priceCandidate(candidate)
+  if (best !== completedBest) completeBest()
+  // 5. The best few splits improved by swaps of a route for one left out (improve): what the
+  // margin cannot show (a route set two or three moves away, a deeper pool of a dearer tier).
+  const starts = pricedSets
+    .filter((entry) => entry.candidate.indexes.length > 1)
+    .sort((a, b) => (a.net === b.net ? 0 : a.net > b.net ? -1 : 1))
+  const seen = new Set<string>()
+  let started = 0
+  for (const { candidate } of starts) {
+    const key = [...candidate.indexes].sort((a, b) => a - b).join()
+    if (seen.has(key)) continue
+    seen.add(key)
+    const improved = improve(context, candidate)
+    if (improved) priceCandidate(improved)
+    started += 1
+    if (started >= IMPROVE_STARTS) break
   }
   return best
+}
+
+/** A split's net of gas on the model, its routes in order on one copy of the pools. */
+function modelNet(context: Context, indexes: readonly number[], shares: readonly number[]): number {
+  const states: FastStates = new Map()
+  let net = 0
+  shares.forEach((amount, position) => {
+    if (amount <= 0) return
+    const path = context.paths[indexes[position] ?? -1] ?? []
+    const route = fastRoute(path, amount, states, true, context.units)
+    net += route.amountOut - route.gas * context.gasPrice
+  })
+  return net
+}
+
+/**
+ * A local search from `start` on the model: a move gives one route's whole input to a path the
+ * split leaves out (the brute force's climb, tests/reference/bruteForce.ts); each round the
+ * SWAPS_BALANCED moves netting most are balanced and the best kept if it nets more than the
+ * split before. Reaches what the margin cannot: a large leg's pool for a deeper one of a dearer
+ * fee tier (which pays less for a first unit, more for the leg), a route set two swaps away.
+ * Undefined when no move gains.
+ */
+function improve(context: Context, start: Candidate): Candidate | undefined {
+  const { paths } = context
+  let current = start
+  let currentNet = modelNet(context, start.indexes, start.shares)
+  let improved = false
+  for (let round = 0; round < SWAP_ROUNDS; round += 1) {
+    const moves: { indexes: number[]; net: number }[] = []
+    current.indexes.forEach((_, replaced) => {
+      paths.forEach((_, index) => {
+        if (current.indexes.includes(index)) return
+        const indexes = current.indexes.map((kept, position) =>
+          position === replaced ? index : kept,
+        )
+        moves.push({ indexes, net: modelNet(context, indexes, current.shares) })
+      })
+    })
+    moves.sort((a, b) => b.net - a.net)
+    let chosen: { candidate: Candidate; net: number } | undefined
+    for (const move of moves.slice(0, SWAPS_BALANCED)) {
+      const shares = balance(context, move.indexes, current.shares)
+      const net = modelNet(context, move.indexes, shares)
+      if (!chosen || net > chosen.net)
+        chosen = { candidate: { indexes: move.indexes, shares }, net }
+    }
+    if (!chosen || chosen.net <= currentNet) break
+    current = chosen.candidate
+    currentNet = chosen.net
+    improved = true
+  }
+  return improved ? current : undefined
+}
+
+/** A set of paths (indexes into the context's) and each one's input, in the model's figures. */
+interface Candidate {
+  indexes: number[]
+  shares: number[]
+}
+
+/**
+ * The water-filling condition checked on a balanced split: at the best split no route left out
+ * pays more for a next unit than the routes in use. Where some do (on the model, at the pools as
+ * the whole split leaves them), each of the COMPLETION_OPENINGS paying most is opened beside them
+ * (fewer than `maxRoutes`) or in place of each in turn, and each set balanced again; the set
+ * netting most on the model is returned. Undefined when no route left out pays more at the
+ * margin.
+ */
+function complete(context: Context, start: Candidate, maxRoutes: number): Candidate | undefined {
+  const { paths, units, gasPrice } = context
+  const states: FastStates = new Map()
+  start.indexes.forEach((index, position) => {
+    fastRoute(paths[index] ?? [], start.shares[position] ?? 0, states, true, units)
+  })
+  const lowest = Math.min(...start.indexes.map((index) => fastMarginal(paths[index] ?? [], states)))
+  const threshold = lowest * (1 + MARGINAL_SPREAD)
+  const opened = paths
+    .map((path, index) => ({ index, marginal: fastMarginal(path, states) }))
+    .filter((entry) => !start.indexes.includes(entry.index) && entry.marginal > threshold)
+    .sort((a, b) => b.marginal - a.marginal)
+    .slice(0, COMPLETION_OPENINGS)
+    .map((entry) => entry.index)
+  if (opened.length === 0) return undefined
+  const sets: Candidate[] = opened.flatMap((index): Candidate[] =>
+    start.indexes.length < maxRoutes
+      ? [{ indexes: [...start.indexes, index], shares: [...start.shares, 0] }]
+      : start.indexes.map((_, replaced) => ({
+          indexes: start.indexes.map((kept, position) => (position === replaced ? index : kept)),
+          shares: [...start.shares],
+        })),
+  )
+  let chosen: { candidate: Candidate; net: number } | undefined
+  for (const set of sets) {
+    const shares = balance(context, set.indexes, set.shares)
+    const modelStates: FastStates = new Map()
+    let net = 0
+    shares.forEach((amount, position) => {
+      if (amount <= 0) return
+      const route = fastRoute(
+        paths[set.indexes[position] ?? -1] ?? [],
+        amount,
+        modelStates,
+        true,
+        units,
+      )
+      net += route.amountOut - route.gas * gasPrice
+    })
+    if (!chosen || net > chosen.net) chosen = { candidate: { indexes: set.indexes, shares }, net }
+  }
+  return chosen?.candidate
 }
 
 /** Base units of `amountIn` in proportion to `shares` (floored; the largest takes the rest). */
@@ -198,23 +387,28 @@ function splitMayPay(context: Context, single: PricedSplit): boolean {
 /**
  * Which new routes a discovery may open beside those it has: any; or only one that shares no
  * pool with them on its first hop (where an order too large for the input token's pools is
- * best spread over all of them), or on its last (the output token's pools).
+ * best spread over all of them), or on its last (the output token's pools); or only one that
+ * shares no pool with them at all (the brute force's water-filling).
  */
-type DiscoveryRule = 'any' | 'newFirstPool' | 'newLastPool'
+type DiscoveryRule = 'any' | 'newFirstPool' | 'newLastPool' | 'disjoint'
 const DISCOVERY_RULES: readonly DiscoveryRule[] = ['any', 'newFirstPool', 'newLastPool']
 
 /**
  * A discovery (see searchSplit): the input in DISCOVERY_PARTS parts, each to the path that pays
- * most for it (net of its gas if it is new) on the pools as the parts before left them; a new
- * path only as `rule` allows and while fewer than `maxRoutes` are open. The paths given
- * anything with what they were given, the most first.
+ * most for it (net of its gas if it is new, unless `raw`: gas left out) on the pools as the
+ * parts before left them; a new path only as `rule` allows and while fewer than `maxRoutes` are
+ * open; the first part to `first` where given. The paths given anything with what they were
+ * given, the most first.
  */
 function discover(
   context: Context,
   rule: DiscoveryRule,
   maxRoutes: number,
+  options: { raw?: boolean; first?: number } = {},
 ): { index: number; amount: number }[] {
-  const { paths, units, gasPrice } = context
+  const { paths, units } = context
+  const { first } = options
+  const gasPrice = options.raw ? 0 : context.gasPrice
   const states: FastStates = new Map()
   const part = context.amountIn / DISCOVERY_PARTS
   const given = new Map<number, number>()
@@ -223,15 +417,22 @@ function discover(
     if (given.size >= maxRoutes) return false
     if (rule === 'any') return true
     const path = paths[index] ?? []
+    if (rule === 'disjoint') {
+      return ![...given.keys()].some((other) =>
+        (paths[other] ?? []).some((hop) => path.some((mine) => mine.pool === hop.pool)),
+      )
+    }
     const end = (route: readonly Hop[]) =>
       rule === 'newFirstPool' ? route[0] : route[route.length - 1]
     const pool = end(path)?.pool
     return ![...given.keys()].some((other) => end(paths[other] ?? [])?.pool === pool)
   }
   for (let handed = 0; handed < DISCOVERY_PARTS; handed += 1) {
-    let chosen = -1
+    const forced = handed === 0 && first !== undefined
+    let chosen = forced ? first : -1
     let chosenNet = 0
     paths.forEach((path, index) => {
+      if (forced) return
       if (!opened(index)) return
       const route = fastRoute(path, part, states, false, units)
       if (route.amountOut <= 0) return

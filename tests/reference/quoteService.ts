@@ -1,0 +1,75 @@
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Context } from 'aws-lambda'
+import type { HttpEvent } from '../../lib/http/types'
+import type { NetworkName } from '../../lib/networkNames'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
+import { httpEvent, invoke } from '../support/httpEvent'
+
+// The service as a client meets it, in-process: the network's quote handler (found by its route
+// in serverless.yml), with the whole middy chain, so a 5xx is the envelope's status, as over HTTP.
+
+type Handler = (event: HttpEvent, context: Context) => Promise<unknown>
+
+export interface QuoteHop {
+  protocol: 'v2' | 'v3'
+  pool: string
+  fee?: number
+  tokenIn: string
+  tokenOut: string
+  amountIn: string
+  amountOut: string
+}
+
+export interface QuoteAnswer {
+  status: number
+  /** The result of a 200, else the error's message. */
+  result?: {
+    amountOut: string
+    route: { shareBps: number; hops: QuoteHop[] }[]
+    blockNumber: number
+  }
+  error?: string
+}
+
+export interface QuoteQuery {
+  amount: string
+  address0: string
+  decimals0: number
+  address1: string
+  decimals1: number
+}
+
+const handlers = new Map<NetworkName, Promise<Handler>>()
+
+/** The quote handler of a network; import it only after its environment is set. */
+function quoteHandler(network: NetworkName): Promise<Handler> {
+  let handler = handlers.get(network)
+  if (!handler) {
+    const path = `/api/v1/swap/quote/${network}`
+    const declared = declaredFunctions().find((fn) => fn.route?.path === path)
+    if (!declared) throw new Error(`serverless.yml declares no route ${path}`)
+    handler = import(pathToFileURL(resolve(declared.entry)).href).then(
+      (module: { handler: Handler }) => module.handler,
+    )
+    handlers.set(network, handler)
+  }
+  return handler
+}
+
+export async function quoteService(network: NetworkName, query: QuoteQuery): Promise<QuoteAnswer> {
+  const response = await invoke(
+    await quoteHandler(network),
+    httpEvent({
+      routeKey: `GET /api/v1/swap/quote/${network}`,
+      queryStringParameters: {
+        ...query,
+        decimals0: String(query.decimals0),
+        decimals1: String(query.decimals1),
+      },
+    }),
+  )
+  return response.status === 200
+    ? { status: 200, result: response.body.result as QuoteAnswer['result'] }
+    : { status: response.status, error: response.body.error?.message ?? 'no message' }
+}
