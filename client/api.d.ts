@@ -284,26 +284,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/swap/quote/altchain": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Quote altchain
-         * @description An exact quote on altchain: the best router path of up to 3 hops for the amount in, and the minimum out after slippage.
-         */
-        get: operations["quoteAltchain"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/swap/quote/ethereum": {
         parameters: {
             query?: never;
@@ -324,46 +304,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/swap/native/altchain/{key}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Swap native altchain
-         * @description Swaps between the native coin and a token on altchain, signed with `{key}` (which must control the signed-in wallet), and answers the transaction hash once the node accepted it.
-         */
-        post: operations["swapNativeAltchain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/swap/tokens/altchain/{key}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Swap tokens altchain
-         * @description Swaps a token for another on altchain, signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
-         */
-        post: operations["swapTokensAltchain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/swap/tokens/ethereum/{key}": {
         parameters: {
             query?: never;
@@ -378,26 +318,6 @@ export interface paths {
          * @description Swaps on ethereum (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
          */
         post: operations["swapTokensEthereum"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/transfer/tokens/altchain/{key}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Transfer altchain
-         * @description Sends the native coin or a token on altchain, signed with `{key}`, and answers the transaction hash.
-         */
-        post: operations["transferAltchain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -444,6 +364,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/prepare/transfer/tokens/ethereum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare transfer ethereum
+         * @description The unsigned transaction that the ethereum transfer route would send, for the wallet to sign itself and submit.
+         */
+        post: operations["prepareTransferEthereum"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submit/ethereum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit ethereum
+         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ethereum, after checking each is one the service would have prepared.
+         */
+        post: operations["submitEthereum"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap/quote/altchain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote altchain
+         * @description An exact quote on altchain: the best router path of up to 3 hops for the amount in, and the minimum out after slippage.
+         */
+        get: operations["quoteAltchain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap/tokens/altchain/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swap tokens altchain
+         * @description Swaps a token for another on altchain, signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
+         */
+        post: operations["swapTokensAltchain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap/native/altchain/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swap native altchain
+         * @description Swaps between the native coin and a token on altchain, signed with `{key}` (which must control the signed-in wallet), and answers the transaction hash once the node accepted it.
+         */
+        post: operations["swapNativeAltchain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfer/tokens/altchain/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer altchain
+         * @description Sends the native coin or a token on altchain, signed with `{key}`, and answers the transaction hash.
+         */
+        post: operations["transferAltchain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/prepare/swap/tokens/altchain": {
         parameters: {
             query?: never;
@@ -484,26 +524,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/prepare/transfer/tokens/ethereum": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Prepare transfer ethereum
-         * @description The unsigned transaction that the ethereum transfer route would send, for the wallet to sign itself and submit.
-         */
-        post: operations["prepareTransferEthereum"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/prepare/transfer/tokens/altchain": {
         parameters: {
             query?: never;
@@ -524,26 +544,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/submit/ethereum": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Submit ethereum
-         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ethereum, after checking each is one the service would have prepared.
-         */
-        post: operations["submitEthereum"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/submit/altchain": {
         parameters: {
             query?: never;
@@ -558,6 +558,126 @@ export interface paths {
          * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on altchain, after checking each is one the service would have prepared.
          */
         post: operations["submitAltchain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap/quote/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote base
+         * @description An exact quote on base, with the router call data that performs the swap to `recipient` (20-minute deadline) and its value.
+         */
+        get: operations["quoteBase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap/tokens/base/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Swap tokens base
+         * @description Swaps on base (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
+         */
+        post: operations["swapTokensBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfer/tokens/base/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer base
+         * @description Sends the native coin or a token on base, signed with `{key}`, and answers the transaction hash.
+         */
+        post: operations["transferBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prepare/swap/tokens/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare swap tokens base
+         * @description The unsigned transactions (an approval where needed, then the swap) that the base swap route would send, for the wallet to sign itself and submit.
+         */
+        post: operations["prepareSwapTokensBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/prepare/transfer/tokens/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare transfer base
+         * @description The unsigned transaction that the base transfer route would send, for the wallet to sign itself and submit.
+         */
+        post: operations["prepareTransferBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/submit/base": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit base
+         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on base, after checking each is one the service would have prepared.
+         */
+        post: operations["submitBase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -993,7 +1113,7 @@ export interface components {
             /** Format: int32 */
             decimals: number;
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
         };
         /**
          * @description A page of the token list.
@@ -1022,38 +1142,51 @@ export interface components {
             tokens: components["schemas"]["Token"][];
         };
         /**
-         * @description An exact quote (altchain).
+         * @description An exact quote (a network whose quote answers the path only).
          * @example {
-         *       "quote": 0.15283621400931244,
-         *       "amount": 40,
+         *       "quote": 299.61,
+         *       "amount": 0.5,
          *       "decimal": 18,
-         *       "amountOutMin": "0x21c44b54f9dcf5d",
+         *       "amountOutMin": "0x102922670f6902e000",
          *       "path": [
-         *         "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-         *         "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c"
+         *         "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+         *         "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d"
          *       ],
-         *       "amountOut": "152836214009312448",
+         *       "amountOut": "299610000000000000000",
          *       "route": [
          *         {
-         *           "shareBps": 10000,
+         *           "shareBps": 7500,
          *           "hops": [
          *             {
          *               "protocol": "v3",
-         *               "pool": "0x133B3D95bAD5405d14d53473671200e9342896BF",
-         *               "fee": 2500,
-         *               "tokenIn": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-         *               "tokenOut": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-         *               "amountIn": "40000000000000000000",
-         *               "amountOut": "152836214009312448"
+         *               "pool": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+         *               "fee": 500,
+         *               "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+         *               "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+         *               "amountIn": "375000000000000000",
+         *               "amountOut": "224820000000000000000"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "shareBps": 2500,
+         *           "hops": [
+         *             {
+         *               "protocol": "v2",
+         *               "pool": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+         *               "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+         *               "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+         *               "amountIn": "125000000000000000",
+         *               "amountOut": "74790000000000000000"
          *             }
          *           ]
          *         }
          *       ],
-         *       "priceImpactBps": 2,
-         *       "gasEstimate": 160000,
-         *       "gasCostToken1": "160000000000000",
+         *       "priceImpactBps": 3,
+         *       "gasEstimate": 250000,
+         *       "gasCostToken1": "150000000000000000",
          *       "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
-         *       "blockNumber": 44120388,
+         *       "blockNumber": 21004510,
          *       "gasPriceWei": 1000000000
          *     }
          */
@@ -1095,39 +1228,29 @@ export interface components {
             blockNumber: number;
         };
         /**
-         * @description An exact quote with the router call (ethereum).
+         * @description An exact quote with the router call that swaps.
          * @example {
-         *       "quote": 559.990529,
-         *       "amount": 40,
+         *       "quote": 1323.111875,
+         *       "amount": 0.5,
          *       "decimal": 6,
-         *       "amountOutMin": "0x21360db0",
+         *       "amountOutMin": "0x4e7823bb",
          *       "path": [
-         *         "0x514910771AF9Ca656af840dff83E8264EcF986CA",
          *         "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *         "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
          *       ],
-         *       "amountOut": "559990529",
+         *       "amountOut": "1323111875",
          *       "route": [
          *         {
          *           "shareBps": 7500,
          *           "hops": [
          *             {
          *               "protocol": "v3",
-         *               "pool": "0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8",
-         *               "fee": 3000,
-         *               "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *               "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *               "amountIn": "30000000000000000000",
-         *               "amountOut": "158402117306145911"
-         *             },
-         *             {
-         *               "protocol": "v3",
          *               "pool": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
          *               "fee": 500,
          *               "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *               "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *               "amountIn": "158402117306145911",
-         *               "amountOut": "420318442"
+         *               "amountIn": "375000000000000000",
+         *               "amountOut": "992955000"
          *             }
          *           ]
          *         },
@@ -1136,34 +1259,26 @@ export interface components {
          *           "hops": [
          *             {
          *               "protocol": "v2",
-         *               "pool": "0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974",
-         *               "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *               "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *               "amountIn": "10000000000000000000",
-         *               "amountOut": "52690550917002101"
-         *             },
-         *             {
-         *               "protocol": "v2",
          *               "pool": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
          *               "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *               "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *               "amountIn": "52690550917002101",
-         *               "amountOut": "139672087"
+         *               "amountIn": "125000000000000000",
+         *               "amountOut": "330156875"
          *             }
          *           ]
          *         }
          *       ],
-         *       "priceImpactBps": 31,
-         *       "gasEstimate": 360000,
-         *       "gasCostToken1": "23328000",
-         *       "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+         *       "priceImpactBps": 3,
+         *       "gasEstimate": 250000,
+         *       "gasCostToken1": "15900000",
+         *       "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
          *       "blockNumber": 21004510,
-         *       "calldata": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000001c0000000000000000000000000000000000000000000000000000000000000030000000000000000000000000000000000000000000000000000000000000004400000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000001a055690d9db800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b514910771af9ca656af840dff83e8264ecf986ca000bb8c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104b858183f00000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104472b43f30000000000000000000000000000000000000000000000008ac7230489e800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000003000000000000000000000000514910771af9ca656af840dff83e8264ecf986ca000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000021360db000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+         *       "calldata": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
          *       "value": "0x0",
          *       "gasPriceWei": 24000000000
          *     }
          */
-        EthereumQuote: {
+        QuoteWithCall: {
             quote: number;
             amount: number;
             /** Format: int32 */
@@ -1206,11 +1321,11 @@ export interface components {
          * @description A swap; either side may be the native coin.
          * @example {
          *       "amount": "0.5",
-         *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+         *       "address0": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *       "decimals0": 18,
-         *       "address1": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-         *       "decimals1": 18,
-         *       "slippageBps": 100
+         *       "address1": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *       "decimals1": 6,
+         *       "slippageBps": 50
          *     }
          */
         Swap: {
@@ -1237,10 +1352,10 @@ export interface components {
         /**
          * @description A swap of one token for another (no native coin).
          * @example {
-         *       "amount": "40",
-         *       "address0": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
+         *       "amount": "0.5",
+         *       "address0": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
          *       "decimals0": 18,
-         *       "address1": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+         *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
          *       "decimals1": 18,
          *       "slippageBps": 50
          *     }
@@ -1249,10 +1364,10 @@ export interface components {
         /**
          * @description A swap with the native coin on exactly one side.
          * @example {
-         *       "amount": "0.5",
+         *       "amount": "0.2",
          *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
          *       "decimals0": 18,
-         *       "address1": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
+         *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
          *       "decimals1": 18,
          *       "slippageBps": 100
          *     }
@@ -1263,8 +1378,8 @@ export interface components {
          * @example {
          *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
          *       "amount": "12.5",
-         *       "token": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-         *       "decimals": 18
+         *       "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *       "decimals": 6
          *     }
          */
         Transfer: {
@@ -1279,7 +1394,7 @@ export interface components {
         /**
          * @description The hash of the transaction the node accepted.
          * @example {
-         *       "txId": "0x405e0d4866a4965e1479112a4c4f4af66b8456f47afd3a672a218010ff9227de"
+         *       "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1"
          *     }
          */
         TxResult: {
@@ -1289,15 +1404,15 @@ export interface components {
          * @description An EIP-1559 transaction to sign.
          * @example {
          *       "kind": "approval",
-         *       "description": "approve 40 LINK for the router",
+         *       "description": "approve 0.5 WETH for the router",
          *       "type": "eip1559",
          *       "chainId": 1,
          *       "nonce": 7,
          *       "gas": "0x10eb4",
          *       "maxFeePerGas": "0x59682f000",
-         *       "maxPriorityFeePerGas": "0x3b9aca00",
-         *       "to": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *       "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc450000000000000000000000000000000000000000000000022b1c8c1227a00000",
+         *       "maxPriorityFeePerGas": "0x8f0d1800",
+         *       "to": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *       "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc4500000000000000000000000000000000000000000000000006f05b59d3b20000",
          *       "value": "0x0"
          *     }
          */
@@ -1321,37 +1436,27 @@ export interface components {
         /**
          * @description The quote a prepared swap was built from.
          * @example {
-         *       "quote": 559.990529,
-         *       "amount": 40,
+         *       "quote": 1323.111875,
+         *       "amount": 0.5,
          *       "decimal": 6,
-         *       "amountOutMin": "0x21360db0",
+         *       "amountOutMin": "0x4e7823bb",
          *       "path": [
-         *         "0x514910771AF9Ca656af840dff83E8264EcF986CA",
          *         "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *         "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
          *       ],
-         *       "amountOut": "559990529",
+         *       "amountOut": "1323111875",
          *       "route": [
          *         {
          *           "shareBps": 7500,
          *           "hops": [
          *             {
          *               "protocol": "v3",
-         *               "pool": "0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8",
-         *               "fee": 3000,
-         *               "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *               "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *               "amountIn": "30000000000000000000",
-         *               "amountOut": "158402117306145911"
-         *             },
-         *             {
-         *               "protocol": "v3",
          *               "pool": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
          *               "fee": 500,
          *               "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *               "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *               "amountIn": "158402117306145911",
-         *               "amountOut": "420318442"
+         *               "amountIn": "375000000000000000",
+         *               "amountOut": "992955000"
          *             }
          *           ]
          *         },
@@ -1360,27 +1465,19 @@ export interface components {
          *           "hops": [
          *             {
          *               "protocol": "v2",
-         *               "pool": "0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974",
-         *               "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *               "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *               "amountIn": "10000000000000000000",
-         *               "amountOut": "52690550917002101"
-         *             },
-         *             {
-         *               "protocol": "v2",
          *               "pool": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
          *               "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *               "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *               "amountIn": "52690550917002101",
-         *               "amountOut": "139672087"
+         *               "amountIn": "125000000000000000",
+         *               "amountOut": "330156875"
          *             }
          *           ]
          *         }
          *       ],
-         *       "priceImpactBps": 31,
-         *       "gasEstimate": 360000,
-         *       "gasCostToken1": "23328000",
-         *       "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+         *       "priceImpactBps": 3,
+         *       "gasEstimate": 250000,
+         *       "gasCostToken1": "15900000",
+         *       "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
          *       "blockNumber": 21004510
          *     }
          */
@@ -1426,63 +1523,53 @@ export interface components {
          *       "transactions": [
          *         {
          *           "kind": "approval",
-         *           "description": "approve 40 LINK for the router",
+         *           "description": "approve 0.5 WETH for the router",
          *           "type": "eip1559",
          *           "chainId": 1,
          *           "nonce": 7,
          *           "gas": "0x10eb4",
          *           "maxFeePerGas": "0x59682f000",
-         *           "maxPriorityFeePerGas": "0x3b9aca00",
-         *           "to": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *           "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc450000000000000000000000000000000000000000000000022b1c8c1227a00000",
+         *           "maxPriorityFeePerGas": "0x8f0d1800",
+         *           "to": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *           "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc4500000000000000000000000000000000000000000000000006f05b59d3b20000",
          *           "value": "0x0"
          *         },
          *         {
          *           "kind": "swap",
-         *           "description": "swap 40 LINK for at least 557.190576 USDC",
+         *           "description": "swap 0.5 WETH for at least 1316.496315 USDC",
          *           "type": "eip1559",
          *           "chainId": 1,
          *           "nonce": 8,
          *           "gas": "0x38658",
          *           "maxFeePerGas": "0x59682f000",
-         *           "maxPriorityFeePerGas": "0x3b9aca00",
-         *           "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
-         *           "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000001c0000000000000000000000000000000000000000000000000000000000000030000000000000000000000000000000000000000000000000000000000000004400000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000001a055690d9db800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b514910771af9ca656af840dff83e8264ecf986ca000bb8c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104b858183f00000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104472b43f30000000000000000000000000000000000000000000000008ac7230489e800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000003000000000000000000000000514910771af9ca656af840dff83e8264ecf986ca000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000021360db000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+         *           "maxPriorityFeePerGas": "0x8f0d1800",
+         *           "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *           "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
          *           "value": "0x0"
          *         }
          *       ],
          *       "quote": {
-         *         "quote": 559.990529,
-         *         "amount": 40,
+         *         "quote": 1323.111875,
+         *         "amount": 0.5,
          *         "decimal": 6,
-         *         "amountOutMin": "0x21360db0",
+         *         "amountOutMin": "0x4e7823bb",
          *         "path": [
-         *           "0x514910771AF9Ca656af840dff83E8264EcF986CA",
          *           "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *           "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
          *         ],
-         *         "amountOut": "559990529",
+         *         "amountOut": "1323111875",
          *         "route": [
          *           {
          *             "shareBps": 7500,
          *             "hops": [
          *               {
          *                 "protocol": "v3",
-         *                 "pool": "0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8",
-         *                 "fee": 3000,
-         *                 "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *                 "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *                 "amountIn": "30000000000000000000",
-         *                 "amountOut": "158402117306145911"
-         *               },
-         *               {
-         *                 "protocol": "v3",
          *                 "pool": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
          *                 "fee": 500,
          *                 "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *                 "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *                 "amountIn": "158402117306145911",
-         *                 "amountOut": "420318442"
+         *                 "amountIn": "375000000000000000",
+         *                 "amountOut": "992955000"
          *               }
          *             ]
          *           },
@@ -1491,27 +1578,19 @@ export interface components {
          *             "hops": [
          *               {
          *                 "protocol": "v2",
-         *                 "pool": "0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974",
-         *                 "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *                 "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *                 "amountIn": "10000000000000000000",
-         *                 "amountOut": "52690550917002101"
-         *               },
-         *               {
-         *                 "protocol": "v2",
          *                 "pool": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
          *                 "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
          *                 "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *                 "amountIn": "52690550917002101",
-         *                 "amountOut": "139672087"
+         *                 "amountIn": "125000000000000000",
+         *                 "amountOut": "330156875"
          *               }
          *             ]
          *           }
          *         ],
-         *         "priceImpactBps": 31,
-         *         "gasEstimate": 360000,
-         *         "gasCostToken1": "23328000",
-         *         "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+         *         "priceImpactBps": 3,
+         *         "gasEstimate": 250000,
+         *         "gasCostToken1": "15900000",
+         *         "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
          *         "blockNumber": 21004510
          *       }
          *     }
@@ -1526,15 +1605,15 @@ export interface components {
          *       "transactions": [
          *         {
          *           "kind": "transfer",
-         *           "description": "transfer 12.5 LINK to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+         *           "description": "transfer 12.5 USDC to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
          *           "type": "eip1559",
          *           "chainId": 1,
          *           "nonce": 4,
          *           "gas": "0x130b0",
          *           "maxFeePerGas": "0x59682f000",
-         *           "maxPriorityFeePerGas": "0x3b9aca00",
-         *           "to": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-         *           "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a65000000000000000000000000000000000000000000000000ad78ebc5ac620000",
+         *           "maxPriorityFeePerGas": "0x8f0d1800",
+         *           "to": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *           "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
          *           "value": "0x0"
          *         }
          *       ]
@@ -1547,8 +1626,8 @@ export interface components {
          * @description Signed raw transactions, in the order prepared.
          * @example {
          *       "transactions": [
-         *         "0x02f8b10107843b9aca0085059682f00083010eb494514910771af9ca656af840dff83e8264ecf986ca80b844095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc450000000000000000000000000000000000000000000000022b1c8c1227a00000c080a01aa4d113d225b2d98a4259491c0f9fbed7271f462322dc4b699588ae1d26a2c5a007ac1b719d3e64dc52e42afe16f0cfee084fb729487187461e3418d3741641d2",
-         *         "0x02f905b20108843b9aca0085059682f000830386589468b3465833fb72a70ecdf485e0e4c7bd8665fc4580b905445ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000001c0000000000000000000000000000000000000000000000000000000000000030000000000000000000000000000000000000000000000000000000000000004400000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000001a055690d9db800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b514910771af9ca656af840dff83e8264ecf986ca000bb8c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104b858183f00000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104472b43f30000000000000000000000000000000000000000000000008ac7230489e800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000003000000000000000000000000514910771af9ca656af840dff83e8264ecf986ca000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000021360db000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a0426f1e0964ba7874eaaa01db7e5548e10bd11442f3141c4e99399ecfdcae4ae8a0086d64ada2cc4f0361c3b5ab8f97e3a7be58e13048be5650f64691b7582ef266"
+         *         "0x02f8b10107848f0d180085059682f00083010eb494c02aaa39b223fe8d0a0e5c4f27ead9083c756cc280b844095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc4500000000000000000000000000000000000000000000000006f05b59d3b20000c080a0611e2626c63dfea798eb9b267fabf3733762393a676512246eb993a0ba651064a002b9abe537aca8000d1b7cec084e872016870bb4137ef67ccc2910aaf0250a9e",
+         *         "0x02f904320108848f0d180085059682f000830386589468b3465833fb72a70ecdf485e0e4c7bd8665fc4580b903c45ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a06c6f1edbf1949b57ef23df3f95897b61a22b03970c43f33f36048c32e754546ca05c5cd6c6493b8267e237116625cc446154803ecddc93a0dfac4af2cc0f5bc261"
          *       ]
          *     }
          */
@@ -1558,10 +1637,10 @@ export interface components {
         /**
          * @description The hashes of the broadcast transactions.
          * @example {
-         *       "txId": "0x9ca2584f3316b668f96beff114ef9f27421852c6a169c24f5aee28e559950973",
+         *       "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1",
          *       "txIds": [
-         *         "0xe442edc8b80035937a697a4448e9df85ad025fa61357b7bda420b549d1a412e0",
-         *         "0x9ca2584f3316b668f96beff114ef9f27421852c6a169c24f5aee28e559950973"
+         *         "0x59de96480985dd7d13bb9e6adc18075ece84fadff8d43e8f8b37796a8c539cb5",
+         *         "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1"
          *       ]
          *     }
          */
@@ -1580,7 +1659,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
         };
         /**
          * @description Every network.
@@ -1623,7 +1702,7 @@ export interface components {
          */
         NetworkBalance: {
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
             balance: number;
             /** @description Exact decimal string in whole units, e.g. "62293681.038691758060043412713395". */
             balanceExact: string;
@@ -1710,7 +1789,7 @@ export interface components {
          *       "blockNumber": 21004512,
          *       "isNativeTransfer": false,
          *       "from": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-         *       "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+         *       "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
          *       "createdAt": "2026-11-21 19:58:12.345000 +00:00"
          *     }
          */
@@ -1721,7 +1800,7 @@ export interface components {
             /** @enum {string} */
             type: "swap" | "transfer" | "approval" | "deposit";
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
             /** @enum {string} */
             status: "pending" | "successful" | "failed";
             amount: number;
@@ -1873,7 +1952,7 @@ export interface components {
             /** Format: int32 */
             decimals: number;
             /** @enum {string} */
-            network: "ethereum" | "altchain";
+            network: "ethereum" | "altchain" | "base";
             description: string;
             contract_inception: string;
             contract_age: number;
@@ -3240,94 +3319,12 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
-    quoteAltchain: {
-        parameters: {
-            query: {
-                /** @example 40 */
-                amount: string;
-                /** @example 0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82 */
-                address0: string;
-                /** @example 18 */
-                decimals0: number;
-                /** @example 0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c */
-                address1: string;
-                /** @example 18 */
-                decimals1: number;
-                /** @example 50 */
-                slippageBps?: number;
-                recipient?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "quote": 0.15283621400931244,
-                     *         "amount": 40,
-                     *         "decimal": 18,
-                     *         "amountOutMin": "0x21c44b54f9dcf5d",
-                     *         "path": [
-                     *           "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *           "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c"
-                     *         ],
-                     *         "amountOut": "152836214009312448",
-                     *         "route": [
-                     *           {
-                     *             "shareBps": 10000,
-                     *             "hops": [
-                     *               {
-                     *                 "protocol": "v3",
-                     *                 "pool": "0x133B3D95bAD5405d14d53473671200e9342896BF",
-                     *                 "fee": 2500,
-                     *                 "tokenIn": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *                 "tokenOut": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-                     *                 "amountIn": "40000000000000000000",
-                     *                 "amountOut": "152836214009312448"
-                     *               }
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "priceImpactBps": 2,
-                     *         "gasEstimate": 160000,
-                     *         "gasCostToken1": "160000000000000",
-                     *         "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
-                     *         "blockNumber": 44120388,
-                     *         "gasPriceWei": 1000000000
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["Quote"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
     quoteEthereum: {
         parameters: {
             query: {
-                /** @example 40 */
+                /** @example 0.5 */
                 amount: string;
-                /** @example 0x514910771AF9Ca656af840dff83E8264EcF986CA */
+                /** @example 0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2 */
                 address0: string;
                 /** @example 18 */
                 decimals0: number;
@@ -3356,37 +3353,27 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "quote": 559.990529,
-                     *         "amount": 40,
+                     *         "quote": 1323.111875,
+                     *         "amount": 0.5,
                      *         "decimal": 6,
-                     *         "amountOutMin": "0x21360db0",
+                     *         "amountOutMin": "0x4e7823bb",
                      *         "path": [
-                     *           "0x514910771AF9Ca656af840dff83E8264EcF986CA",
                      *           "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                      *           "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
                      *         ],
-                     *         "amountOut": "559990529",
+                     *         "amountOut": "1323111875",
                      *         "route": [
                      *           {
                      *             "shareBps": 7500,
                      *             "hops": [
                      *               {
                      *                 "protocol": "v3",
-                     *                 "pool": "0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8",
-                     *                 "fee": 3000,
-                     *                 "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                     *                 "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-                     *                 "amountIn": "30000000000000000000",
-                     *                 "amountOut": "158402117306145911"
-                     *               },
-                     *               {
-                     *                 "protocol": "v3",
                      *                 "pool": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
                      *                 "fee": 500,
                      *                 "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                      *                 "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-                     *                 "amountIn": "158402117306145911",
-                     *                 "amountOut": "420318442"
+                     *                 "amountIn": "375000000000000000",
+                     *                 "amountOut": "992955000"
                      *               }
                      *             ]
                      *           },
@@ -3395,29 +3382,21 @@ export interface operations {
                      *             "hops": [
                      *               {
                      *                 "protocol": "v2",
-                     *                 "pool": "0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974",
-                     *                 "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                     *                 "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-                     *                 "amountIn": "10000000000000000000",
-                     *                 "amountOut": "52690550917002101"
-                     *               },
-                     *               {
-                     *                 "protocol": "v2",
                      *                 "pool": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
                      *                 "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                      *                 "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-                     *                 "amountIn": "52690550917002101",
-                     *                 "amountOut": "139672087"
+                     *                 "amountIn": "125000000000000000",
+                     *                 "amountOut": "330156875"
                      *               }
                      *             ]
                      *           }
                      *         ],
-                     *         "priceImpactBps": 31,
-                     *         "gasEstimate": 360000,
-                     *         "gasCostToken1": "23328000",
-                     *         "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+                     *         "priceImpactBps": 3,
+                     *         "gasEstimate": 250000,
+                     *         "gasCostToken1": "15900000",
+                     *         "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                      *         "blockNumber": 21004510,
-                     *         "calldata": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000001c0000000000000000000000000000000000000000000000000000000000000030000000000000000000000000000000000000000000000000000000000000004400000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000001a055690d9db800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b514910771af9ca656af840dff83e8264ecf986ca000bb8c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104b858183f00000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104472b43f30000000000000000000000000000000000000000000000008ac7230489e800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000003000000000000000000000000514910771af9ca656af840dff83e8264ecf986ca000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000021360db000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *         "calldata": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
                      *         "value": "0x0",
                      *         "gasPriceWei": 24000000000
                      *       }
@@ -3426,143 +3405,13 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        result: components["schemas"]["EthereumQuote"];
+                        result: components["schemas"]["QuoteWithCall"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    swapNativeAltchain: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
-                 * @example 7f9c2d4e-retry-1
-                 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "amount": "0.5",
-                 *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-                 *       "decimals0": 18,
-                 *       "address1": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                 *       "decimals1": 18,
-                 *       "slippageBps": 100
-                 *     }
-                 */
-                "application/json": components["schemas"]["NativeSwap"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "txId": "0x405e0d4866a4965e1479112a4c4f4af66b8456f47afd3a672a218010ff9227de"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["TxResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["TokenOrKeyRejected"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    swapTokensAltchain: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
-                 * @example 7f9c2d4e-retry-1
-                 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "amount": "40",
-                 *       "address0": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                 *       "decimals0": 18,
-                 *       "address1": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-                 *       "decimals1": 18,
-                 *       "slippageBps": 50
-                 *     }
-                 */
-                "application/json": components["schemas"]["TokenSwap"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "txId": "0x8b993b1a0200bd0a8cf3ba8ac726975afec8df18f15dc6dfb6cc913a02896c93"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["TxResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["TokenOrKeyRejected"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3588,8 +3437,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": "40",
-                 *       "address0": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
+                 *       "amount": "0.5",
+                 *       "address0": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                  *       "decimals0": 18,
                  *       "address1": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
                  *       "decimals1": 6,
@@ -3610,70 +3459,7 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0x9ca2584f3316b668f96beff114ef9f27421852c6a169c24f5aee28e559950973"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["TxResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["TokenOrKeyRejected"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    transferAltchain: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
-                 * @example 7f9c2d4e-retry-1
-                 */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
-                key: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
-                 *       "amount": "12.5",
-                 *       "token": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                 *       "decimals": 18
-                 *     }
-                 */
-                "application/json": components["schemas"]["Transfer"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "txId": "0x127fc85e97c4223eb44d2189acd9eda1244b69d8552c7fe5813f355f3f569f51"
+                     *         "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1"
                      *       }
                      *     }
                      */
@@ -3718,8 +3504,8 @@ export interface operations {
                  * @example {
                  *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
                  *       "amount": "12.5",
-                 *       "token": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                 *       "decimals": 18
+                 *       "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                 *       "decimals": 6
                  *     }
                  */
                 "application/json": components["schemas"]["Transfer"];
@@ -3736,7 +3522,7 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0x26d18aa84a5d217548f1c3adc1cffa5eb194ab50233cab638fa00d7d0a6a4be8"
+                     *         "txId": "0xd280c05f33d9895fa5d1a73eadae036f14f06795ec90dc7d8c9728dbf4105ecb"
                      *       }
                      *     }
                      */
@@ -3770,8 +3556,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "amount": "40",
-                 *       "address0": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
+                 *       "amount": "0.5",
+                 *       "address0": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                  *       "decimals0": 18,
                  *       "address1": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
                  *       "decimals1": 6,
@@ -3795,63 +3581,53 @@ export interface operations {
                      *         "transactions": [
                      *           {
                      *             "kind": "approval",
-                     *             "description": "approve 40 LINK for the router",
+                     *             "description": "approve 0.5 WETH for the router",
                      *             "type": "eip1559",
                      *             "chainId": 1,
                      *             "nonce": 7,
                      *             "gas": "0x10eb4",
                      *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                     *             "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc450000000000000000000000000000000000000000000000022b1c8c1227a00000",
+                     *             "maxPriorityFeePerGas": "0x8f0d1800",
+                     *             "to": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *             "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc4500000000000000000000000000000000000000000000000006f05b59d3b20000",
                      *             "value": "0x0"
                      *           },
                      *           {
                      *             "kind": "swap",
-                     *             "description": "swap 40 LINK for at least 557.190576 USDC",
+                     *             "description": "swap 0.5 WETH for at least 1316.496315 USDC",
                      *             "type": "eip1559",
                      *             "chainId": 1,
                      *             "nonce": 8,
                      *             "gas": "0x38658",
                      *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
-                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000001c0000000000000000000000000000000000000000000000000000000000000030000000000000000000000000000000000000000000000000000000000000004400000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000001a055690d9db800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b514910771af9ca656af840dff83e8264ecf986ca000bb8c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104b858183f00000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104472b43f30000000000000000000000000000000000000000000000008ac7230489e800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000003000000000000000000000000514910771af9ca656af840dff83e8264ecf986ca000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000021360db000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *             "maxPriorityFeePerGas": "0x8f0d1800",
+                     *             "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
                      *             "value": "0x0"
                      *           }
                      *         ],
                      *         "quote": {
-                     *           "quote": 559.990529,
-                     *           "amount": 40,
+                     *           "quote": 1323.111875,
+                     *           "amount": 0.5,
                      *           "decimal": 6,
-                     *           "amountOutMin": "0x21360db0",
+                     *           "amountOutMin": "0x4e7823bb",
                      *           "path": [
-                     *             "0x514910771AF9Ca656af840dff83E8264EcF986CA",
                      *             "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                      *             "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
                      *           ],
-                     *           "amountOut": "559990529",
+                     *           "amountOut": "1323111875",
                      *           "route": [
                      *             {
                      *               "shareBps": 7500,
                      *               "hops": [
                      *                 {
                      *                   "protocol": "v3",
-                     *                   "pool": "0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8",
-                     *                   "fee": 3000,
-                     *                   "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                     *                   "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-                     *                   "amountIn": "30000000000000000000",
-                     *                   "amountOut": "158402117306145911"
-                     *                 },
-                     *                 {
-                     *                   "protocol": "v3",
                      *                   "pool": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
                      *                   "fee": 500,
                      *                   "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                      *                   "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-                     *                   "amountIn": "158402117306145911",
-                     *                   "amountOut": "420318442"
+                     *                   "amountIn": "375000000000000000",
+                     *                   "amountOut": "992955000"
                      *                 }
                      *               ]
                      *             },
@@ -3860,242 +3636,20 @@ export interface operations {
                      *               "hops": [
                      *                 {
                      *                   "protocol": "v2",
-                     *                   "pool": "0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974",
-                     *                   "tokenIn": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                     *                   "tokenOut": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-                     *                   "amountIn": "10000000000000000000",
-                     *                   "amountOut": "52690550917002101"
-                     *                 },
-                     *                 {
-                     *                   "protocol": "v2",
                      *                   "pool": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
                      *                   "tokenIn": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
                      *                   "tokenOut": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-                     *                   "amountIn": "52690550917002101",
-                     *                   "amountOut": "139672087"
+                     *                   "amountIn": "125000000000000000",
+                     *                   "amountOut": "330156875"
                      *                 }
                      *               ]
                      *             }
                      *           ],
-                     *           "priceImpactBps": 31,
-                     *           "gasEstimate": 360000,
-                     *           "gasCostToken1": "23328000",
-                     *           "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+                     *           "priceImpactBps": 3,
+                     *           "gasEstimate": 250000,
+                     *           "gasCostToken1": "15900000",
+                     *           "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                      *           "blockNumber": 21004510
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["PreparedSwap"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["TokenRejected"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    prepareSwapTokensAltchain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "amount": "40",
-                 *       "address0": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                 *       "decimals0": 18,
-                 *       "address1": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-                 *       "decimals1": 18,
-                 *       "slippageBps": 50
-                 *     }
-                 */
-                "application/json": components["schemas"]["TokenSwap"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "transactions": [
-                     *           {
-                     *             "kind": "approval",
-                     *             "description": "approve 40 CAKE for the router",
-                     *             "type": "eip1559",
-                     *             "chainId": 56,
-                     *             "nonce": 7,
-                     *             "gas": "0x10eb4",
-                     *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *             "data": "0x095ea7b300000000000000000000000013f4ea83d0bd40e75c8222255bc855a974568dd40000000000000000000000000000000000000000000000022b1c8c1227a00000",
-                     *             "value": "0x0"
-                     *           },
-                     *           {
-                     *             "kind": "swap",
-                     *             "description": "swap 40 CAKE for at least 0.152072032939265885 WBNB",
-                     *             "type": "eip1559",
-                     *             "chainId": 56,
-                     *             "nonce": 8,
-                     *             "gas": "0x38658",
-                     *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
-                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c00000000000000000000000000000000000000000000000000000000000000040000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000104b858183f0000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000008000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b9060000000000000000000000000000000000000000000000022b1c8c1227a00000000000000000000000000000000000000000000000000000021c44b54f9dcf5d000000000000000000000000000000000000000000000000000000000000002b0e09fabb73bd3ade0a17ecc321fd13a19e81ce820009c4bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
-                     *             "value": "0x0"
-                     *           }
-                     *         ],
-                     *         "quote": {
-                     *           "quote": 0.15283621400931244,
-                     *           "amount": 40,
-                     *           "decimal": 18,
-                     *           "amountOutMin": "0x21c44b54f9dcf5d",
-                     *           "path": [
-                     *             "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *             "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c"
-                     *           ],
-                     *           "amountOut": "152836214009312448",
-                     *           "route": [
-                     *             {
-                     *               "shareBps": 10000,
-                     *               "hops": [
-                     *                 {
-                     *                   "protocol": "v3",
-                     *                   "pool": "0x133B3D95bAD5405d14d53473671200e9342896BF",
-                     *                   "fee": 2500,
-                     *                   "tokenIn": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *                   "tokenOut": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-                     *                   "amountIn": "40000000000000000000",
-                     *                   "amountOut": "152836214009312448"
-                     *                 }
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "priceImpactBps": 2,
-                     *           "gasEstimate": 160000,
-                     *           "gasCostToken1": "160000000000000",
-                     *           "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
-                     *           "blockNumber": 44120388
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["PreparedSwap"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["TokenRejected"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    prepareSwapNativeAltchain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "amount": "0.5",
-                 *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
-                 *       "decimals0": 18,
-                 *       "address1": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                 *       "decimals1": 18,
-                 *       "slippageBps": 100
-                 *     }
-                 */
-                "application/json": components["schemas"]["NativeSwap"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "transactions": [
-                     *           {
-                     *             "kind": "swap",
-                     *             "description": "swap 0.5 BNB for at least 128.704473802179545823 CAKE",
-                     *             "type": "eip1559",
-                     *             "chainId": 56,
-                     *             "nonce": 3,
-                     *             "gas": "0x38658",
-                     *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
-                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000001000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000006f05b59d3b20000000000000000000000000000000000000000000000000006fa2225047e7b0adf000000000000000000000000000000000000000000000000000000000000008000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b9060000000000000000000000000000000000000000000000000000000000000002000000000000000000000000bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c0000000000000000000000000e09fabb73bd3ade0a17ecc321fd13a19e81ce8200000000000000000000000000000000000000000000000000000000",
-                     *             "value": "0x6f05b59d3b20000"
-                     *           }
-                     *         ],
-                     *         "quote": {
-                     *           "quote": 130.00451899210054,
-                     *           "amount": 0.5,
-                     *           "decimal": 18,
-                     *           "amountOutMin": "0x6fa2225047e7b0adf",
-                     *           "path": [
-                     *             "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-                     *             "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82"
-                     *           ],
-                     *           "amountOut": "130004518992100551337",
-                     *           "route": [
-                     *             {
-                     *               "shareBps": 10000,
-                     *               "hops": [
-                     *                 {
-                     *                   "protocol": "v2",
-                     *                   "pool": "0x0eD7e52944161450477ee417DE9Cd3a859b14fD0",
-                     *                   "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
-                     *                   "tokenOut": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *                   "amountIn": "500000000000000000",
-                     *                   "amountOut": "130004518992100551337"
-                     *                 }
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "priceImpactBps": 4,
-                     *           "gasEstimate": 140000,
-                     *           "gasCostToken1": "36400000000000000",
-                     *           "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
-                     *           "blockNumber": 44120388
                      *         }
                      *       }
                      *     }
@@ -4131,8 +3685,8 @@ export interface operations {
                  * @example {
                  *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
                  *       "amount": "12.5",
-                 *       "token": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                 *       "decimals": 18
+                 *       "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                 *       "decimals": 6
                  *     }
                  */
                 "application/json": components["schemas"]["Transfer"];
@@ -4152,82 +3706,15 @@ export interface operations {
                      *         "transactions": [
                      *           {
                      *             "kind": "transfer",
-                     *             "description": "transfer 12.5 LINK to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *             "description": "transfer 12.5 USDC to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
                      *             "type": "eip1559",
                      *             "chainId": 1,
                      *             "nonce": 4,
                      *             "gas": "0x130b0",
                      *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x514910771AF9Ca656af840dff83E8264EcF986CA",
-                     *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a65000000000000000000000000000000000000000000000000ad78ebc5ac620000",
-                     *             "value": "0x0"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        ok: true;
-                        result: components["schemas"]["PreparedTransfer"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["TokenRejected"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
-            500: components["responses"]["InternalError"];
-            502: components["responses"]["ChainUnavailable"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    prepareTransferAltchain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
-                 *       "amount": "12.5",
-                 *       "token": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                 *       "decimals": 18
-                 *     }
-                 */
-                "application/json": components["schemas"]["Transfer"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "ok": true,
-                     *       "result": {
-                     *         "transactions": [
-                     *           {
-                     *             "kind": "transfer",
-                     *             "description": "transfer 12.5 CAKE to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
-                     *             "type": "eip1559",
-                     *             "chainId": 56,
-                     *             "nonce": 4,
-                     *             "gas": "0x130b0",
-                     *             "maxFeePerGas": "0x59682f000",
-                     *             "maxPriorityFeePerGas": "0x3b9aca00",
-                     *             "to": "0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82",
-                     *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a65000000000000000000000000000000000000000000000000ad78ebc5ac620000",
+                     *             "maxPriorityFeePerGas": "0x8f0d1800",
+                     *             "to": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
                      *             "value": "0x0"
                      *           }
                      *         ]
@@ -4270,8 +3757,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "transactions": [
-                 *         "0x02f8b10107843b9aca0085059682f00083010eb494514910771af9ca656af840dff83e8264ecf986ca80b844095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc450000000000000000000000000000000000000000000000022b1c8c1227a00000c080a01aa4d113d225b2d98a4259491c0f9fbed7271f462322dc4b699588ae1d26a2c5a007ac1b719d3e64dc52e42afe16f0cfee084fb729487187461e3418d3741641d2",
-                 *         "0x02f905b20108843b9aca0085059682f000830386589468b3465833fb72a70ecdf485e0e4c7bd8665fc4580b905445ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000004000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000001c0000000000000000000000000000000000000000000000000000000000000030000000000000000000000000000000000000000000000000000000000000004400000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000001a055690d9db800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b514910771af9ca656af840dff83e8264ecf986ca000bb8c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104b858183f00000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000104472b43f30000000000000000000000000000000000000000000000008ac7230489e800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000003000000000000000000000000514910771af9ca656af840dff83e8264ecf986ca000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000021360db000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a0426f1e0964ba7874eaaa01db7e5548e10bd11442f3141c4e99399ecfdcae4ae8a0086d64ada2cc4f0361c3b5ab8f97e3a7be58e13048be5650f64691b7582ef266"
+                 *         "0x02f8b10107848f0d180085059682f00083010eb494c02aaa39b223fe8d0a0e5c4f27ead9083c756cc280b844095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc4500000000000000000000000000000000000000000000000006f05b59d3b20000c080a0611e2626c63dfea798eb9b267fabf3733762393a676512246eb993a0ba651064a002b9abe537aca8000d1b7cec084e872016870bb4137ef67ccc2910aaf0250a9e",
+                 *         "0x02f904320108848f0d180085059682f000830386589468b3465833fb72a70ecdf485e0e4c7bd8665fc4580b903c45ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bc02aaa39b223fe8d0a0e5c4f27ead9083c756cc20001f4a0b86991c6218b36c1d19d4a2e9eb0ce3606eb480000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000c02aaa39b223fe8d0a0e5c4f27ead9083c756cc2000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000a0b86991c6218b36c1d19d4a2e9eb0ce3606eb48000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a06c6f1edbf1949b57ef23df3f95897b61a22b03970c43f33f36048c32e754546ca05c5cd6c6493b8267e237116625cc446154803ecddc93a0dfac4af2cc0f5bc261"
                  *       ]
                  *     }
                  */
@@ -4289,10 +3776,10 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0x9ca2584f3316b668f96beff114ef9f27421852c6a169c24f5aee28e559950973",
+                     *         "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1",
                      *         "txIds": [
-                     *           "0xe442edc8b80035937a697a4448e9df85ad025fa61357b7bda420b549d1a412e0",
-                     *           "0x9ca2584f3316b668f96beff114ef9f27421852c6a169c24f5aee28e559950973"
+                     *           "0x59de96480985dd7d13bb9e6adc18075ece84fadff8d43e8f8b37796a8c539cb5",
+                     *           "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1"
                      *         ]
                      *       }
                      *     }
@@ -4307,6 +3794,589 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["TokenRejected"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    quoteAltchain: {
+        parameters: {
+            query: {
+                /** @example 0.5 */
+                amount: string;
+                /** @example 0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c */
+                address0: string;
+                /** @example 18 */
+                decimals0: number;
+                /** @example 0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d */
+                address1: string;
+                /** @example 18 */
+                decimals1: number;
+                /** @example 50 */
+                slippageBps?: number;
+                recipient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "quote": 299.61,
+                     *         "amount": 0.5,
+                     *         "decimal": 18,
+                     *         "amountOutMin": "0x102922670f6902e000",
+                     *         "path": [
+                     *           "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *           "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d"
+                     *         ],
+                     *         "amountOut": "299610000000000000000",
+                     *         "route": [
+                     *           {
+                     *             "shareBps": 7500,
+                     *             "hops": [
+                     *               {
+                     *                 "protocol": "v3",
+                     *                 "pool": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *                 "fee": 500,
+                     *                 "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *                 "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *                 "amountIn": "375000000000000000",
+                     *                 "amountOut": "224820000000000000000"
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "shareBps": 2500,
+                     *             "hops": [
+                     *               {
+                     *                 "protocol": "v2",
+                     *                 "pool": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+                     *                 "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *                 "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *                 "amountIn": "125000000000000000",
+                     *                 "amountOut": "74790000000000000000"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "priceImpactBps": 3,
+                     *         "gasEstimate": 250000,
+                     *         "gasCostToken1": "150000000000000000",
+                     *         "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *         "blockNumber": 21004510,
+                     *         "gasPriceWei": 1000000000
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["Quote"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    swapTokensAltchain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.5",
+                 *       "address0": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                 *       "decimals0": 18,
+                 *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                 *       "decimals1": 18,
+                 *       "slippageBps": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenSwap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0xc275d9070b9c16c4288b79da18e9d3ab00bbdf5f6c3cb44b8ad95f3bfcc45004"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    swapNativeAltchain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.2",
+                 *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                 *       "decimals0": 18,
+                 *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                 *       "decimals1": 18,
+                 *       "slippageBps": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["NativeSwap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0x4a5f83a1f29940c7e21dc835d81cf43a6d84744c396e5c23776efc72f9b70a24"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    transferAltchain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                 *       "amount": "12.5",
+                 *       "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                 *       "decimals": 18
+                 *     }
+                 */
+                "application/json": components["schemas"]["Transfer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0xdf63b7783f6726bf89ae76a9f610d6f54cb04567844ec0788032fec4141d5aea"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareSwapTokensAltchain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.5",
+                 *       "address0": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                 *       "decimals0": 18,
+                 *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                 *       "decimals1": 18,
+                 *       "slippageBps": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenSwap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "approval",
+                     *             "description": "approve 0.5 WNATIVE for the router",
+                     *             "type": "eip1559",
+                     *             "chainId": 56,
+                     *             "nonce": 7,
+                     *             "gas": "0x10eb4",
+                     *             "maxFeePerGas": "0x3b9aca00",
+                     *             "maxPriorityFeePerGas": "0x5f5e100",
+                     *             "to": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *             "data": "0x095ea7b300000000000000000000000013f4ea83d0bd40e75c8222255bc855a974568dd400000000000000000000000000000000000000000000000006f05b59d3b20000",
+                     *             "value": "0x0"
+                     *           },
+                     *           {
+                     *             "kind": "swap",
+                     *             "description": "swap 0.5 WNATIVE for at least 298.11195 USDC",
+                     *             "type": "eip1559",
+                     *             "chainId": 56,
+                     *             "nonce": 8,
+                     *             "gas": "0x38658",
+                     *             "maxFeePerGas": "0x3b9aca00",
+                     *             "maxPriorityFeePerGas": "0x5f5e100",
+                     *             "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c0001f48ac76a51cc950d9822d68b83fe1ad97b32cd580d0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c0000000000000000000000008ac76a51cc950d9822d68b83fe1ad97b32cd580d000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb0000000000000000000000008ac76a51cc950d9822d68b83fe1ad97b32cd580d0000000000000000000000000000000000000000000000102922670f6902e00000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *             "value": "0x0"
+                     *           }
+                     *         ],
+                     *         "quote": {
+                     *           "quote": 299.61,
+                     *           "amount": 0.5,
+                     *           "decimal": 18,
+                     *           "amountOutMin": "0x102922670f6902e000",
+                     *           "path": [
+                     *             "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *             "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d"
+                     *           ],
+                     *           "amountOut": "299610000000000000000",
+                     *           "route": [
+                     *             {
+                     *               "shareBps": 7500,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v3",
+                     *                   "pool": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *                   "fee": 500,
+                     *                   "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *                   "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *                   "amountIn": "375000000000000000",
+                     *                   "amountOut": "224820000000000000000"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "shareBps": 2500,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v2",
+                     *                   "pool": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+                     *                   "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *                   "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *                   "amountIn": "125000000000000000",
+                     *                   "amountOut": "74790000000000000000"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "priceImpactBps": 3,
+                     *           "gasEstimate": 250000,
+                     *           "gasCostToken1": "150000000000000000",
+                     *           "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *           "blockNumber": 21004510
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedSwap"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareSwapNativeAltchain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.2",
+                 *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                 *       "decimals0": 18,
+                 *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                 *       "decimals1": 18,
+                 *       "slippageBps": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["NativeSwap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "swap",
+                     *             "description": "swap 0.2 NATIVE for at least 118.70496 USDC",
+                     *             "type": "eip1559",
+                     *             "chainId": 56,
+                     *             "nonce": 3,
+                     *             "gas": "0x38658",
+                     *             "maxFeePerGas": "0x3b9aca00",
+                     *             "maxPriorityFeePerGas": "0x5f5e100",
+                     *             "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c00000000000000000000000000000000000000000000000000000000000000040000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000104b858183f0000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000008000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000002c68af0bb1400000000000000000000000000000000000000000000000000066f5cbc31b4f40000000000000000000000000000000000000000000000000000000000000000002bbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c0001f48ac76a51cc950d9822d68b83fe1ad97b32cd580d00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+                     *             "value": "0x2c68af0bb140000"
+                     *           }
+                     *         ],
+                     *         "quote": {
+                     *           "quote": 119.904,
+                     *           "amount": 0.2,
+                     *           "decimal": 18,
+                     *           "amountOutMin": "0x66f5cbc31b4f40000",
+                     *           "path": [
+                     *             "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *             "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d"
+                     *           ],
+                     *           "amountOut": "119904000000000000000",
+                     *           "route": [
+                     *             {
+                     *               "shareBps": 10000,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v3",
+                     *                   "pool": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *                   "fee": 500,
+                     *                   "tokenIn": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *                   "tokenOut": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *                   "amountIn": "200000000000000000",
+                     *                   "amountOut": "119904000000000000000"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "priceImpactBps": 3,
+                     *           "gasEstimate": 140000,
+                     *           "gasCostToken1": "84000000000000000",
+                     *           "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *           "blockNumber": 21004510
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedSwap"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareTransferAltchain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                 *       "amount": "12.5",
+                 *       "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                 *       "decimals": 18
+                 *     }
+                 */
+                "application/json": components["schemas"]["Transfer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "transfer",
+                     *             "description": "transfer 12.5 USDC to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *             "type": "eip1559",
+                     *             "chainId": 56,
+                     *             "nonce": 4,
+                     *             "gas": "0x130b0",
+                     *             "maxFeePerGas": "0x3b9aca00",
+                     *             "maxPriorityFeePerGas": "0x5f5e100",
+                     *             "to": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a65000000000000000000000000000000000000000000000000ad78ebc5ac620000",
+                     *             "value": "0x0"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedTransfer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -4334,8 +4404,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "transactions": [
-                 *         "0x02f8b13807843b9aca0085059682f00083010eb4940e09fabb73bd3ade0a17ecc321fd13a19e81ce8280b844095ea7b300000000000000000000000013f4ea83d0bd40e75c8222255bc855a974568dd40000000000000000000000000000000000000000000000022b1c8c1227a00000c001a0c087260bd95cf9729699ed5e0461c6471fc77728fa708d743d5ccbd692fa4e47a06bd695a4318e3c1d3f99c31a925382ef7ed3409700d311f1e877659ba000dbaf",
-                 *         "0x02f902323808843b9aca0085059682f000830386589413f4ea83d0bd40e75c8222255bc855a974568dd480b901c45ae401dc000000000000000000000000000000000000000000000000000000006afd86c00000000000000000000000000000000000000000000000000000000000000040000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000104b858183f0000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000008000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b9060000000000000000000000000000000000000000000000022b1c8c1227a00000000000000000000000000000000000000000000000000000021c44b54f9dcf5d000000000000000000000000000000000000000000000000000000000000002b0e09fabb73bd3ade0a17ecc321fd13a19e81ce820009c4bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000c080a0260418fc1d4d9ef0074fc3782c65c44a34ded3ff6d91b6f2cc793c572233cd89a05b520b26866996cc72aed9f1fd777c58d91e843a84386d3b97231d05c84fbe83"
+                 *         "0x02f8b038078405f5e100843b9aca0083010eb494bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c80b844095ea7b300000000000000000000000013f4ea83d0bd40e75c8222255bc855a974568dd400000000000000000000000000000000000000000000000006f05b59d3b20000c080a0d92d49ddd31925cc7a90cd014d3305b4e7ea900b5f0194bc72bbf2d0b5071236a02dadc2b1b0024a7fac697814394bf705806de3bd3a98c2f9804505ebf6bb2ca6",
+                 *         "0x02f9043138088405f5e100843b9aca00830386589413f4ea83d0bd40e75c8222255bc855a974568dd480b903c45ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002bbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c0001f48ac76a51cc950d9822d68b83fe1ad97b32cd580d0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000008000000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002000000000000000000000000bb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c0000000000000000000000008ac76a51cc950d9822d68b83fe1ad97b32cd580d000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb0000000000000000000000008ac76a51cc950d9822d68b83fe1ad97b32cd580d0000000000000000000000000000000000000000000000102922670f6902e00000000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a04139cbb366427d39ebd233d25c1b44019aec993dcbead18c21ed576c6a3c22dfa006944b4f47a98bc493414837707985a6ed2e00030d25605d7c024385666d4a8c"
                  *       ]
                  *     }
                  */
@@ -4353,10 +4423,494 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0x8b993b1a0200bd0a8cf3ba8ac726975afec8df18f15dc6dfb6cc913a02896c93",
+                     *         "txId": "0xc275d9070b9c16c4288b79da18e9d3ab00bbdf5f6c3cb44b8ad95f3bfcc45004",
                      *         "txIds": [
-                     *           "0xd0c3c1602d4a3d2f7b5073ca4b81289532b71def36f59179a44568804f069f3a",
-                     *           "0x8b993b1a0200bd0a8cf3ba8ac726975afec8df18f15dc6dfb6cc913a02896c93"
+                     *           "0x893b344abcc79bce6992da193cdec57d2ef353a7d21dbba466c8c6f99f2342f5",
+                     *           "0xc275d9070b9c16c4288b79da18e9d3ab00bbdf5f6c3cb44b8ad95f3bfcc45004"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["Submitted"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    quoteBase: {
+        parameters: {
+            query: {
+                /** @example 0.5 */
+                amount: string;
+                /** @example 0x4200000000000000000000000000000000000006 */
+                address0: string;
+                /** @example 18 */
+                decimals0: number;
+                /** @example 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 */
+                address1: string;
+                /** @example 6 */
+                decimals1: number;
+                /** @example 50 */
+                slippageBps?: number;
+                /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
+                recipient?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "quote": 1323.111875,
+                     *         "amount": 0.5,
+                     *         "decimal": 6,
+                     *         "amountOutMin": "0x4e7823bb",
+                     *         "path": [
+                     *           "0x4200000000000000000000000000000000000006",
+                     *           "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+                     *         ],
+                     *         "amountOut": "1323111875",
+                     *         "route": [
+                     *           {
+                     *             "shareBps": 7500,
+                     *             "hops": [
+                     *               {
+                     *                 "protocol": "v3",
+                     *                 "pool": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *                 "fee": 500,
+                     *                 "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                 "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                 "amountIn": "375000000000000000",
+                     *                 "amountOut": "992955000"
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "shareBps": 2500,
+                     *             "hops": [
+                     *               {
+                     *                 "protocol": "v2",
+                     *                 "pool": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *                 "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                 "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                 "amountIn": "125000000000000000",
+                     *                 "amountOut": "330156875"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "priceImpactBps": 3,
+                     *         "gasEstimate": 250000,
+                     *         "gasCostToken1": "6625",
+                     *         "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *         "blockNumber": 21004510,
+                     *         "calldata": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b42000000000000000000000000000000000000060001f4833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000020000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *         "value": "0x0",
+                     *         "gasPriceWei": 10000000
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["QuoteWithCall"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    swapTokensBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.5",
+                 *       "address0": "0x4200000000000000000000000000000000000006",
+                 *       "decimals0": 18,
+                 *       "address1": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals1": 6,
+                 *       "slippageBps": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["Swap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    transferBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @example 0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                 *       "amount": "12.5",
+                 *       "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals": 6
+                 *     }
+                 */
+                "application/json": components["schemas"]["Transfer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0xeb2b2f5e73c88c2a94bac0c2a37b8eba0cbbad92b9c298e3a282b2ea840fb265"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["TxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenOrKeyRejected"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareSwapTokensBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "0.5",
+                 *       "address0": "0x4200000000000000000000000000000000000006",
+                 *       "decimals0": 18,
+                 *       "address1": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals1": 6,
+                 *       "slippageBps": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["Swap"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "approval",
+                     *             "description": "approve 0.5 WETH for the router",
+                     *             "type": "eip1559",
+                     *             "chainId": 8453,
+                     *             "nonce": 7,
+                     *             "gas": "0x10eb4",
+                     *             "maxFeePerGas": "0x989680",
+                     *             "maxPriorityFeePerGas": "0xf4240",
+                     *             "to": "0x4200000000000000000000000000000000000006",
+                     *             "data": "0x095ea7b30000000000000000000000002626664c2603336e57b271c5c0b26f421741e48100000000000000000000000000000000000000000000000006f05b59d3b20000",
+                     *             "value": "0x0"
+                     *           },
+                     *           {
+                     *             "kind": "swap",
+                     *             "description": "swap 0.5 WETH for at least 1316.496315 USDC",
+                     *             "type": "eip1559",
+                     *             "chainId": 8453,
+                     *             "nonce": 8,
+                     *             "gas": "0x38658",
+                     *             "maxFeePerGas": "0x989680",
+                     *             "maxPriorityFeePerGas": "0xf4240",
+                     *             "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *             "data": "0x5ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b42000000000000000000000000000000000000060001f4833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000020000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000",
+                     *             "value": "0x0"
+                     *           }
+                     *         ],
+                     *         "quote": {
+                     *           "quote": 1323.111875,
+                     *           "amount": 0.5,
+                     *           "decimal": 6,
+                     *           "amountOutMin": "0x4e7823bb",
+                     *           "path": [
+                     *             "0x4200000000000000000000000000000000000006",
+                     *             "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+                     *           ],
+                     *           "amountOut": "1323111875",
+                     *           "route": [
+                     *             {
+                     *               "shareBps": 7500,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v3",
+                     *                   "pool": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *                   "fee": 500,
+                     *                   "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                   "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                   "amountIn": "375000000000000000",
+                     *                   "amountOut": "992955000"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "shareBps": 2500,
+                     *               "hops": [
+                     *                 {
+                     *                   "protocol": "v2",
+                     *                   "pool": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *                   "tokenIn": "0x4200000000000000000000000000000000000006",
+                     *                   "tokenOut": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *                   "amountIn": "125000000000000000",
+                     *                   "amountOut": "330156875"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "priceImpactBps": 3,
+                     *           "gasEstimate": 250000,
+                     *           "gasCostToken1": "6625",
+                     *           "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *           "blockNumber": 21004510
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedSwap"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    prepareTransferBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                 *       "amount": "12.5",
+                 *       "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                 *       "decimals": 6
+                 *     }
+                 */
+                "application/json": components["schemas"]["Transfer"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "transfer",
+                     *             "description": "transfer 12.5 USDC to 0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *             "type": "eip1559",
+                     *             "chainId": 8453,
+                     *             "nonce": 4,
+                     *             "gas": "0x130b0",
+                     *             "maxFeePerGas": "0x989680",
+                     *             "maxPriorityFeePerGas": "0xf4240",
+                     *             "to": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
+                     *             "value": "0x0"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["PreparedTransfer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["Throttled"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    submitBase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A retry with the same key answers the first `txId` (and `txIds`) instead of sending again.
+                 * @example 7f9c2d4e-retry-1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transactions": [
+                 *         "0x02f8b082210507830f42408398968083010eb494420000000000000000000000000000000000000680b844095ea7b30000000000000000000000002626664c2603336e57b271c5c0b26f421741e48100000000000000000000000000000000000000000000000006f05b59d3b20000c001a02a902bba1d758dbea935667ac19958130a8e2d986915bedb685db5c153ed4bf2a01cf2c989dedd6dcca27b7418831fa638c40198ef0c7a60e697fcd801f219011b",
+                 *         "0x02f9043182210508830f42408398968083038658942626664c2603336e57b271c5c0b26f421741e48180b903c45ae401dc000000000000000000000000000000000000000000000000000000006afd86c000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000003000000000000000000000000000000000000000000000000000000000000006000000000000000000000000000000000000000000000000000000000000001a000000000000000000000000000000000000000000000000000000000000002c00000000000000000000000000000000000000000000000000000000000000104b858183f000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000800000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000053444835ec580000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002b42000000000000000000000000000000000000060001f4833589fcd6edb6e08f4c7c32d4f71b54bda029130000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000e4472b43f300000000000000000000000000000000000000000000000001bc16d674ec800000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000020000000000000000000000004200000000000000000000000000000000000006000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000064df2ab5bb000000000000000000000000833589fcd6edb6e08f4c7c32d4f71b54bda02913000000000000000000000000000000000000000000000000000000004e7823bb00000000000000000000000090f79bf6eb2c4f870365e785982e1f101e93b90600000000000000000000000000000000000000000000000000000000c080a07c627638d7a74f584ae54ecdcd396ceb3da6a5b93f0dd321792a59f4dd6ceea2a0075b4d95bef95c6db07128e330650691285b10d374300661d407a1ab0b7c794d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignedTransactions"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "txId": "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404",
+                     *         "txIds": [
+                     *           "0x7b601446e185213a932dc862d782d7c9d1f237961e53f5fe883e14c9e384d9c2",
+                     *           "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404"
                      *         ]
                      *       }
                      *     }
@@ -4950,7 +5504,7 @@ export interface operations {
                      *         "blockNumber": 21004512,
                      *         "isNativeTransfer": false,
                      *         "from": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-                     *         "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+                     *         "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                      *         "createdAt": "2026-11-21 19:58:12.345000 +00:00"
                      *       }
                      *     }
@@ -5003,7 +5557,7 @@ export interface operations {
                      *         "blockNumber": 21004512,
                      *         "isNativeTransfer": false,
                      *         "from": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-                     *         "to": "0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45",
+                     *         "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                      *         "createdAt": "2026-11-21 19:58:12.345000 +00:00"
                      *       }
                      *     }

@@ -1,7 +1,7 @@
 // The network table (DECISIONS §9.5): one entry per network the service knows. The rest follows
 // from it: the names (lib/networkNames.ts: the schemas' enum, the <NET>_* variables, the chain
 // clients), the deployed settings and per-network routes of serverless.yml and the handler files
-// of each route (written by `npm run networks`, lib/networks/writeNetworkFiles.ts), the examples
+// of each route (written by `npm run networks`, lib/networks/networkFiles.ts), the examples
 // of the API reference, and the local stack's devnet (port, chain id, DEX flavour, demo catalog).
 // Which of them a stage serves is a setting, NETWORKS (the interface's two by default).
 //
@@ -69,6 +69,19 @@ export interface NetworkEntry {
      */
     archiveForBackfill: boolean
   }
+  /**
+   * What the API reference shows for it (lib/openapi/networkExamples.ts): its routes' examples
+   * swap the wrapped coin for the stablecoin and transfer the stablecoin, priced at these
+   * illustrative figures (no market data).
+   */
+  examples: {
+    /** The deployed stablecoin's symbol and decimals. */
+    stablecoin: { symbol: string; decimals: number }
+    /** The native coin's price in the stablecoin, whole units. */
+    nativePrice: number
+    /** A usual gas price, in wei. */
+    gasPriceWei: bigint
+  }
   /** Its local devnet (npm start, the tests). */
   devnet: {
     chainId: number
@@ -122,6 +135,11 @@ export const NETWORK_TABLE = {
       ],
       archiveForBackfill: true,
     },
+    examples: {
+      stablecoin: { symbol: 'USDC', decimals: 6 },
+      nativePrice: 2650,
+      gasPriceWei: 24_000_000_000n,
+    },
     devnet: { chainId: 31337, port: 8545, v3: 'uniswap-v3', catalog: 'ethereum' },
   },
   // BNB Chain in deployed stages: PancakeSwap V2 and V3 and its SmartRouter.
@@ -158,7 +176,65 @@ export const NETWORK_TABLE = {
       ],
       archiveForBackfill: true,
     },
+    // Binance-Peg USDC has 18 decimals.
+    examples: {
+      stablecoin: { symbol: 'USDC', decimals: 18 },
+      nativePrice: 600,
+      gasPriceWei: 1_000_000_000n,
+    },
     devnet: { chainId: 31338, port: 8546, v3: 'pancakeswap-v3', catalog: 'altchain' },
+  },
+  // An L2 (Base in deployed stages): the native coin is ether, gas costs a fraction of a gwei,
+  // Uniswap V3 and Uniswap V2 as deployed there (the same pool and pair init code as mainnet's),
+  // routed like ethereum (the quote answers the router call, no native route of its own).
+  base: {
+    title: 'Base',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH' },
+    routes: { quoteCall: true, nativeSwapRoute: false },
+    deployed: {
+      chainId: 8453,
+      // The OP Stack's predeployed WETH9.
+      wrappedNative: '0x4200000000000000000000000000000000000006',
+      usdStablecoin: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      v2: {
+        flavour: 'uniswap-v2',
+        factory: '0x8909Dc15e40173Ff4699343b6eB8132c65e18eC6',
+        router: '0x4752ba5DBc23f44D87826276BF6Fd6b1C372aD24',
+        pairInitCodeHash: UNISWAP_V2_PAIR_INIT_CODE_HASH,
+        feeBps: 30,
+      },
+      v3: {
+        flavour: 'uniswap-v3',
+        factory: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+        poolDeployer: '0x33128a8fC17869897dcE68Ed026d694621f6FDfD',
+        poolInitCodeHash: UNISWAP_V3_POOL_INIT_CODE_HASH,
+        feeTiers: [100, 500, 3000, 10000],
+      },
+      swapRouter: '0x2626664c2603336E57B271c5C0b26F421741e481',
+      // 2-second blocks: 20 seconds, past the sequencer's usual reorg depth.
+      confirmations: 10,
+      baseTokens: [],
+      // USDbC (bridged USDC), DAI, cbBTC.
+      connectorTokens: [
+        '0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA',
+        '0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb',
+        '0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf',
+      ],
+      archiveForBackfill: true,
+    },
+    examples: {
+      stablecoin: { symbol: 'USDC', decimals: 6 },
+      nativePrice: 2650,
+      gasPriceWei: 10_000_000n,
+    },
+    // Cheap gas from the first block: a base fee of 0.01 gwei (anvil's default is 1 gwei).
+    devnet: {
+      chainId: 31339,
+      port: 8547,
+      v3: 'uniswap-v3',
+      catalog: 'ethereum',
+      baseFeeWei: 10_000_000n,
+    },
   },
 } as const satisfies Record<string, NetworkEntry>
 

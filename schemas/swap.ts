@@ -1,5 +1,6 @@
 import { isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
 import { DEFAULT_DEADLINE_SECONDS, isNative, NATIVE_COIN } from '../lib/constants'
+import { NETWORKS, type NetworkName } from '../lib/networkNames'
 import { addressSchema } from './auth'
 import {
   addressString,
@@ -156,7 +157,8 @@ export const routeAnswerFields = {
   blockNumber: z.int().check(z.nonnegative()),
 }
 
-export const altchainQuoteResultSchema = z.object({
+/** The quote of a network whose quote answers only the path (altchain's, DECISIONS §4). */
+export const quoteResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
   decimal: decimalsNumber,
@@ -166,8 +168,11 @@ export const altchainQuoteResultSchema = z.object({
   ...routeAnswerFields,
 })
 
-/** The interface's ethereum quote, plus `amountOutMin` (DECISIONS §4 lists it for every quote). */
-export const ethereumQuoteResultSchema = z.object({
+/**
+ * The quote of a network whose quote answers the router call (ethereum's, DECISIONS §4), plus
+ * `amountOutMin` (§4 lists it for every quote).
+ */
+export const quoteWithCallResultSchema = z.object({
   quote: z.number(),
   amount: z.number(),
   decimal: decimalsNumber,
@@ -178,6 +183,11 @@ export const ethereumQuoteResultSchema = z.object({
   gasPriceWei: z.number(),
   ...routeAnswerFields,
 })
+
+/** A network's quote result, as its table entry shapes its routes (lib/networks.ts). */
+export function quoteResultSchemaOf(network: NetworkName) {
+  return NETWORKS[network].routes.quoteCall ? quoteWithCallResultSchema : quoteResultSchema
+}
 
 // Executing routes (POST /v1/swap/..., /v1/transfer/...).
 
@@ -212,11 +222,11 @@ const swapBodyObject = z.strictObject(
   { error: onlyFields(SWAP_FIELDS) },
 )
 
-/** Either side may be the native coin (the ethereum route has no separate native route). */
+/** Either side may be the native coin (a network without a native route of its own). */
 export const swapBodySchema = swapBodyObject.check(z.superRefine(checkSides))
 export type SwapBody = z.infer<typeof swapBodySchema>
 
-/** Token to token only. */
+/** Token to token only: the tokens route of a network with a native route of its own. */
 export const tokenSwapBodySchema = swapBodySchema.check(
   z.superRefine((body, context) => {
     if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
@@ -224,7 +234,8 @@ export const tokenSwapBodySchema = swapBodySchema.check(
       context.addIssue({
         code: 'custom',
         path: [isNative(body.address0) ? 'address0' : 'address1'],
-        message: 'this route swaps tokens; use /v1/swap/native/altchain for the native coin',
+        message:
+          'this route swaps tokens; the native coin has a route of its own, /v1/swap/native/<network>',
       })
     }
   }),

@@ -1,9 +1,5 @@
-import { type RouteDoc, PREPARED_ROUTE } from '../../lib/openapi/routeDoc'
-import { cakeForWbnb } from '../../lib/openapi/exampleValues'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// doc, lib/openapi/networkRouteDocs.ts, it calls is where to edit.
+import { prepareSwapTokensDoc } from '../../lib/openapi/networkRouteDocs'
 
-export const doc: RouteDoc = {
-  description:
-    'The unsigned transactions (an approval where needed, then the swap) that the altchain token swap route would send, for the wallet to sign itself and submit.',
-  ...PREPARED_ROUTE,
-  example: cakeForWbnb,
-}
+export const doc = prepareSwapTokensDoc('altchain')

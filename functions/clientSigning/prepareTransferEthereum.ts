@@ -1,19 +1,5 @@
-import { prepareTransfer } from '../../lib/clientSigning/prepareTransfer'
-import { walletGuard } from '../../lib/auth/guard'
-import { defineHandler } from '../../lib/http/defineHandler'
-import { preparedTransferResultSchema } from '../../schemas/clientSigning'
-import { type TransferBody, transferBodySchema } from '../../schemas/swap'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// route, lib/networkRoutes/prepareTransferRoute.ts, it calls is where to edit.
+import { prepareTransferRoute } from '../../lib/networkRoutes/prepareTransferRoute'
 
-// The transaction POST /api/v1/transfer/tokens/ethereum/{key} would send, unsigned.
-export async function prepareTransferEthereum(wallet: `0x${string}`, body: TransferBody) {
-  return prepareTransfer({ network: 'ethereum', owner: wallet, ...body })
-}
-
-export const handler = defineHandler({
-  auth: walletGuard,
-  // Prepare writes and sends nothing: the session is read while the route reads.
-  sessionRead: 'beside',
-  body: transferBodySchema,
-  result: preparedTransferResultSchema,
-  run: ({ body, principal }) => prepareTransferEthereum(principal.subject as `0x${string}`, body),
-})
+export const handler = prepareTransferRoute('ethereum')

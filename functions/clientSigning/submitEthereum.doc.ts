@@ -1,9 +1,5 @@
-import { type RouteDoc, SUBMITTED_ROUTE } from '../../lib/openapi/routeDoc'
-import { linkForUsdc, submitExample } from '../../lib/openapi/exampleValues'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// doc, lib/openapi/networkRouteDocs.ts, it calls is where to edit.
+import { submitDoc } from '../../lib/openapi/networkRouteDocs'
 
-export const doc: RouteDoc = {
-  description:
-    'Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ethereum, after checking each is one the service would have prepared.',
-  ...SUBMITTED_ROUTE,
-  example: async () => await submitExample(linkForUsdc),
-}
+export const doc = submitDoc('ethereum')

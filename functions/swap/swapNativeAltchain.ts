@@ -1,29 +1,5 @@
-import { walletGuard } from '../../lib/auth/guard'
-import { defineHandler } from '../../lib/http/defineHandler'
-import type { SignedInput } from '../../lib/send/signedRequest'
-import { type SwapBody, signedSwap } from '../../lib/swap/signedSwap'
-import { keyParamsSchema, nativeSwapBodySchema, txResultSchema } from '../../schemas/swap'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// route, lib/networkRoutes/swapNativeRoute.ts, it calls is where to edit.
+import { swapNativeRoute } from '../../lib/networkRoutes/swapNativeRoute'
 
-export async function swapNativeAltchain(input: SignedInput<SwapBody>) {
-  return signedSwap({
-    network: 'altchain',
-    route: 'POST /api/v1/swap/native/altchain/{key}',
-    ...input,
-  })
-}
-
-export const handler = defineHandler({
-  auth: walletGuard,
-  // 'guard', the session first: read beside the pools, it would race them to start the claim
-  // and the simulation, and the route's steps would vary (tests/functions/requestCosts.test.ts).
-  params: keyParamsSchema,
-  body: nativeSwapBodySchema,
-  result: txResultSchema,
-  run: ({ params, body, principal, headers }) =>
-    swapNativeAltchain({
-      key: params.key,
-      wallet: principal.subject,
-      idempotencyKey: headers['idempotency-key'],
-      body,
-    }),
-})
+export const handler = swapNativeRoute('altchain')

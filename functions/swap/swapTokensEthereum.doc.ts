@@ -1,13 +1,5 @@
-import { type RouteDoc, SIGNED_ROUTE } from '../../lib/openapi/routeDoc'
-import { KEY_PARAMS, linkForUsdc, submitExample, txResult } from '../../lib/openapi/exampleValues'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// doc, lib/openapi/networkRouteDocs.ts, it calls is where to edit.
+import { swapTokensDoc } from '../../lib/openapi/networkRouteDocs'
 
-export const doc: RouteDoc = {
-  description:
-    "Swaps on ethereum (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.",
-  ...SIGNED_ROUTE,
-  example: async () => ({
-    params: KEY_PARAMS,
-    body: linkForUsdc.body,
-    result: txResult(await submitExample(linkForUsdc)),
-  }),
-}
+export const doc = swapTokensDoc('ethereum')

@@ -1,30 +1,5 @@
-import { walletGuard } from '../../lib/auth/guard'
-import { defineHandler } from '../../lib/http/defineHandler'
-import type { SignedInput } from '../../lib/send/signedRequest'
-import { type SwapBody, signedSwap } from '../../lib/swap/signedSwap'
-import { keyParamsSchema, swapBodySchema, txResultSchema } from '../../schemas/swap'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// route, lib/networkRoutes/swapTokensRoute.ts, it calls is where to edit.
+import { swapTokensRoute } from '../../lib/networkRoutes/swapTokensRoute'
 
-// Token to token, or the native coin on either side: ethereum has no separate native route.
-export async function swapTokensEthereum(input: SignedInput<SwapBody>) {
-  return signedSwap({
-    network: 'ethereum',
-    route: 'POST /api/v1/swap/tokens/ethereum/{key}',
-    ...input,
-  })
-}
-
-export const handler = defineHandler({
-  auth: walletGuard,
-  // 'guard', the session first: read beside the pools, it would race them to start the claim
-  // and the simulation, and the route's steps would vary (tests/functions/requestCosts.test.ts).
-  params: keyParamsSchema,
-  body: swapBodySchema,
-  result: txResultSchema,
-  run: ({ params, body, principal, headers }) =>
-    swapTokensEthereum({
-      key: params.key,
-      wallet: principal.subject,
-      idempotencyKey: headers['idempotency-key'],
-      body,
-    }),
-})
+export const handler = swapTokensRoute('ethereum')

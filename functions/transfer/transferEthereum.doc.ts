@@ -1,18 +1,5 @@
-import { type RouteDoc, SIGNED_ROUTE } from '../../lib/openapi/routeDoc'
-import {
-  KEY_PARAMS,
-  ethereumTransfer,
-  submitExample,
-  txResult,
-} from '../../lib/openapi/exampleValues'
+// Written by `npm run networks` from the network table (lib/networks.ts), not by hand: the
+// doc, lib/openapi/networkRouteDocs.ts, it calls is where to edit.
+import { transferDoc } from '../../lib/openapi/networkRouteDocs'
 
-export const doc: RouteDoc = {
-  description:
-    'Sends the native coin or a token on ethereum, signed with `{key}`, and answers the transaction hash.',
-  ...SIGNED_ROUTE,
-  example: async () => ({
-    params: KEY_PARAMS,
-    body: ethereumTransfer.body,
-    result: txResult(await submitExample(ethereumTransfer)),
-  }),
-}
+export const doc = transferDoc('ethereum')

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Abi, erc20Abi, type Hex, parseAbi } from 'viem'
 import * as z from '../../schemas/zod'
+import { isLocalSource, readCommittedArtifact, writeCommittedArtifact } from './committedArtifacts'
 import type { ContractArtifact } from './uniswapV2Artifacts'
 
 /** Constructor plus the standard ERC-20 surface of `CatalogToken.sol`. */
@@ -125,16 +126,13 @@ const LEGACY_IMPORT_PACKAGES = [
   '@pancakeswap/v3-periphery',
 ] as const
 
-/**
- * Compiles a contract with the npm solc (OpenZeppelin imports allowed), or reads the result from
- * `.cache/solc/<sha256>.json`, keyed by the compiler input and the solc and OpenZeppelin versions.
- */
-export async function compileSolidity({
+/** The solc input of a contract and its cache key (the input and the versions it depends on). */
+export function solidityInput({
   sourceName,
   source,
   contractName,
   compiler = 'solc',
-}: CompileSolidityParameters): Promise<CompiledContract> {
+}: CompileSolidityParameters): { input: object; key: string } {
   const legacy = compiler === 'solc-0.7.6'
   const input = {
     language: 'Solidity',
@@ -151,7 +149,7 @@ export async function compileSolidity({
       },
     },
   }
-  const cacheKey = createHash('sha256')
+  const key = createHash('sha256')
     .update(packageVersion(compiler))
     .update('\0')
     .update(packageVersion('@openzeppelin/contracts'))
@@ -159,10 +157,34 @@ export async function compileSolidity({
     .update(legacy ? LEGACY_IMPORT_PACKAGES.map(packageVersion).join('\0') : '')
     .update(JSON.stringify(input))
     .digest('hex')
-  const cachePath = join(CACHE_DIR, `${cacheKey}.json`)
+  return { input, key }
+}
+
+/** Runs solc on the contract, reading no cache and writing none. */
+export function compileSolidityFresh(parameters: CompileSolidityParameters): CompiledContract {
+  const { sourceName, contractName, compiler = 'solc' } = parameters
+  return compile(solidityInput(parameters).input, { sourceName, contractName, compiler })
+}
+
+/**
+ * Compiles a contract with the npm solc (OpenZeppelin imports allowed), or reads the result from
+ * `.cache/solc/<sha256>.json`, keyed by the compiler input and the solc and OpenZeppelin versions,
+ * or, for a contract of lib/local, from its committed artifact of the same key
+ * (lib/local/committedArtifacts.ts), which a compile of it writes again.
+ */
+export async function compileSolidity(
+  parameters: CompileSolidityParameters,
+): Promise<CompiledContract> {
+  const { sourceName, source, contractName, compiler = 'solc' } = parameters
+  const { input, key } = solidityInput(parameters)
+  const cachePath = join(CACHE_DIR, `${key}.json`)
 
   const cached = await readCached(cachePath)
   if (cached) return cached
+  const committed = await readCommittedArtifact(contractName, key)
+  if (committed) {
+    return toArtifact(committed.abi, committed.bytecode, committed.deployedBytecode)
+  }
 
   const artifact = compile(input, { sourceName, contractName, compiler })
   await mkdir(dirname(cachePath), { recursive: true })
@@ -172,6 +194,9 @@ export async function compileSolidity({
   const partialPath = `${cachePath}.${process.pid}.${randomUUID()}.tmp`
   await writeFile(partialPath, JSON.stringify(artifact))
   await rename(partialPath, cachePath)
+  if (isLocalSource(sourceName, source)) {
+    await writeCommittedArtifact({ sourceName, contractName, compiler, key, ...artifact })
+  }
   return artifact
 }
 
@@ -260,7 +285,7 @@ function packageVersion(name: string): string {
 }
 
 function toArtifact(
-  abi: Record<string, unknown>[],
+  abi: readonly Record<string, unknown>[],
   bytecode: string,
   deployedBytecode: string,
 ): CompiledContract {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { MAX_CONNECTOR_TOKENS } from '../config'
-import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
+import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
 import { NETWORK_ENTRIES } from '../networks'
 import { TTL_ATTRIBUTE, tableDefinition } from '../db/tableSchema'
 import type { AnvilNode } from './anvil'
@@ -12,7 +12,8 @@ import { findFreePort } from './findFreePort'
 import type { FunctionBundles } from './bundleFunctions'
 import type { Offline } from './offline'
 import { secondsSince, withinLimit } from './processes'
-import type { MarketRun } from './seedLocalData'
+import type { BackfilledProject } from '../markets/backfillPriceHistory'
+import type { PriceHistoryRun } from './seedLocalData'
 import { type StackPhase, stackLimits } from './stackLimits'
 
 export const LOCAL_TABLE_NAME = 'wallet-backend-local'
@@ -34,6 +35,11 @@ export const DEFAULT_PORTS: LocalStackPorts = {
 }
 
 export interface StartLocalStackOptions {
+  /**
+   * The networks it serves (NETWORKS, DECISIONS §9.5): a devnet each, their routes and settings;
+   * the interface's two unless given (`npm start -- --networks ...`).
+   */
+  networks?: readonly NetworkName[]
   /** Fixed ports, or 'free' to let the OS choose (tests). */
   ports?: LocalStackPorts | 'free'
   /** Keep DynamoDB data in this folder instead of memory. */
@@ -55,16 +61,42 @@ export interface StartLocalStackOptions {
   functionEnv?: Record<string, string>
   /** Aborting stops everything already started and rejects (Ctrl-C while it comes up). */
   signal?: AbortSignal
+  /**
+   * When the table's price history is filled from the devnets' year (lib/local/seedLocalData.ts,
+   * `fillPriceHistory`): before the stack is ready (the default: the tests and the bench find it
+   * whole), or once the API answers ('in-background': npm start; `priceHistory` tells when).
+   */
+  priceHistory?: 'before-ready' | 'in-background'
+}
+
+/** The DEX of each devnet the stack runs: the networks it serves, and no other. */
+export type ServedDeployments = Partial<Record<NetworkName, DexDeployment>>
+
+/** A served network's deployment; fails loudly for a network the stack does not serve. */
+export function servedDeployment(
+  deployments: ServedDeployments,
+  network: NetworkName,
+): DexDeployment {
+  const deployment = deployments[network]
+  if (!deployment) throw new Error(`the local stack does not serve ${network} (NETWORKS)`)
+  return deployment
 }
 
 export interface LocalStack {
   /** The environment the functions run with; also applied to this process. */
   env: Record<string, string>
   apiUrl?: string
-  deployments: Record<NetworkName, DexDeployment>
+  /** The networks it serves, in the table's order. */
+  networks: NetworkName[]
+  deployments: ServedDeployments
   demoAccount: { address: string; privateKey: string }
   /** The processes it started, for checks that nothing outlives `stop()`. */
   pids: number[]
+  /**
+   * The filling of the price history: settled when startLocalStack resolves, unless it runs
+   * 'in-background'; then it rejects if the filling failed, or the stack stopped first.
+   */
+  priceHistory: Promise<PriceHistoryRun>
   stop(): Promise<void>
 }
 
@@ -84,11 +116,15 @@ export async function freeStackPorts(): Promise<LocalStackPorts> {
 }
 
 /** Every port the stack binds, on the address its service binds, with what wants it. */
-export function wantedPorts(ports: LocalStackPorts, offline: boolean): WantedPort[] {
+export function wantedPorts(
+  ports: LocalStackPorts,
+  offline: boolean,
+  networks: readonly NetworkName[] = DEFAULT_NETWORK_NAMES,
+): WantedPort[] {
   return [
     // DynamoDB Local's jar has no bind option: it takes the port on every interface.
     { port: ports.dynamo, service: 'DynamoDB Local' },
-    ...NETWORK_NAMES.map((network) => ({
+    ...networks.map((network) => ({
       port: ports[network],
       host: '127.0.0.1',
       service: `anvil (${network} devnet)`,
@@ -130,10 +166,7 @@ export async function createTable(endpoint: string, tableName = LOCAL_TABLE_NAME
   }
 }
 
-function functionEnv(
-  endpoint: string,
-  deployments: Record<NetworkName, DexDeployment>,
-): Record<string, string> {
+function functionEnv(endpoint: string, deployments: DexDeployment[]): Record<string, string> {
   const chainEnv = (prefix: string, deployment: DexDeployment) => ({
     [`${prefix}_CHAIN_ID`]: String(deployment.chainId),
     [`${prefix}_RPC_URL`]: deployment.rpcUrl,
@@ -159,9 +192,10 @@ function functionEnv(
     DYNAMODB_ENDPOINT: endpoint,
     // A fresh secret per start: local tokens never outlive the stack that issued them.
     JWT_SECRET: randomBytes(32).toString('hex'),
+    NETWORKS: deployments.map((deployment) => deployment.network).join(','),
     ...Object.fromEntries(
-      NETWORK_NAMES.flatMap((network) =>
-        Object.entries(chainEnv(network.toUpperCase(), deployments[network])),
+      deployments.flatMap((deployment) =>
+        Object.entries(chainEnv(deployment.network.toUpperCase(), deployment)),
       ),
     ),
   }
@@ -170,8 +204,9 @@ function functionEnv(
 type Service = DynamoLocal | AnvilNode | Offline
 
 /**
- * Brings up the whole service on loopback: DynamoDB Local with the table, two anvil devnets with
- * a Uniswap V2 DEX and the demo catalog, the seeded networks and projects, and optionally
+ * Brings up the whole service on loopback: DynamoDB Local with the table, an anvil devnet for
+ * each network it serves with the network's DEX flavours and demo catalog (lib/networks.ts), the
+ * seeded networks and projects, and optionally
  * `serverless offline`. Every port is checked before anything starts (a PortsInUseError names the
  * taken ones), every wait for a process is bounded, and on any failure (or an abort) everything
  * already started is stopped again.
@@ -180,8 +215,13 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
   const progress = options.progress ?? (() => {})
   const { signal } = options
   const limits = stackLimits(options.readyTimeoutMs)
+  // In the table's order, whatever order they were named in.
+  const served = NETWORK_NAMES.filter((network) =>
+    (options.networks ?? DEFAULT_NETWORK_NAMES).includes(network),
+  )
+  if (served.length === 0) throw new Error('the local stack serves at least one network')
   const ports = await choosePorts(options.ports)
-  const wanted = wantedPorts(ports, options.offline ?? false)
+  const wanted = wantedPorts(ports, options.offline ?? false, served)
   await assertPortsFree(wanted)
   progress(`ports ${wanted.map(({ port }) => port).join(', ')} free`)
   checkJava()
@@ -267,12 +307,12 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
       )
       return { network, rpcUrl: node.rpcUrl, chainId: node.chainId }
     }
-    const anvilsStart = begin(Promise.all(NETWORK_NAMES.map(anvil)))
+    const anvilsStart = begin(Promise.all(served.map(anvil)))
     // Needed once the devnets are filled: it loads while they start.
     const seed = await import('./seedLocalData')
     const nodes = await anvilsStart
     progress(
-      `anvil ${NETWORK_NAMES.map((network) => `${network} :${ports[network]}`).join(' / ')} … ready (${secondsSince(enginesStartedAt)})`,
+      `anvil ${served.map((network) => `${network} :${ports[network]}`).join(' / ')} … ready (${secondsSince(enginesStartedAt)})`,
     )
 
     // Every address of both deployments is known before a transaction is sent, so serverless
@@ -295,35 +335,55 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
     )
     // The plan, or the phase's failure if that comes first (its limit ran out).
     const plans = await Promise.race([planning, deploying.then(() => planning)])
-    const deployments = Object.fromEntries(
-      plans.map((plan) => [plan.deployment.network, plan.deployment]),
-    ) as Record<NetworkName, DexDeployment>
+    const deployed = plans.map((plan) => plan.deployment)
+    const deployments: ServedDeployments = Object.fromEntries(
+      deployed.map((deployment) => [deployment.network, deployment]),
+    )
     const env = {
-      ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployments),
+      ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployed),
       ...options.functionEnv,
     }
     Object.assign(process.env, env)
 
+    /** A phase's limit, for two networks, with half of it added for each further one. */
+    const perNetworks = (limit: number) => (limit * Math.max(2, served.length)) / 2
     const seeding = begin(
       deploying.then(async () => {
         progress(
-          `DEX and token zoo deployed (${NETWORK_NAMES.join(', ')}) (${secondsSince(deployStartedAt)})`,
+          `DEX and token zoo deployed (${served.join(', ')}) (${secondsSince(deployStartedAt)})`,
         )
         signal?.throwIfAborted()
         const seedStartedAt = performance.now()
-        const market = await withinLimit(
+        const projects = await withinLimit(
           'seeding the table',
-          limits.seed,
-          seed.seedLocalData(deployments).then(() => seed.warmMarketData()),
+          // Each devnet's catalog and year of trades are seeded side by side on the same cores:
+          // the limit is for the interface's two networks, and each further one adds half of it.
+          perNetworks(limits.seed),
+          seed.seedLocalData(deployed),
         )
-        const projects = seed.sampleCatalogEntries(deployments).length
         progress(
-          `table seeded (${Object.keys(deployments).length} networks, ${projects} projects, demo data; ` +
-            `${describeMarketRun(market)}) (${secondsSince(seedStartedAt)})`,
+          `table seeded (${deployed.length} networks, ${projects.length} projects, demo data) (${secondsSince(seedStartedAt)})`,
         )
-        if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+        return projects
       }),
     )
+    const fillHistory = (projects: readonly BackfilledProject[]) => {
+      const startedAt = performance.now()
+      return withinLimit(
+        'filling the price history',
+        perNetworks(limits.history),
+        seed.fillPriceHistory(projects),
+      ).then((run) => {
+        progress(`price history filled (${describeHistoryRun(run)}) (${secondsSince(startedAt)})`)
+        return run
+      })
+    }
+    const inBackground = options.priceHistory === 'in-background'
+    const historyBeforeReady = inBackground ? undefined : begin(seeding.then(fillHistory))
+    const readyToServe = seeding.then(async () => {
+      await historyBeforeReady
+      if (options.offline && !bundles) progress('bundling functions for serverless offline …')
+    })
     // It is asked for a route only once the bundles are written and the table seeded.
     const offlineStartedAt = performance.now()
     const offlineStart = options.offline
@@ -335,25 +395,37 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
             output: options.output,
             readyTimeoutMs: limits.offline,
             prebuilt: true,
-            readyAfter: Promise.all([bundling, seeding]),
+            readyAfter: Promise.all([bundling, readyToServe]),
             signal,
           }).then(track),
         )
       : undefined
     // The seeding's failure first: an offline stopped because of it says less.
-    await seeding
+    await readyToServe
     const offline = await offlineStart
     if (offline) progress(`listening on ${offline.apiUrl} (${secondsSince(offlineStartedAt)})`)
     signal?.throwIfAborted()
+    // Once the API answers, where it runs in the background: the history routes fill meanwhile.
+    const priceHistory =
+      historyBeforeReady ??
+      seeding.then((projects) => {
+        progress("price history: filling from the devnets' year in the background …")
+        return fillHistory(projects)
+      })
+    // Awaited by whoever wants it; a failure after a stop is no one's concern.
+    priceHistory.catch(() => {})
     return {
       env,
       apiUrl: offline?.apiUrl,
+      networks: served,
       deployments,
       demoAccount: {
-        address: deployments.ethereum.deployer,
+        // The same account deployed every devnet's DEX.
+        address: deployed[0]?.deployer ?? '',
         privateKey: ANVIL_DEPLOYER_PRIVATE_KEY,
       },
       pids: started.map((service) => service.pid),
+      priceHistory,
       stop: async () => {
         await Promise.all([stop(), bundles?.dispose()])
       },
@@ -369,13 +441,13 @@ export async function startLocalStack(options: StartLocalStackOptions = {}): Pro
   }
 }
 
-function describeMarketRun(run: MarketRun): string {
-  const retried = run.retried > 0 ? ` (${run.retried} on a retry)` : ''
+function describeHistoryRun({ buckets, market }: PriceHistoryRun): string {
+  const retried = market.retried > 0 ? ` (${market.retried} on a retry)` : ''
   const failed =
-    run.failed.length > 0
-      ? `, ${run.failed.length} failed after ${run.attempts} tries (${run.failed[0]?.reason ?? ''})`
+    market.failed.length > 0
+      ? `, ${market.failed.length} failed after ${market.attempts} tries (${market.failed[0]?.reason ?? ''})`
       : ''
-  return `${run.sampled} prices sampled${retried}${failed}`
+  return `${buckets} buckets; ${market.sampled} prices sampled${retried}${failed}`
 }
 
 export const DEFAULT_PERSIST_PATH = join('.data', 'dynamodb')

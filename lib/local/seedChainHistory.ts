@@ -11,7 +11,6 @@ import {
   erc20Abi,
   getContractAddress,
   type Hash,
-  http,
   parseAbi,
   parseGwei,
   parseUnits,
@@ -21,13 +20,15 @@ import {
   getBlock,
   getTransactionCount,
   readContract,
-  sendRawTransaction,
-  setAutomine,
+  removeBlockTimestampInterval,
+  sendRawTransactionSync,
   setBalance,
+  setBlockTimestampInterval,
   setNextBlockBaseFeePerGas,
-  waitForTransactionReceipt,
+  setNextBlockTimestamp,
 } from 'viem/actions'
 import { uniswapV2PairAbi } from '../chain/abis'
+import { nodeHttp } from '../chain/nodeHttpTransport'
 import { ANVIL_MNEMONIC } from './anvil'
 import { compileSolidity } from './catalogTokenArtifact'
 import { ANVIL_DEPLOYER_PRIVATE_KEY, type DexDeployment } from './deployDex'
@@ -137,17 +138,26 @@ export interface PoolTarget {
   targetSqrtPriceX96: bigint
 }
 
+/** One block of the history: when, and where it moves the pools. */
+export interface HistoryStep {
+  timestamp: number
+  targets: readonly PoolTarget[]
+}
+
 /** HistoryTrader.sol deployed and stocked on a devnet (DEMO DATA tooling). */
 export interface HistoryTrader {
   address: Address
   /** Every pool of the deployment, V2 pairs then V3 pools. */
   pools: TradedPool[]
-  /**
-   * Mines one block at `timestamp` that moves each pool to its target (anvil's automine is off
-   * while the trader is open, so the block is mined here, at that time); the transaction's hash.
-   */
+  /** Mines one block at `timestamp` that moves each pool to its target; the transaction's hash. */
   moveAt(timestamp: number, targets: readonly PoolTarget[]): Promise<Hash>
-  /** Checks that every move succeeded and turns automine back on. */
+  /**
+   * Mines one block per step, each at its time (later than the last block's), moving the pools
+   * to the step's targets. Steps evenly spaced cost one round trip each: anvil gives each block
+   * the interval (its automine mines each transaction in a block of its own at once).
+   */
+  moveThrough(steps: readonly HistoryStep[]): Promise<Hash[]>
+  /** Checks that the last move was mined at its time, and clears the interval it set. */
   close(): Promise<void>
 }
 
@@ -161,7 +171,7 @@ export interface HistoryTrader {
 export async function setUpHistoryTrader(deployment: DexDeployment): Promise<HistoryTrader> {
   const client = createTestClient({
     mode: 'anvil',
-    transport: http(deployment.rpcUrl, { batch: true }),
+    transport: nodeHttp(deployment.rpcUrl, { batch: true, timeout: 60_000, retryCount: 0 }),
   })
   const trader = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: TRADER_ADDRESS_INDEX })
   const deployer = privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY)
@@ -245,11 +255,10 @@ export async function setUpHistoryTrader(deployment: DexDeployment): Promise<His
       })
     }),
   ])
-  const hashes: Hash[] = []
+  // One at a time, each answered once mined (a revert throws): the nonces follow one another.
   for (const serializedTransaction of setup) {
-    hashes.push(await sendRawTransaction(client, { serializedTransaction }))
+    await sendRawTransactionSync(client, { serializedTransaction, throwOnReceiptRevert: true })
   }
-  await expectSuccess(client, hashes)
 
   const [v2Reserves, v3Slots] = await Promise.all([
     Promise.all(
@@ -281,12 +290,15 @@ export async function setUpHistoryTrader(deployment: DexDeployment): Promise<His
     })),
   ]
   let nonce = traderNonce + 3
-  const moves: Hash[] = []
-  await setAutomine(client, false)
-  return {
-    address,
-    pools,
-    async moveAt(timestamp, targets) {
+  // What anvil does with the next block: the interval it adds to the last block's time, and the
+  // time that gives; a step at another time sets its own.
+  let interval: number | undefined
+  let nextTime: number | undefined
+  let lastTime: number | undefined
+  let lastBlock: bigint | undefined
+  const moveThrough = async (steps: readonly HistoryStep[]) => {
+    const hashes: Hash[] = []
+    for (const [index, { timestamp, targets }] of steps.entries()) {
       const serializedTransaction = await sign(trader, nonce, {
         to: address,
         gas: STEP_GAS,
@@ -298,17 +310,48 @@ export async function setUpHistoryTrader(deployment: DexDeployment): Promise<His
           ],
         }),
       })
+      // The interval anvil adds from this block on, if it changes here: set after this block's
+      // own time, which then must be set too (a new interval applies to the very next block).
+      const following = steps[index + 1]?.timestamp
+      const gap = following === undefined ? interval : following - timestamp
+      if (nextTime !== timestamp || gap !== interval) {
+        await setNextBlockTimestamp(client, { timestamp: BigInt(timestamp) })
+      }
+      if (gap !== undefined && gap !== interval) {
+        interval = gap
+        await setBlockTimestampInterval(client, { interval })
+      }
+      // Answered once mined, in a block of its own (automine), so the next step's time is set
+      // after it; a revert throws.
+      const receipt = await sendRawTransactionSync(client, {
+        serializedTransaction,
+        throwOnReceiptRevert: true,
+      })
+      hashes.push(receipt.transactionHash)
+      lastBlock = receipt.blockNumber
       nonce += 1
-      const hash = await sendRawTransaction(client, { serializedTransaction })
-      await mineAt(client, timestamp)
-      moves.push(hash)
+      lastTime = timestamp
+      nextTime = interval === undefined ? undefined : timestamp + interval
+    }
+    return hashes
+  }
+  return {
+    address,
+    pools,
+    async moveAt(timestamp, targets) {
+      const [hash] = await moveThrough([{ timestamp, targets }])
+      if (!hash) throw new Error('no history move was sent')
       return hash
     },
+    moveThrough,
     async close() {
-      await setAutomine(client, true)
-      // In batches of 20: a move's receipt carries ~80 logs, and viem caps an answer at 10 MB.
-      for (let start = 0; start < moves.length; start += 20) {
-        await expectSuccess(client, moves.slice(start, start + 20))
+      if (interval !== undefined) await removeBlockTimestampInterval(client)
+      interval = undefined
+      nextTime = undefined
+      if (lastBlock === undefined || lastTime === undefined) return
+      const { timestamp } = await getBlock(client, { blockNumber: lastBlock })
+      if (Number(timestamp) !== lastTime) {
+        throw new Error(`the last history move was mined at ${timestamp}, not ${lastTime}`)
       }
     },
   }
@@ -339,7 +382,10 @@ export async function seedChainHistory({
   now = Math.floor(Date.now() / 1000),
 }: SeedChainHistoryParameters): Promise<ChainHistory> {
   const started = performance.now()
-  const client = createTestClient({ mode: 'anvil', transport: http(deployment.rpcUrl) })
+  const client = createTestClient({
+    mode: 'anvil',
+    transport: nodeHttp(deployment.rpcUrl, { batch: false, timeout: 60_000, retryCount: 0 }),
+  })
   const [genesis, latest] = await Promise.all([
     getBlock(client, { blockNumber: 0n }),
     getBlock(client, { blockTag: 'latest' }),
@@ -368,10 +414,10 @@ export async function seedChainHistory({
   const factor = (token: Address, step: number) =>
     factorsOf.get(symbolOf.get(token.toLowerCase()) ?? '')?.[step] ?? 1
   try {
-    for (const [step, at] of times.entries()) {
-      await trader.moveAt(
-        at,
-        trader.pools.map((pool) => ({
+    await trader.moveThrough(
+      times.map((at, step) => ({
+        timestamp: at,
+        targets: trader.pools.map((pool) => ({
           pool: pool.address,
           v3: pool.v3,
           // price0 / price1 moves the pool's price (token1 per token0) by their ratio.
@@ -380,8 +426,8 @@ export async function seedChainHistory({
             factor(pool.token0, step) / factor(pool.token1, step),
           ),
         })),
-      )
-    }
+      })),
+    )
   } finally {
     await trader.close()
   }
@@ -401,17 +447,6 @@ async function mineAt(client: { request: (...args: never[]) => unknown }, timest
     method: 'evm_mine',
     params: [timestamp],
   })
-}
-
-async function expectSuccess(
-  client: Parameters<typeof waitForTransactionReceipt>[0],
-  hashes: readonly Hash[],
-): Promise<void> {
-  const receipts = await Promise.all(
-    hashes.map((hash) => waitForTransactionReceipt(client, { hash, pollingInterval: 20 })),
-  )
-  const reverted = receipts.find((receipt) => receipt.status !== 'success')
-  if (reverted) throw new Error(`a history trade reverted (${reverted.transactionHash})`)
 }
 
 /** `sqrtPriceX96` for a price `ratio` times the one it states (1e-12 precision; exact at 1). */

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { getAddress } from 'viem'
 import { importCatalogEntries, parseCatalog } from '../catalog/importCatalog'
-import type { NetworkName } from '../networkNames'
 import { putNetwork } from '../db/network'
 import { listProjects } from '../db/project'
 import { DatabaseUnavailable } from '../errors'
+import { type BackfilledProject, backfillPriceHistory } from '../markets/backfillPriceHistory'
 import { samplePrices } from '../markets/samplePrices'
 import { syncMarkets } from '../markets/syncMarkets'
 import type { CatalogEntry } from '../../schemas/catalog'
@@ -17,10 +18,8 @@ const SEED_ATTEMPTS = 3
  * The demo catalog as catalog entries, with the addresses of this devnet's own deployments; the
  * token zoo is listed too, tagged `demo` and `token-zoo` like the rest of the demo data.
  */
-export function sampleCatalogEntries(
-  deployments: Record<NetworkName, DexDeployment>,
-): CatalogEntry[] {
-  return Object.values(deployments).flatMap((deployment) => {
+export function sampleCatalogEntries(deployments: readonly DexDeployment[]): CatalogEntry[] {
+  return deployments.flatMap((deployment) => {
     const { usdStablecoin } = SAMPLE_CATALOG[deployment.network]
     const stablecoin = { ...usdStablecoin, address: deployment.usdStablecoin }
     const listed = [stablecoin, ...deployment.tokens, ...deployment.v3OnlyTokens, ...deployment.zoo]
@@ -64,34 +63,58 @@ async function whileWarmingUp<Result>(write: () => Promise<Result>): Promise<Res
 /**
  * Lives each devnet's year of demo trades (lib/local/seedChainHistory.ts: a devnet that has
  * lived it already is left alone), seeds the networks and imports the demo catalog as
- * `npm run catalog:import` would (projects and their price-history markers); both are upserts,
- * so re-seeding is harmless.
+ * `npm run catalog:import` would, projects and their price-history markers; both are upserts,
+ * so re-seeding is harmless. The table's price history is left to `fillPriceHistory`, which
+ * reads it from the year the devnets lived. Returns the projects imported.
  */
 export async function seedLocalData(
-  deployments: Record<NetworkName, DexDeployment>,
+  deployments: readonly DexDeployment[],
   {
     priceHistory = true,
   }: {
-    /** False: neither the year of trades nor the import's backfill (a table for other tests). */
+    /** False: no year of trades on the devnets (a table for other tests). */
     priceHistory?: boolean
   } = {},
-): Promise<void> {
+): Promise<BackfilledProject[]> {
   // Through the catalog file's own validation, so the demo catalog is held to the same rules.
   const catalog = parseCatalog(JSON.stringify({ projects: sampleCatalogEntries(deployments) }))
   const networks = whileWarmingUp(() =>
     Promise.all(
-      Object.values(deployments).map((deployment) =>
-        putNetwork(deployment.network, deployment.chainId),
-      ),
+      deployments.map((deployment) => putNetwork(deployment.network, deployment.chainId)),
     ),
   )
   await Promise.all([
     networks,
-    ...(priceHistory
-      ? Object.values(deployments).map((deployment) => seedChainHistory({ deployment }))
-      : []),
+    ...(priceHistory ? deployments.map((deployment) => seedChainHistory({ deployment })) : []),
   ])
-  await whileWarmingUp(() => importCatalogEntries(catalog, { backfill: priceHistory }))
+  const ids = await whileWarmingUp(() => importCatalogEntries(catalog, { backfill: false }))
+  return catalog.map((entry, index) => ({
+    id: ids[index] ?? '',
+    network: entry.network,
+    address: getAddress(entry.address),
+    decimals: entry.decimals,
+  }))
+}
+
+export interface PriceHistoryRun {
+  /** Buckets the backfill wrote from the devnets' year. */
+  buckets: number
+  /** The first sample and market sync after it. */
+  market: MarketRun
+}
+
+/**
+ * Fills the table's price history of `projects` from the year the devnets lived, as the catalog
+ * import's backfill does (the last 24 hours, 30 days and 12 months), then takes the first sample
+ * and market sync (warmMarketData). `npm start` runs it once the API answers: until it ends, the
+ * history routes answer the buckets written so far.
+ */
+export async function fillPriceHistory(
+  projects: readonly BackfilledProject[],
+): Promise<PriceHistoryRun> {
+  const outcomes = await whileWarmingUp(() => backfillPriceHistory({ projects }))
+  const market = await warmMarketData()
+  return { buckets: outcomes.reduce((sum, outcome) => sum + outcome.written, 0), market }
 }
 
 export interface MarketRun {

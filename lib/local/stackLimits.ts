@@ -1,7 +1,7 @@
 import { formatDuration } from './processes'
 
 /** The phases of the local stack that each wait for something, each within a limit. */
-export type StackPhase = 'dynamo' | 'anvil' | 'deploy' | 'seed' | 'bundle' | 'offline'
+export type StackPhase = 'dynamo' | 'anvil' | 'deploy' | 'seed' | 'history' | 'bundle' | 'offline'
 
 // Whole seconds, generous enough for a 2-core machine that other work keeps busy: a phase that
 // is merely slow comes up; one that outlasts its limit fails naming itself and the limit.
@@ -10,6 +10,7 @@ export const DEFAULT_LIMIT_SECONDS: Record<StackPhase, number> = {
   anvil: 30,
   deploy: 120,
   seed: 120,
+  history: 300,
   bundle: 300,
   offline: 240,
 }

@@ -1,16 +1,34 @@
 // `npm start`: the whole service on loopback until Ctrl-C. `--persist` keeps DynamoDB data
-// under .data/ (git-ignored) instead of in memory; `--free-ports` lets the OS pick every port.
-// Flags reach here as `npm start -- --free-ports` (npm passes what follows `--` to the script).
-import { NETWORK_NAMES } from '../networkNames'
+// under .data/ (git-ignored) instead of in memory; `--free-ports` lets the OS pick every port;
+// `--networks <name>,<name>` (or NETWORKS) names the networks of the table it serves, the
+// interface's two by default. Flags reach here as `npm start -- --free-ports` (npm passes
+// what follows `--` to the script).
+import { parseServedNetworks, UnknownNetworkError } from '../networks/servedNetworks'
 import { PortsInUseError } from './checkPorts'
 import { MissingJavaError } from './dynamoLocal'
 import { DEFAULT_PERSIST_PATH, type LocalStack, startLocalStack } from './localStack'
 import { NotReadyError } from './processes'
 import { BadLimitError, limitVariable, type StackPhase } from './stackLimits'
 
+/** The value of `--networks a,b` or `--networks=a,b`, else NETWORKS. */
+function networksFlag(argv: readonly string[]): string | undefined {
+  const at = argv.indexOf('--networks')
+  if (at >= 0) return argv[at + 1] ?? ''
+  const inline = argv.find((arg) => arg.startsWith('--networks='))
+  return inline === undefined ? process.env.NETWORKS : inline.slice('--networks='.length)
+}
+
 async function main(): Promise<void> {
   const persist = process.argv.includes('--persist')
   const freePorts = process.argv.includes('--free-ports')
+  let networks: ReturnType<typeof parseServedNetworks>
+  try {
+    networks = parseServedNetworks(networksFlag(process.argv))
+  } catch (error) {
+    if (!(error instanceof UnknownNetworkError)) throw error
+    console.error(`${error.message}\nName them as --networks ethereum,altchain,...`)
+    process.exit(1)
+  }
   const startedAt = performance.now()
   // Signals are handled from the first moment: Ctrl-C while the stack comes up stops what has
   // started (DynamoDB Local and serverless offline run in groups of their own, which the
@@ -34,6 +52,7 @@ async function main(): Promise<void> {
 
   try {
     stack = await startLocalStack({
+      networks,
       offline: true,
       ports: freePorts ? 'free' : undefined,
       persistPath: persist ? DEFAULT_PERSIST_PATH : undefined,
@@ -42,12 +61,14 @@ async function main(): Promise<void> {
       // Edits under functions/, lib/ and schemas/ are rebuilt, and offline runs the new bundles.
       watch: true,
       signal: starting.signal,
+      // The API answers first; the history routes fill while the year is read (a line says when).
+      priceHistory: 'in-background',
     })
   } catch (error) {
     // startLocalStack has stopped everything it started before rejecting.
     if (starting.signal.aborted) process.exit(0)
     if (error instanceof PortsInUseError) {
-      const retry = `npm start -- ${persist ? '--persist ' : ''}--free-ports`
+      const retry = `npm start -- ${persist ? '--persist ' : ''}--free-ports${networksFlag(process.argv) ? ` --networks ${networks.join(',')}` : ''}`
       console.error(`${error.message}\nStop what holds it, or let the OS pick every port: ${retry}`)
       process.exit(1)
     }
@@ -73,7 +94,7 @@ async function main(): Promise<void> {
       `Local stack ready in ${seconds} s${persist ? ` (data kept in ${DEFAULT_PERSIST_PATH})` : ''}`,
       `  API          ${stack.apiUrl}/api/v1   (try: curl ${stack.apiUrl}/api/v1/networks)`,
       `  API docs     ${stack.apiUrl}/api/docs   (OpenAPI: ${stack.apiUrl}/api/docs/openapi.json)`,
-      ...NETWORK_NAMES.map((network) => {
+      ...stack.networks.map((network) => {
         const prefix = network.toUpperCase()
         return `  ${network} RPC ${stack.env[`${prefix}_RPC_URL`]}  chain id ${stack.env[`${prefix}_CHAIN_ID`]}`
       }),
@@ -83,6 +104,16 @@ async function main(): Promise<void> {
       'Ctrl-C stops everything.',
     ].join('\n'),
   )
+  const running = stack
+  running.priceHistory.catch((error: unknown) => {
+    if (stopping) return
+    const reason = error instanceof Error ? error.message : String(error)
+    const limit = error instanceof NotReadyError ? `; its limit is ${limitVariable('history')}` : ''
+    console.log(
+      `price history not filled (${reason}${limit}); the sampler fills it forward every 5 ` +
+        'minutes, npm run prices:backfill fills the rest',
+    )
+  })
 }
 
 main().catch((error: unknown) => {

@@ -7,8 +7,8 @@ import { findBlockAtTime } from '../chain/findBlockAtTime'
 import { findDeploymentBlock } from '../chain/findDeploymentBlock'
 import { findPairs } from '../chain/findPairs'
 import { readSwapVolumes } from '../chain/readSwapVolumes'
-import { loadChainConfig } from '../config'
-import { NETWORK_NAMES, type NetworkName } from '../networkNames'
+import { loadChainConfig, loadServedNetworks } from '../config'
+import type { NetworkName } from '../networkNames'
 import {
   listProjectMarkets,
   type MarketMetrics,
@@ -126,7 +126,8 @@ export async function syncMarkets({
   const failed: SyncMarketsReturnType['failed'] = []
   const learned = new Map<string, ChainMetrics>()
   await Promise.all(
-    NETWORK_NAMES.map(async (network) => {
+    // The networks the stage serves: another's projects (a network no longer served) stay as they are.
+    loadServedNetworks().map(async (network) => {
       const ofNetwork = projects.filter(({ project }) => project.network === network)
       if (ofNetwork.length === 0) return
       try {

@@ -26,10 +26,10 @@ import {
 import { projectResultSchema, projectSchema, socialSchema } from '../../schemas/project'
 import { emptyResultSchema, sessionTokensSchema } from '../../schemas/session'
 import {
-  altchainQuoteResultSchema,
-  ethereumQuoteResultSchema,
   listTokensResultSchema,
   nativeSwapBodySchema,
+  quoteResultSchema,
+  quoteWithCallResultSchema,
   swapBodySchema,
   swapTokenSchema,
   tokenSwapBodySchema,
@@ -68,8 +68,8 @@ const NAMES: Array<[z.core.$ZodType, string, string]> = [
   // Tokens, quotes, swaps and transfers.
   [swapTokenSchema, 'Token', 'A catalog token the service swaps.'],
   [listTokensResultSchema, 'TokenList', 'A page of the token list.'],
-  [altchainQuoteResultSchema, 'Quote', 'An exact quote (altchain).'],
-  [ethereumQuoteResultSchema, 'EthereumQuote', 'An exact quote with the router call (ethereum).'],
+  [quoteResultSchema, 'Quote', 'An exact quote (a network whose quote answers the path only).'],
+  [quoteWithCallResultSchema, 'QuoteWithCall', 'An exact quote with the router call that swaps.'],
   [swapBodySchema, 'Swap', 'A swap; either side may be the native coin.'],
   [tokenSwapBodySchema, 'TokenSwap', 'A swap of one token for another (no native coin).'],
   [nativeSwapBodySchema, 'NativeSwap', 'A swap with the native coin on exactly one side.'],

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { NETWORK_TABLE } from '../networks'
+import { expandRpcUrlParameters } from '../networks/rpcUrlParameters'
 
 export interface DeclaredFunction {
   name: string
@@ -9,9 +11,12 @@ export interface DeclaredFunction {
   route?: { method: string; path: string }
   /**
    * What it declares under `access:` (its IAM role; the template test checks the table actions
-   * against its bundle): DynamoDB actions and SSM parameter names.
+   * against its bundle): DynamoDB actions and SSM parameter names, `servedRpcUrls` spelled out
+   * for every network of the table (a stage grants those of the networks it serves).
    */
   access: { table: string[]; parameters: string[] }
+  /** The network of a per-network route (`network:`). */
+  network?: string
 }
 
 const listAt = (block: string, key: string): string[] =>
@@ -30,12 +35,17 @@ export function declaredFunctions(file = 'serverless.yml'): DeclaredFunction[] {
     const http = block.includes('httpApi:')
     const method = /\n {10}method: (\w+)/.exec(block)?.[1]
     const path = /\n {10}path: (\S+)/.exec(block)?.[1]
+    const network = /\n {4}network: (\w+)/.exec(block)?.[1]
     return {
       name,
       entry: `${handler}.ts`,
       http,
       ...(http && method && path && { route: { method: method.toUpperCase(), path } }),
-      access: { table: listAt(block, 'table'), parameters: listAt(block, 'parameters') },
+      access: {
+        table: listAt(block, 'table'),
+        parameters: expandRpcUrlParameters(listAt(block, 'parameters'), Object.keys(NETWORK_TABLE)),
+      },
+      ...(network && { network }),
     }
   })
 }

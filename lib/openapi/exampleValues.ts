@@ -1,30 +1,20 @@
 import { SignJWT } from 'jose'
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  formatUnits,
-  type Hex,
-  keccak256,
-  parseUnits,
-  toHex,
-} from 'viem'
+import { type Hex, keccak256, toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
-import { swapRouterCall } from '../chain/swapRouterCall'
 import type { UnsignedTransaction } from '../clientSigning/unsignedTransaction'
-import { NATIVE_COIN } from '../constants'
 import { nameBasedUuid } from '../db/ids'
 import { networkId } from '../db/network'
 import { projectId } from '../db/project'
 import { formatTimestamp } from '../formatTimestamp'
+import { DEFAULT_NETWORK_NAMES, NETWORKS } from '../networkNames'
 
 // The values the routes' examples share (each route's example is in its doc file beside the
-// handler, lib/openapi/routeDoc.ts): one wallet, one catalog, one swap per network. Each example is
-// parsed with its route's own schemas by tests/unit/lib/openapi/openApiDocument.test.ts, and the
-// linters check each against the document. Mainnet addresses: Uniswap V2/V3 and SwapRouter02 on
-// Ethereum (chain 1), PancakeSwap V2/V3 and its SmartRouter on BNB Chain (56). The wallet is
-// anvil's public test account 3, so signatures and the submitted transactions are real.
+// handler, lib/openapi/routeDoc.ts): one wallet, one catalog; a network's swaps and transfers are
+// built from its table entry (lib/openapi/networkExamples.ts). Each example is parsed with its
+// route's own schemas by tests/unit/lib/openapi/openApiDocument.test.ts, and the linters check
+// each against the document. The wallet is anvil's public test account 3, so signatures and the
+// submitted transactions are real.
 
 // The published test mnemonic of anvil and hardhat: never a real wallet.
 export const TEST_PHRASE = 'test test test test test test test test test test test junk'
@@ -37,319 +27,13 @@ export function keyOf(account: ReturnType<typeof mnemonicToAccount>): Hex {
   return toHex(privateKey)
 }
 
-const RECIPIENT: Address = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65'
+// Ethereum's catalog examples (LINK, USDC) and its router, as the network table names them.
 export const ETHEREUM = {
-  chainId: 1,
-  swapRouter: '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45',
-  weth: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
-  usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+  chainId: NETWORKS.ethereum.deployed.chainId,
+  swapRouter: NETWORKS.ethereum.deployed.swapRouter,
+  usdc: NETWORKS.ethereum.deployed.usdStablecoin,
   link: '0x514910771AF9Ca656af840dff83E8264EcF986CA',
 } as const
-export const ALTCHAIN = {
-  chainId: 56,
-  swapRouter: '0x13f4EA83D0bd40E75C8222255bc855a974568Dd4',
-  wbnb: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
-  cake: '0x0E09FaBB73Bd3Ade0a17ECC321fD13a19e81cE82',
-} as const
-const DEADLINE = 1_795_000_000n
-const FEES = {
-  maxFeePerGas: toHex(24_000_000_000n),
-  maxPriorityFeePerGas: toHex(1_000_000_000n),
-}
-
-function unsigned(
-  chainId: number,
-  nonce: number,
-  fields: {
-    kind: UnsignedTransaction['kind']
-    description: string
-    gas: bigint
-    to: Address
-    data: Hex
-    value?: bigint
-  },
-): UnsignedTransaction {
-  return {
-    kind: fields.kind,
-    description: fields.description,
-    type: 'eip1559',
-    chainId,
-    nonce,
-    gas: toHex(fields.gas),
-    ...FEES,
-    to: fields.to,
-    data: fields.data,
-    value: toHex(fields.value ?? 0n),
-  }
-}
-
-/** One hop of an example route (DECISIONS §8.1), amounts in base units. */
-interface ExampleHop {
-  protocol: 'v2' | 'v3'
-  pool: Address
-  fee?: number
-  tokenIn: Address
-  tokenOut: Address
-  amountIn: bigint
-  amountOut: bigint
-}
-
-interface ExampleSwap {
-  chainId: number
-  swapRouter: Address
-  symbolIn: string
-  /** Whole units of the input (18 decimals in these examples). */
-  amountIn: string
-  symbolOut: string
-  decimalsOut: number
-  slippageBps: number
-  /** Each leg of the split with its share; legs share no pool. */
-  route: { shareBps: number; hops: ExampleHop[] }[]
-  priceImpactBps: number
-  gasEstimate: number
-  gasCostToken1: bigint
-  blockNumber: number
-  nativeIn?: boolean
-}
-
-/** The quote fields of an example swap: the seed's, the route's (§8.1), and its router call. */
-function exampleQuote(swap: ExampleSwap) {
-  const amountOut = swap.route.reduce(
-    (sum, leg) => sum + (leg.hops[leg.hops.length - 1]?.amountOut ?? 0n),
-    0n,
-  )
-  const amountOutMin = (amountOut * BigInt(10_000 - swap.slippageBps)) / 10_000n
-  const largest = swap.route[0]?.hops ?? []
-  const call = swapRouterCall({
-    legs: swap.route.map((leg) => ({
-      amountIn: leg.hops[0]?.amountIn ?? 0n,
-      hops: leg.hops.map((hop) => ({ ...hop, fee: hop.fee ?? 0 })),
-    })),
-    amountOutMin,
-    recipient: WALLET,
-    deadline: DEADLINE,
-    nativeIn: swap.nativeIn ?? false,
-    nativeOut: false,
-  })
-  return {
-    call,
-    amountOutMin,
-    quote: {
-      quote: Number(formatUnits(amountOut, swap.decimalsOut)),
-      amount: Number(swap.amountIn),
-      decimal: swap.decimalsOut,
-      amountOutMin: toHex(amountOutMin),
-      path: [largest[0]?.tokenIn ?? NATIVE_COIN, ...largest.map((hop) => hop.tokenOut)],
-      amountOut: amountOut.toString(),
-      route: swap.route.map((leg) => ({
-        shareBps: leg.shareBps,
-        hops: leg.hops.map((hop) => ({
-          ...hop,
-          amountIn: hop.amountIn.toString(),
-          amountOut: hop.amountOut.toString(),
-        })),
-      })),
-      priceImpactBps: swap.priceImpactBps,
-      gasEstimate: swap.gasEstimate,
-      gasCostToken1: swap.gasCostToken1.toString(),
-      to: swap.swapRouter,
-      blockNumber: swap.blockNumber,
-    },
-  }
-}
-
-/** A prepare example: the approval when `approve`, then the swap through the router. */
-function swapExample(swap: ExampleSwap, nonce: number, approve: boolean) {
-  const tokenIn = swap.route[0]?.hops[0]?.tokenIn ?? NATIVE_COIN
-  const amountIn = parseUnits(swap.amountIn, 18)
-  const { call, amountOutMin, quote } = exampleQuote(swap)
-  const approval = unsigned(swap.chainId, nonce, {
-    kind: 'approval',
-    description: `approve ${swap.amountIn} ${swap.symbolIn} for the router`,
-    gas: 69_300n,
-    to: tokenIn,
-    data: encodeFunctionData({
-      abi: erc20Abi,
-      functionName: 'approve',
-      args: [swap.swapRouter, amountIn],
-    }),
-  })
-  return {
-    body: {
-      amount: swap.amountIn,
-      address0: swap.nativeIn ? NATIVE_COIN : tokenIn,
-      decimals0: 18,
-      address1: quote.path[quote.path.length - 1] as Address,
-      decimals1: swap.decimalsOut,
-      slippageBps: swap.slippageBps,
-    },
-    result: {
-      transactions: [
-        ...(approve ? [approval] : []),
-        unsigned(swap.chainId, approve ? nonce + 1 : nonce, {
-          kind: 'swap',
-          description: `swap ${swap.amountIn} ${swap.symbolIn} for at least ${formatUnits(amountOutMin, swap.decimalsOut)} ${swap.symbolOut}`,
-          gas: 231_000n,
-          to: swap.swapRouter,
-          value: call.value,
-          data: call.data,
-        }),
-      ],
-      quote,
-    },
-  }
-}
-
-// 40 LINK for USDC split over Uniswap V3 (75 %) and V2 (25 %), each through WETH.
-const linkForUsdcSwap: ExampleSwap = {
-  chainId: ETHEREUM.chainId,
-  swapRouter: ETHEREUM.swapRouter,
-  symbolIn: 'LINK',
-  amountIn: '40',
-  symbolOut: 'USDC',
-  decimalsOut: 6,
-  slippageBps: 50,
-  route: [
-    {
-      shareBps: 7_500,
-      hops: [
-        {
-          protocol: 'v3',
-          pool: '0xa6Cc3C2531FdaA6Ae1A3CA84c2855806728693e8',
-          fee: 3000,
-          tokenIn: ETHEREUM.link,
-          tokenOut: ETHEREUM.weth,
-          amountIn: parseUnits('30', 18),
-          amountOut: 158_402_117_306_145_911n,
-        },
-        {
-          protocol: 'v3',
-          pool: '0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640',
-          fee: 500,
-          tokenIn: ETHEREUM.weth,
-          tokenOut: ETHEREUM.usdc,
-          amountIn: 158_402_117_306_145_911n,
-          amountOut: 420_318_442n,
-        },
-      ],
-    },
-    {
-      shareBps: 2_500,
-      hops: [
-        {
-          protocol: 'v2',
-          pool: '0xa2107FA5B38d9bbd2C461D6EDf11B11A50F6b974',
-          tokenIn: ETHEREUM.link,
-          tokenOut: ETHEREUM.weth,
-          amountIn: parseUnits('10', 18),
-          amountOut: 52_690_550_917_002_101n,
-        },
-        {
-          protocol: 'v2',
-          pool: '0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc',
-          tokenIn: ETHEREUM.weth,
-          tokenOut: ETHEREUM.usdc,
-          amountIn: 52_690_550_917_002_101n,
-          amountOut: 139_672_087n,
-        },
-      ],
-    },
-  ],
-  priceImpactBps: 31,
-  gasEstimate: 360_000,
-  gasCostToken1: 23_328_000n,
-  blockNumber: 21_004_510,
-}
-export const linkForUsdc = swapExample(linkForUsdcSwap, 7, true)
-
-// 40 CAKE for WBNB in PancakeSwap V3's 0.25 % pool.
-export const cakeForWbnb = swapExample(
-  {
-    chainId: ALTCHAIN.chainId,
-    swapRouter: ALTCHAIN.swapRouter,
-    symbolIn: 'CAKE',
-    amountIn: '40',
-    symbolOut: 'WBNB',
-    decimalsOut: 18,
-    slippageBps: 50,
-    route: [
-      {
-        shareBps: 10_000,
-        hops: [
-          {
-            protocol: 'v3',
-            pool: '0x133B3D95bAD5405d14d53473671200e9342896BF',
-            fee: 2500,
-            tokenIn: ALTCHAIN.cake,
-            tokenOut: ALTCHAIN.wbnb,
-            amountIn: parseUnits('40', 18),
-            amountOut: 152_836_214_009_312_448n,
-          },
-        ],
-      },
-    ],
-    priceImpactBps: 2,
-    gasEstimate: 160_000,
-    gasCostToken1: 160_000_000_000_000n,
-    blockNumber: 44_120_388,
-  },
-  7,
-  true,
-)
-
-// 0.5 BNB for CAKE in PancakeSwap V2's pair: the router wraps the coin sent as value.
-export const bnbForCake = swapExample(
-  {
-    chainId: ALTCHAIN.chainId,
-    swapRouter: ALTCHAIN.swapRouter,
-    symbolIn: 'BNB',
-    amountIn: '0.5',
-    symbolOut: 'CAKE',
-    decimalsOut: 18,
-    slippageBps: 100,
-    nativeIn: true,
-    route: [
-      {
-        shareBps: 10_000,
-        hops: [
-          {
-            protocol: 'v2',
-            pool: '0x0eD7e52944161450477ee417DE9Cd3a859b14fD0',
-            tokenIn: ALTCHAIN.wbnb,
-            tokenOut: ALTCHAIN.cake,
-            amountIn: parseUnits('0.5', 18),
-            amountOut: 130_004_518_992_100_551_337n,
-          },
-        ],
-      },
-    ],
-    priceImpactBps: 4,
-    gasEstimate: 140_000,
-    gasCostToken1: 36_400_000_000_000_000n,
-    blockNumber: 44_120_388,
-  },
-  3,
-  false,
-)
-
-const transferExample = (chainId: number, token: Address, symbol: string) => ({
-  body: { to: RECIPIENT, amount: '12.5', token, decimals: 18 },
-  result: {
-    transactions: [
-      unsigned(chainId, 4, {
-        kind: 'transfer',
-        description: `transfer 12.5 ${symbol} to ${RECIPIENT}`,
-        gas: 78_000n,
-        to: token,
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: 'transfer',
-          args: [RECIPIENT, parseUnits('12.5', 18)],
-        }),
-      }),
-    ],
-  },
-})
 
 /** The submit example of a prepare example: its transactions signed by the example wallet. */
 export async function submitExample(prepared: { result: { transactions: UnsignedTransaction[] } }) {
@@ -512,12 +196,11 @@ export const tradeRecord = {
   createdAt: formatTimestamp(new Date('2026-11-21T19:58:12.345Z')),
 }
 
-export const linkForUsdcQuote = exampleQuote({ ...linkForUsdcSwap, slippageBps: 50 })
-
-export const EXAMPLE_NETWORKS = [
-  { id: networkId('ethereum'), network: 'ethereum' },
-  { id: networkId('altchain'), network: 'altchain' },
-]
+/** The networks the default stage serves (NETWORKS unset): the interface's two. */
+export const EXAMPLE_NETWORKS = DEFAULT_NETWORK_NAMES.map((network) => ({
+  id: networkId(network),
+  network,
+}))
 export const RECOVERED = mnemonicToAccount(TEST_PHRASE)
 export const EXAMPLE_CREDENTIALS = {
   username: 'satoshi_n',
@@ -526,7 +209,5 @@ export const EXAMPLE_CREDENTIALS = {
 export const txResult = (transaction: { result: { txId: string } }) => ({
   txId: transaction.result.txId,
 })
-export const ethereumTransfer = transferExample(ETHEREUM.chainId, ETHEREUM.link, 'LINK')
-export const altchainTransfer = transferExample(ALTCHAIN.chainId, ALTCHAIN.cake, 'CAKE')
 export const KEY_PARAMS = { key: WALLET_KEY }
 export const PROJECT_PARAMS = { projectId: LINK.id }

@@ -3,6 +3,7 @@
 // busy 2-core machine). One build with every function as an entry point parses each module once
 // and writes, for each function, the same bundle and map into the same place: esbuild bundles
 // each entry point on its own when code splitting is off. Used by deployRules.ts.
+import { rm } from 'node:fs/promises'
 import { build, type BuildOptions, type BuildResult } from 'esbuild'
 
 // serverless-esbuild's own settings, which it removes before handing the rest to esbuild
@@ -85,15 +86,20 @@ export function bundleInOnePass(serverless: ServerlessWithPlugins): number {
   const exclude = settings.exclude ?? []
   let pass: Promise<BuildResult> | undefined
   const rebuild = () =>
-    (pass ??= build({
-      ...esbuildOptions,
-      // As serverless-esbuild merges them (dist/bundle.js).
-      external: [...(settings.external ?? []), ...(exclude.includes('*') ? [] : exclude)],
-      entryPoints,
-      // functions/auth/getNonce.ts → <buildDir>/functions/auth/getNonce.js, where it puts it too.
-      outbase: '.',
-      outdir: plugin.buildDirPath,
-    }))
+    // The folder is kept between packages (keepOutputDirectory), and serverless-esbuild zips every
+    // file in it but other functions' bundles: a bundle of a function no longer packaged (a
+    // network the stage does not serve, a removed route) would ride along in every zip.
+    (pass ??= rm(plugin.buildDirPath, { recursive: true, force: true }).then(() =>
+      build({
+        ...esbuildOptions,
+        // As serverless-esbuild merges them (dist/bundle.js).
+        external: [...(settings.external ?? []), ...(exclude.includes('*') ? [] : exclude)],
+        entryPoints,
+        // functions/auth/getNonce.ts → <buildDir>/functions/auth/getNonce.js, where it puts it too.
+        outbase: '.',
+        outdir: plugin.buildDirPath,
+      }),
+    ))
   for (const entry of entryPoints) {
     plugin.buildCache[entry] = { context: { rebuild, dispose: () => Promise.resolve() } }
   }

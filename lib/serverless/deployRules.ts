@@ -1,17 +1,20 @@
 // A local Serverless Framework plugin (serverless.yml `plugins`), loaded through plugin.cjs
 // (tsx's require hook) like esbuild.config.ts. It wires the deploy rules into the framework's
-// steps; each rule is a module of its own: the stage guard (stageGuard.ts), one role per function
-// (functionRoles.ts), the browser origins (allowedOrigins.ts), the alarms (alarms.ts), the
-// dashboard (dashboard.ts), the gradual rollout (gradualRollout.ts), the nested stacks
-// (stackLayout.ts), lean zips (sourceMaps.ts) and the one-pass bundling (bundleInOnePass.ts).
+// steps; each rule is a module of its own: the served networks (servedNetworks.ts), the stage
+// guard (stageGuard.ts), one role per function (functionRoles.ts), the browser origins
+// (allowedOrigins.ts), the alarms (alarms.ts), the dashboard (dashboard.ts), the gradual rollout
+// (gradualRollout.ts), the nested stacks (stackLayout.ts), lean zips (sourceMaps.ts) and the
+// one-pass bundling (bundleInOnePass.ts).
 
 import { compileAlarms, failureAlarmLogicalId } from './alarms'
 import { applyAllowedOrigins } from './allowedOrigins'
 import { bundleInOnePass } from './bundleInOnePass'
 import { dashboard } from './dashboard'
 import { ACCESS_PROPERTY_SCHEMA, assignRoles, compileRoles } from './functionRoles'
+import { NETWORK_PROPERTY_SCHEMA } from './networkProperty'
 import { checkDeploymentConfig, compileGradualRollout } from './gradualRollout'
 import type { Serverless } from './serverlessTypes'
+import { keepServedNetworks } from './servedNetworks'
 import { collectSourceMaps, leaveSourceMapsOutOfZips } from './sourceMaps'
 import { layOutStacks, uploadNestedStacks } from './stackLayout'
 import { refuseUndeployableStage } from './stageGuard'
@@ -21,10 +24,12 @@ class DeployRules {
 
   constructor(private readonly serverless: Serverless) {
     serverless.configSchemaHandler.defineFunctionProperties('aws', {
-      properties: { access: ACCESS_PROPERTY_SCHEMA },
+      properties: { access: ACCESS_PROPERTY_SCHEMA, network: NETWORK_PROPERTY_SCHEMA },
     })
     const guard = () => refuseUndeployableStage(serverless)
     this.hooks = {
+      // Every command (package, deploy, offline) sees the served networks' functions only.
+      initialize: () => keepServedNetworks(serverless),
       'before:package:initialize': guard,
       // `deploy --package <dir>` skips packaging; `deploy function` never packages the service.
       'before:deploy:deploy': guard,

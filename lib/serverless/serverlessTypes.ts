@@ -46,12 +46,16 @@ export interface Serverless {
   service: {
     service: string
     custom?: {
+      /** NETWORKS: the networks of the table the stage serves (lib/serverless/servedNetworks.ts). */
+      servedNetworks?: string
       requiredSettings?: Record<string, unknown>
       parameters?: Record<string, string>
       operations?: OperationsSettings
     }
+    functions?: Record<string, FunctionObject>
     provider: {
       stage: string
+      environment?: Record<string, unknown>
       region: string
       tracing?: { lambda?: boolean | string }
       httpApi?: { cors?: CorsSettings | boolean }

@@ -9,7 +9,6 @@
 // (BNB Chain, a block each 0.75 s), for 1,000 and then 100,000 known wallets. Then a block with a
 // burst of 13,000 logs of one catalog token: the run that passes it, and what it cost.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
-import { readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { cpus } from 'node:os'
 import {
@@ -24,6 +23,7 @@ import {
 } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
 import { startAnvil } from '../../lib/local/anvil'
+import { provenanceNow, section, writeSections } from './benchmarksFile'
 import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
@@ -318,25 +318,13 @@ export function indexerSection(figures: IndexerRunFigure[]): string[] {
   ]
 }
 
-/** Puts `section` in BENCHMARKS.md in place of its own (or before the one-off measurements). */
-function writeSection(section: string[]): void {
-  const text = readFileSync('BENCHMARKS.md', 'utf8')
-  const start = text.indexOf(SECTION_TITLE)
-  const anchor = '## Measured once'
-  const before = start >= 0 ? text.slice(0, start) : text.slice(0, text.indexOf(anchor))
-  const rest =
-    start >= 0 ? text.slice(start + SECTION_TITLE.length) : text.slice(text.indexOf(anchor))
-  const next = start >= 0 ? rest.indexOf('\n## ') : 0
-  const after = start >= 0 ? (next >= 0 ? rest.slice(next + 1) : '') : rest
-  writeFileSync('BENCHMARKS.md', `${before}${section.join('\n')}\n${after}`)
-}
-
 if (process.argv[1]?.endsWith('tests/bench/indexer.ts')) {
+  const at = provenanceNow()
   measureIndexer()
     .then((figures) => {
-      const section = indexerSection(figures)
-      if (!process.argv.includes('--section-only')) writeSection(section)
-      console.log(section.join('\n'))
+      const lines = indexerSection(figures)
+      if (!process.argv.includes('--section-only')) writeSections([section('indexer', at, lines)])
+      console.log(lines.join('\n'))
       process.exit(0)
     })
     .catch((error: unknown) => {

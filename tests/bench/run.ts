@@ -1,11 +1,20 @@
 // `npm run bench`: bundle sizes, cold-start load times, warm request timings and the local stack's
-// start-up, written to BENCHMARKS.md. Figures, not assertions: tests assert only counts and sizes.
+// start-up, written to BENCHMARKS.md section by section, each with the commit and the load it was
+// measured at (tests/bench/benchmarksFile.ts). Figures, not assertions: tests assert only counts
+// and sizes.
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
-import { startLocalStack } from '../../lib/local/localStack'
+import { readFileSync } from 'node:fs'
+import { servedDeployment, startLocalStack } from '../../lib/local/localStack'
 import { logger } from '../../lib/logger'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
+import {
+  BENCHMARKS_FILE,
+  provenanceNow,
+  type Section,
+  type SectionId,
+  section,
+  writeSections,
+} from './benchmarksFile'
 import { bundleSection } from './bundleSection'
 import { type ColdTarget, coldPathSection, measureColdPath } from './coldPath'
 import { measureMarkets } from './markets'
@@ -81,7 +90,7 @@ async function coldPath(
   stack: Awaited<ReturnType<typeof startLocalStack>>,
 ) {
   const ssm = await startSsmStandIn(
-    { [RPC_URL_PARAMETER]: stack.deployments.ethereum.rpcUrl },
+    { [RPC_URL_PARAMETER]: servedDeployment(stack.deployments, 'ethereum').rpcUrl },
     SSM_REGION,
   )
   try {
@@ -92,64 +101,24 @@ async function coldPath(
   }
 }
 
+/** The cold path alone: `npm run bench -- --cold-only` rewrites its section of BENCHMARKS.md. */
 async function coldOnly(): Promise<void> {
   const functions = declaredFunctions()
   const stack = await startLocalStack({ ports: 'free' })
   logger.setLogLevel('SILENT')
   try {
+    const at = provenanceNow()
     const figures = await coldPath(functions, stack)
-    console.log(coldPathSection(figures, COLD_RUNS).join('\n'))
+    const written = section('cold-path', at, coldPathSection(figures, COLD_RUNS))
+    writeSections([written])
+    console.log(written.lines.join('\n'))
   } finally {
     await stack.stop()
   }
 }
 
-async function main(): Promise<void> {
-  const functions = declaredFunctions()
-  console.log(`bundling ${functions.length} functions...`)
-  const bundleLines = await bundleSection(functions)
-
-  console.log('measuring the local stack start-up...')
-  const startups = await measureStartups(STARTUP_RUNS)
-
-  console.log('measuring requests in-process...')
-  const stack = await startLocalStack({ ports: 'free' })
-  logger.setLogLevel('SILENT')
-  console.log('measuring the cold path (load + first request) in fresh processes...')
-  const coldFigures = await coldPath(functions, stack).catch(async (error: unknown) => {
-    await stack.stop()
-    throw error
-  })
-  const requests = await measureRequests(RUNS, stack.deployments)
-  console.log('measuring a wallet with many trades...')
-  const tradeScale = await measureTradeScale(RUNS)
-  console.log('measuring quotes and swaps...')
-  const trading = await measureTrading(RUNS, stack.deployments).catch(async (error: unknown) => {
-    await stack.stop()
-    throw error
-  })
-  console.log('measuring price history and the sampler...')
-  const markets = await measureMarkets(RUNS).finally(() => stack.stop())
-  console.log('measuring the deposit indexer at mainnet density (engines of its own)...')
-  // A process of its own: the indexer's modules read their settings (table, RPC URL) once.
-  const indexerLines = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', 'tests/bench/indexer.ts', '--section-only'],
-    { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
-  ).split('\n')
-
-  const lines = [
-    '# Benchmarks',
-    '',
-    `Written by \`npm run bench\` (tests/bench/) on ${new Date().toISOString().slice(0, 10)}: ` +
-      `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
-      `Node ${process.version}. Medians unless stated.`,
-    '',
-    ...startupSection(startups),
-    ...coldPathSection(coldFigures, COLD_RUNS),
-    ...bundleLines,
-    ...requestsSection(requests),
-    ...tradeScaleSection(tradeScale),
+function marketsSection(markets: Awaited<ReturnType<typeof measureMarkets>>): string[] {
+  return [
     '## Price history on a year of data',
     '',
     `A demo project's history backfilled from the devnet's year (${markets.backfill.symbol}: ` +
@@ -166,7 +135,11 @@ async function main(): Promise<void> {
     '',
     `Price sampler over the demo catalog (${markets.sampler.projects} projects, both devnets): ` +
       `${ms(markets.sampler.msPerRun)} per run, ${ms(markets.sampler.msPerProject)} per project.`,
-    '',
+  ]
+}
+
+function tradingSection(trading: Awaited<ReturnType<typeof measureTrading>>): string[] {
+  return [
     '## Quotes and swaps on the ethereum devnet',
     '',
     'Warm, in-process. JSON-RPC calls per request, and the HTTP round trips carrying them (viem ' +
@@ -179,18 +152,88 @@ async function main(): Promise<void> {
         `| ${figure.route} | ${ms(figure.p50)} | ${ms(figure.p99)} | ${figure.runs} | ` +
         `${figure.rpcCalls} | ${figure.rpcRoundTrips} | ${figure.methods} |`,
     ),
-    '',
   ]
-  lines.push(...indexerLines)
-  // The one-off measurements behind choices, kept by hand: a regeneration must not drop them.
-  lines.push(readFileSync('tests/bench/measuredOnce.md', 'utf8'))
-  writeFileSync('BENCHMARKS.md', lines.join('\n'))
-  console.log(lines.join('\n'))
 }
 
-// `npm run bench -- --startup-only`: the start-up runs alone, printed.
+/** Runs `measure` with the commit and load it started at, as the section `id` of the file. */
+async function measured<Figures>(
+  id: SectionId,
+  measure: () => Promise<Figures>,
+  lines: (figures: Figures) => string[],
+): Promise<Section> {
+  const at = provenanceNow()
+  return section(id, at, lines(await measure()))
+}
+
+async function main(): Promise<void> {
+  const functions = declaredFunctions()
+  console.log(`bundling ${functions.length} functions...`)
+  const sections: Section[] = [
+    await measured(
+      'bundles',
+      () => bundleSection(functions),
+      (l) => l,
+    ),
+  ]
+
+  console.log('measuring the local stack start-up (a clone, quiet and beside two hogs)...')
+  sections.push(await measured('startup', () => measureStartups(STARTUP_RUNS), startupSection))
+
+  console.log('measuring requests in-process...')
+  const stack = await startLocalStack({ ports: 'free' })
+  logger.setLogLevel('SILENT')
+  try {
+    console.log('measuring the cold path (load + first request) in fresh processes...')
+    sections.push(
+      await measured(
+        'cold-path',
+        () => coldPath(functions, stack),
+        (figures) => coldPathSection(figures, COLD_RUNS),
+      ),
+    )
+    sections.push(
+      await measured(
+        'warm-requests',
+        () => measureRequests(RUNS, stack.deployments),
+        requestsSection,
+      ),
+    )
+    console.log('measuring a wallet with many trades...')
+    sections.push(await measured('trade-scale', () => measureTradeScale(RUNS), tradeScaleSection))
+    console.log('measuring quotes and swaps...')
+    sections.push(
+      await measured('trading', () => measureTrading(RUNS, stack.deployments), tradingSection),
+    )
+    console.log('measuring price history and the sampler...')
+    sections.push(await measured('price-history', () => measureMarkets(RUNS), marketsSection))
+  } finally {
+    await stack.stop()
+  }
+  console.log('measuring the deposit indexer at mainnet density (engines of its own)...')
+  // A process of its own: the indexer's modules read their settings (table, RPC URL) once.
+  sections.push(
+    await measured(
+      'indexer',
+      () =>
+        Promise.resolve(
+          execFileSync(
+            process.execPath,
+            ['--import', 'tsx', 'tests/bench/indexer.ts', '--section-only'],
+            { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+          ),
+        ),
+      (printed) => printed.trimEnd().split('\n'),
+    ),
+  )
+  writeSections(sections)
+  console.log(readFileSync(BENCHMARKS_FILE, 'utf8'))
+}
+
+/** `npm run bench -- --startup-only`: the start-up runs alone, into their section. */
 async function startupOnly(): Promise<void> {
-  console.log(startupSection(await measureStartups(STARTUP_RUNS)).join('\n'))
+  const written = await measured('startup', () => measureStartups(STARTUP_RUNS), startupSection)
+  writeSections([written])
+  console.log(written.lines.join('\n'))
 }
 
 ;(process.argv.includes('--cold-only')

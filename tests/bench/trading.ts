@@ -10,7 +10,7 @@ import {
   publicActions,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { LocalStack } from '../../lib/local/localStack'
+import { type LocalStack, servedDeployment } from '../../lib/local/localStack'
 import { httpEvent, invoke } from '../support/httpEvent'
 import { countRequests, formatCounts, type RpcTally } from '../support/requestCounters'
 import { devnetTransport } from '../support/devnetTransport'
@@ -47,7 +47,7 @@ export async function measureTrading(
   runs: number,
   deployments: LocalStack['deployments'],
 ): Promise<TradingFigure[]> {
-  const dex = deployments.ethereum
+  const dex = servedDeployment(deployments, 'ethereum')
   const link = dex.tokens.find((token) => token.symbol === 'LINK')?.address ?? '0x'
   const wbtc = dex.tokens.find((token) => token.symbol === 'WBTC')?.address ?? '0x'
   const { db } = await load<typeof import('../../lib/db/client')>('../../lib/db/client')
@@ -130,7 +130,7 @@ export async function measureTrading(
 
     await invoke(quoteEthereum, quoteEvent())
     await measure('GET /v1/swap/quote/ethereum', runs, () => invoke(quoteEthereum, quoteEvent()))
-    await measure('POST /v1/swap/tokens/ethereum (first, with approval)', 1, () =>
+    await measure('POST /v1/swap/tokens/ethereum/{key} (first, with approval)', 1, () =>
       invoke(swapTokensEthereum, swapEvent()),
     )
     await client.waitForTransactionReceipt({
@@ -141,7 +141,7 @@ export async function measureTrading(
         args: [dex.swapRouter, maxUint256],
       }),
     })
-    await measure('POST /v1/swap/tokens/ethereum (allowance given)', runs, () =>
+    await measure('POST /v1/swap/tokens/ethereum/{key} (allowance given)', runs, () =>
       invoke(swapTokensEthereum, swapEvent()),
     )
     return figures

@@ -63,14 +63,14 @@ function countByRule(results: SpectralResult[]): Record<string, number> {
 // change in any count fails here, so a new finding is either fixed or added with its reason.
 const OWASP_STAYS: Record<string, number> = {
   // No RateLimit headers: the per-IP budgets and the gateway's stage throttle answer 429 with
-  // Retry-After instead of announcing quotas on every 2xx and 4xx (54 responses: each route's 200
-  // and 401, and the shared error responses once each).
-  'owasp:api4:2023-rate-limit (error)': 54,
+  // Retry-After instead of announcing quotas on every 2xx and 4xx (60 responses: each route's 200
+  // and 401, and the shared error responses once each; every network of the table's routes).
+  'owasp:api4:2023-rate-limit (error)': 60,
   // Public routes by design (sign-in, registration, wallet derivation, reads of public data).
   'owasp:api2:2023-write-restricted (error)': 6,
-  'owasp:api2:2023-read-restricted (warning)': 12,
-  // A public route never answers 401, so none is documented (16 routes, two checks each).
-  'owasp:api8:2023-define-error-responses-401 (warning)': 32,
+  'owasp:api2:2023-read-restricted (warning)': 13,
+  // A public route never answers 401, so none is documented (17 routes, two checks each).
+  'owasp:api8:2023-define-error-responses-401 (warning)': 34,
   // Routes that take no input cannot answer 400.
   'owasp:api8:2023-define-error-validation (warning)': 11,
   // Free text: passwords (any character), catalog names, symbols, industries, descriptions, tags

@@ -4,6 +4,7 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { projectId } from '../../lib/db/project'
 import { NATIVE_COIN } from '../../lib/constants'
+import { NETWORK_NAMES } from '../../lib/networkNames'
 import { accountTokenResultSchema } from '../../schemas/account'
 import { nonceResultSchema } from '../../schemas/auth'
 import { listNetworksResultSchema, walletBalancesResultSchema } from '../../schemas/networks'
@@ -14,7 +15,7 @@ import {
 } from '../../schemas/priceHistory'
 import { projectResultSchema } from '../../schemas/project'
 import { emptyResultSchema, sessionTokensSchema } from '../../schemas/session'
-import { ethereumQuoteResultSchema, txResultSchema } from '../../schemas/swap'
+import { quoteWithCallResultSchema, txResultSchema } from '../../schemas/swap'
 import { listTradesResultSchema, tradeRecordSchema } from '../../schemas/trade'
 import { mnemonicResultSchema, walletResultSchema } from '../../schemas/wallet'
 import { watchlistResultSchema } from '../../schemas/watchlist'
@@ -70,7 +71,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     expect(nonce.message).toContain(address)
     expect(nonce.message).toContain(`Nonce: ${nonce.nonce}`)
 
-    // Both networks attached; the balance is the funding, on ethereum only.
+    // Every network attached; the balance is the funding, on ethereum only.
     const { networks } = okResult(await apiCall('GET', '/networks'), listNetworksResultSchema)
     okResult(
       await apiCall('POST', '/networks/wallet', {
@@ -83,10 +84,15 @@ describe('journeys over HTTP (serverless offline)', () => {
       await apiCall('GET', '/networks/wallet/balance', { token }),
       walletBalancesResultSchema,
     )
-    expect(funded.networksBalance).toEqual([
-      { network: 'altchain', balance: 0, balanceExact: '0' },
-      { network: 'ethereum', balance: 5, balanceExact: '5' },
-    ])
+    expect(funded.networksBalance).toEqual(
+      [...NETWORK_NAMES]
+        .sort()
+        .map((network) =>
+          network === 'ethereum'
+            ? { network, balance: 5, balanceExact: '5' }
+            : { network, balance: 0, balanceExact: '0' },
+        ),
+    )
 
     // Watchlist: listed in the order added, with prices; removing one leaves the other.
     for (const id of [linkProject, usdcProject]) {
@@ -120,7 +126,7 @@ describe('journeys over HTTP (serverless offline)', () => {
     const quotedAt = await client.getBlockNumber({ cacheTime: 0 })
     const quote = okResult(
       await apiCall('GET', `/swap/quote/ethereum?${query.toString()}`),
-      ethereumQuoteResultSchema,
+      quoteWithCallResultSchema,
     )
     const quotedOut = BigInt(quote.amountOutMin)
     expect(quote).toMatchObject({ amount: 40, decimal: 6 })

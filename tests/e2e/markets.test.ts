@@ -6,6 +6,7 @@ import { listNetworksResultSchema } from '../../schemas/networks'
 import { projectResultSchema } from '../../schemas/project'
 import { apiCall } from '../support/apiCall'
 import { devnet } from '../support/devnetAccounts'
+import { NETWORK_NAMES } from '../../lib/networkNames'
 
 async function walletToken(privateKey = generatePrivateKey()) {
   const account = privateKeyToAccount(privateKey)
@@ -64,10 +65,14 @@ describe('markets over HTTP (serverless offline)', () => {
       body: {
         ok: true,
         result: {
-          networksBalance: [
-            { network: 'altchain', balance: 0, balanceExact: '0' },
-            { network: 'ethereum', balance: 1.25, balanceExact: '1.25' },
-          ],
+          // Every network the stack serves, the funding on ethereum only.
+          networksBalance: [...NETWORK_NAMES]
+            .sort()
+            .map((network) =>
+              network === 'ethereum'
+                ? { network, balance: 1.25, balanceExact: '1.25' }
+                : { network, balance: 0, balanceExact: '0' },
+            ),
         },
       },
     })

@@ -20,7 +20,8 @@ import { handler as transferEthereum } from '../../functions/transfer/transferEt
 import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
 import { loadCoreConfig } from '../../lib/config'
-import { db } from '../../lib/db/client'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { db, tableName } from '../../lib/db/client'
 import { networkId } from '../../lib/db/network'
 import { DatabaseUnavailable } from '../../lib/errors'
 import { seedLocalData } from '../../lib/local/seedLocalData'
@@ -71,7 +72,7 @@ beforeAll(async () => {
   // retries spend the SDK's retry quota whose attempts this file counts.
   for (let tries = 1; ; tries += 1) {
     try {
-      await seedLocalData(inject('deployments'), { priceHistory: false })
+      await seedLocalData(Object.values(inject('deployments')), { priceHistory: false })
       break
     } catch (error) {
       if (!(error instanceof DatabaseUnavailable) || tries === SEED_TRIES) throw error
@@ -236,26 +237,76 @@ const writes = {
     ),
 }
 
-/** Runs `call`, timed for the log, with the attempts of each DynamoDB command it sent. */
-async function counted(call: () => Promise<EnvelopeResponse>) {
-  await attempts.take()
-  const { result, ms } = await timed(call)
-  return { result, ms, commands: await attempts.take() }
+/**
+ * The SDK's retry quota (its StandardRetryStrategy's token bucket: 500 tokens; each retry after a
+ * refusal or a timeout costs the same tokens, and with fewer left a command makes one attempt).
+ * This file's long outage spends it, so it is read around each call.
+ */
+async function retryQuota(): Promise<number> {
+  // getCapacity is public on the strategy the client resolves, not on its interface type.
+  const strategy = (await db().config.retryStrategy()) as { getCapacity?: () => number }
+  if (!strategy.getCapacity) throw new Error('the table client has no retry quota to read')
+  return strategy.getCapacity()
 }
 
-/** The 503 envelope, after the configured attempts of every command the route sent. */
-function expectUnavailable(response: EnvelopeResponse, commands: number[]) {
+/** Runs `call`, timed for the log, with each DynamoDB command it sent and the quota around it. */
+async function counted(call: () => Promise<EnvelopeResponse>) {
+  await attempts.take()
+  const quotaBefore = await retryQuota()
+  const { result, ms } = await timed(call)
+  const commands = await attempts.take()
+  return { result, ms, commands, quota: { before: quotaBefore, after: await retryQuota() } }
+}
+
+/** What one retry costs the quota: measured on the first command of the outage (calibrate). */
+let retryCost = 0
+
+/**
+ * Sends one read while the database is down: it makes the configured attempts, each refused,
+ * and what they drew from the quota is the cost of a retry (the SDK's own figure, not ours).
+ */
+async function calibrate() {
+  const { dynamoMaxAttempts } = loadCoreConfig()
+  const { commands, quota } = await counted(() =>
+    db()
+      .send(new GetCommand({ TableName: tableName(), Key: { pk: 'CALIBRATE', sk: 'CALIBRATE' } }))
+      .then(
+        () => ({ status: 200, body: { ok: true } }),
+        () => ({ status: 503, body: { ok: false } }),
+      ),
+  )
+  expect(commands).toEqual([
+    { attempts: dynamoMaxAttempts, failures: Array(dynamoMaxAttempts).fill('ECONNREFUSED') },
+  ])
+  retryCost = (quota.before - quota.after) / (dynamoMaxAttempts - 1)
+  expect(Number.isInteger(retryCost) && retryCost > 0).toBe(true)
+}
+
+/**
+ * The 503 envelope, after the configured attempts of every command the route sent, each failed
+ * the way the fault makes it fail: as many retries as the quota could pay for (every one, while
+ * it lasts), and the quota charged for exactly those.
+ */
+function expectUnavailable(
+  response: EnvelopeResponse,
+  { commands, quota }: Pick<Awaited<ReturnType<typeof counted>>, 'commands' | 'quota'>,
+  failure: 'ECONNREFUSED' | 'TimeoutError',
+) {
   expectOutage(response, {
     code: 503,
     message: 'the database is unavailable; try again shortly',
   })
-  expect(commands).not.toEqual([])
-  // At most the configured attempts, which bound the answer's time. Fewer once the SDK's retry
-  // quota (a token bucket per client: 500 tokens, 5-10 per retry) is spent by this file's long
-  // outage: every route's commands failing one after another leave later ones a single attempt.
   const { dynamoMaxAttempts } = loadCoreConfig()
-  expect(commands.every((attempts) => attempts >= 1 && attempts <= dynamoMaxAttempts)).toBe(true)
-  expect(commands[0]).toBeGreaterThanOrEqual(1)
+  expect(commands).not.toEqual([])
+  for (const command of commands) {
+    expect(command.failures).toEqual(Array(command.attempts).fill(failure))
+    expect(command.attempts).toBeGreaterThanOrEqual(1)
+    expect(command.attempts).toBeLessThanOrEqual(dynamoMaxAttempts)
+  }
+  const retries = commands.reduce((sum, command) => sum + command.attempts - 1, 0)
+  const affordable = Math.floor(quota.before / retryCost)
+  expect(retries).toBe(Math.min(commands.length * (dynamoMaxAttempts - 1), affordable))
+  expect(quota.after).toBe(quota.before - retries * retryCost)
 }
 
 describe('a DynamoDB that stops mid-run and comes back', () => {
@@ -290,12 +341,13 @@ describe('a DynamoDB that stops mid-run and comes back', () => {
 
   it('answers every route with the 503 envelope once it is stopped, after the configured attempts', async () => {
     await dynamo.stop()
+    await calibrate()
 
     for (const route of routeCalls()) {
-      const { result, ms, commands } = await counted(route.call)
+      const { result, ms, ...attempted } = await counted(route.call)
 
       log.record({ fault: 'dynamodb stopped', what: route.name, status: result.status, ms })
-      expectUnavailable(result, commands)
+      expectUnavailable(result, attempted, 'ECONNREFUSED')
     }
   })
 
@@ -310,10 +362,10 @@ describe('a DynamoDB that stops mid-run and comes back', () => {
       ...writes,
       'POST /v1/account/register': () => writes['POST /v1/account/register'](username),
     })) {
-      const { result, ms, commands } = await counted(call)
+      const { result, ms, ...attempted } = await counted(call)
 
       log.record({ fault: 'dynamodb stopped', what: name, status: result.status, ms })
-      expectUnavailable(result, commands)
+      expectUnavailable(result, attempted, 'ECONNREFUSED')
     }
     expect(
       await devnet('ethereum').getTransactionCount({
@@ -394,12 +446,11 @@ describe('a DynamoDB that hangs (SIGSTOP) and resumes', () => {
         { name: 'GET /v1/account/refresh', call: writes['GET /v1/account/refresh'] },
       ]
       for (const route of calls) {
-        const { result, ms, commands } = await counted(route.call)
+        const { result, ms, ...attempted } = await counted(route.call)
 
         log.record({ fault: 'dynamodb frozen', what: route.name, status: result.status, ms })
-        expectUnavailable(result, commands)
-        // Not a refused connection: the attempts ran into the request timeout.
-        expect(ms).toBeGreaterThan(loadCoreConfig().dynamoRequestTimeoutMs)
+        // Not a refused connection: each attempt ran into the request timeout.
+        expectUnavailable(result, attempted, 'TimeoutError')
       }
     } finally {
       dynamo.thaw()

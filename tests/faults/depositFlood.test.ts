@@ -72,8 +72,10 @@ beforeAll(async () => {
   ])
   anvils.push(ethereum, altchain)
   // Before any module reads its configuration: the modules build their clients on first use.
+  // Only these two served (the suite's stack serves every network of the table).
   Object.assign(process.env, {
     TABLE_NAME: table,
+    NETWORKS: 'ethereum,altchain',
     ETHEREUM_RPC_URL: ethereum.rpcUrl,
     ALTCHAIN_RPC_URL: altchain.rpcUrl,
   })

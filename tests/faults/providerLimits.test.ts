@@ -13,25 +13,39 @@ import { devnet } from '../support/devnetAccounts'
 import { createTable } from '../../lib/local/localStack'
 import { type JsonRpcCall, type RpcProxy, startRpcProxy } from '../support/faultEngines'
 import { demoToken, giveTokens } from '../support/tradeFixtures'
+import { TESTED_NETWORKS } from '../support/networkCases'
 
 // A provider that refuses wide eth_getLogs ranges, in front of each shared devnet: the indexer
 // asks at most the network's own maximum (`<NET>_LOGS_MAX_BLOCKS`, set apart here), halves a
 // refused range until it is served and records every deposit once. The refusals are the ones
 // hosted providers answer (codes and messages as they send them). A table of its own keeps the
-// deposit cursors of both networks away from the other files.
+// deposit cursors of every network away from the other files.
 
 const SERVED_RANGE = 8n
-const MAX_BLOCKS: Record<NetworkName, bigint> = { ethereum: 16n, altchain: 12n }
+// A maximum of each network's own (12, 16, 20, ...): each network reads its own setting.
+const MAX_BLOCKS = Object.fromEntries(
+  NETWORK_NAMES.map((network, index) => [
+    network,
+    12n + 4n * BigInt((index + 1) % NETWORK_NAMES.length),
+  ]),
+) as Record<NetworkName, bigint>
 const proxies: Partial<Record<NetworkName, RpcProxy>> = {}
 
 beforeAll(async () => {
   const table = `limits-${randomUUID()}`
-  const [ethereum, altchain] = await Promise.all([
-    startRpcProxy(String(process.env.ETHEREUM_RPC_URL)),
-    startRpcProxy(String(process.env.ALTCHAIN_RPC_URL)),
+  const [started] = await Promise.all([
+    Promise.all(
+      NETWORK_NAMES.map(
+        async (network) =>
+          [
+            network,
+            await startRpcProxy(String(process.env[`${network.toUpperCase()}_RPC_URL`])),
+          ] as const,
+      ),
+    ),
     createTable(String(process.env.DYNAMODB_ENDPOINT), table),
   ])
-  Object.assign(proxies, { ethereum, altchain })
+  Object.assign(proxies, Object.fromEntries(started))
   // Before any module reads its configuration: settings are read once, on first use.
   process.env.TABLE_NAME = table
   // Only catalog tokens' transfers are deposits (DECISIONS §8.2).
@@ -90,7 +104,7 @@ const REFUSALS = [
   { provider: 'zkSync', code: -32008, message: 'Response is too big' },
 ]
 
-describe.each(NETWORK_NAMES)('eth_getLogs ranges a provider refuses, on %s', (network) => {
+describe.each(TESTED_NETWORKS)('eth_getLogs ranges a provider refuses, on %s', (network) => {
   it.each(REFUSALS)(
     'are asked within the network’s maximum, halved when refused as $provider refuses, and their deposits recorded once',
     async (refusal) => {

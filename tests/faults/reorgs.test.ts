@@ -21,6 +21,7 @@ import {
 } from '../support/faultEngines'
 import { listInCatalog } from '../support/catalogListing'
 import { createMockTrade } from '../support/tradeFixtures'
+import { TESTED_NETWORKS } from '../support/networkCases'
 
 // DECISIONS §7.2 on both networks, each on a devnet of this file's own (the shared devnets serve
 // other files), reorganised with anvil_rollback (blocks dropped, the chain goes on without them)
@@ -41,12 +42,16 @@ const clients: Partial<Record<NetworkName, DevnetClient>> = {}
 
 beforeAll(async () => {
   const table = `reorgs-${randomUUID()}`
-  const [ethereum, altchain] = await Promise.all([
-    startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.ethereum }),
-    startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS.altchain }),
+  const [started] = await Promise.all([
+    Promise.all(
+      NETWORK_NAMES.map(
+        async (network) =>
+          [network, await startRestartableAnvil({ chainId: DEVNET_CHAIN_IDS[network] })] as const,
+      ),
+    ),
     createTable(String(process.env.DYNAMODB_ENDPOINT), table),
   ])
-  Object.assign(anvils, { ethereum, altchain })
+  Object.assign(anvils, Object.fromEntries(started))
   // Before any module reads its configuration: settings are read once, on first use.
   process.env.TABLE_NAME = table
   for (const network of NETWORK_NAMES) {
@@ -64,7 +69,7 @@ afterAll(async () => {
   await Promise.all(Object.values(anvils).map((anvil) => anvil.close()))
 })
 
-describe.each(NETWORK_NAMES)('on %s', (network) => {
+describe.each(TESTED_NETWORKS)('on %s', (network) => {
   const client = () => clients[network] as DevnetClient
   const index = async () => {
     const [run] = await indexDeposits({ networks: [network] })

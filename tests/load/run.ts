@@ -3,7 +3,11 @@
 // the routes read (attached networks, a watchlist, trades from real transfers), then per route a
 // warm-up and a measured run. Exits non-zero when any request errs, times out, is not a 2xx or
 // does not carry the success envelope. Not part of `npm test`: wall time depends on the machine.
-// Options: --requests N (default 2000), --connections N (default 20).
+// Then many clients, each from its own loopback address, signing in at once within their own
+// per-client budgets (tests/load/clients.ts): it exits non-zero when any of them is answered 429,
+// or when the control client, past its own budgets, is not.
+// Options: --requests N (default 2000), --connections N (default 20), --clients N (default 20),
+// --client-requests N (per client, default 25: 500 in all), --only routes|clients.
 
 import autocannon from 'autocannon'
 import { randomUUID } from 'node:crypto'
@@ -13,12 +17,16 @@ import { createWalletClient, type Hex, http, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { projectId } from '../../lib/db/project'
 import { defineDevnetChain } from '../../lib/local/deployDex'
-import { type LocalStack, startLocalStack } from '../../lib/local/localStack'
+import { type LocalStack, servedDeployment, startLocalStack } from '../../lib/local/localStack'
+import { type ClientsFigures, runClientsScenario } from './clients'
 
 const { values: args } = parseArgs({
   options: {
     requests: { type: 'string', default: '2000' },
     connections: { type: 'string', default: '20' },
+    clients: { type: 'string', default: '20' },
+    'client-requests': { type: 'string', default: '25' },
+    only: { type: 'string' },
   },
 })
 const REQUESTS = Number(args.requests)
@@ -118,7 +126,7 @@ async function seedWallet(stack: LocalStack, apiUrl: string) {
   for (const { id } of tokens) await call(apiUrl, 'POST', `/watchlist/${id}`, { token })
 
   // Coins from the demo account, then real transfers through the API: each records a trade.
-  const { ethereum } = stack.deployments
+  const ethereum = servedDeployment(stack.deployments, 'ethereum')
   const demo = createWalletClient({
     account: privateKeyToAccount(stack.demoAccount.privateKey as Hex),
     chain: defineDevnetChain(ethereum),
@@ -204,10 +212,124 @@ function table(figures: RouteFigures[]): string {
   return [...header, ...rows].join('\n')
 }
 
+async function measureRoutes(stack: LocalStack, apiUrl: string): Promise<boolean> {
+  const wallet = await seedWallet(stack, apiUrl)
+  const signInAccount = await registerAccount(apiUrl)
+  const ethereum = servedDeployment(stack.deployments, 'ethereum')
+  const link = ethereum.tokens.find(({ symbol }) => symbol === 'LINK')
+  if (!link || !wallet.tradeId) throw new Error('the demo catalog or the seeding is incomplete')
+  const linkProject = projectId('ethereum', link.address)
+  const quote = new URLSearchParams({
+    amount: '1',
+    address0: link.address,
+    decimals0: '18',
+    address1: ethereum.usdStablecoin,
+    decimals1: '6',
+  })
+  const routes: Route[] = [
+    { name: 'GET /v1/networks', auth: 'public', path: '/networks' },
+    { name: 'GET /v1/swap/tokens', auth: 'public', path: '/swap/tokens?limit=20' },
+    {
+      name: 'GET /v1/swap/quote/ethereum',
+      auth: 'public',
+      path: `/swap/quote/ethereum?${quote.toString()}`,
+    },
+    {
+      name: 'GET /v1/price/history/daily/{id}',
+      auth: 'public',
+      path: `/price/history/daily/${linkProject}`,
+    },
+    {
+      name: 'GET /v1/price/history/monthly/{id}',
+      auth: 'public',
+      path: `/price/history/monthly/${linkProject}`,
+    },
+    {
+      name: 'GET /v1/price/history/yearly/{id}',
+      auth: 'public',
+      path: `/price/history/yearly/${linkProject}`,
+    },
+    {
+      name: 'GET /v1/project/{id}',
+      auth: 'account',
+      path: `/project/${linkProject}`,
+    },
+    {
+      name: 'GET /v1/watchlist/projects',
+      auth: 'wallet',
+      path: '/watchlist/projects',
+    },
+    { name: 'GET /v1/trades', auth: 'wallet', path: '/trades?limit=10' },
+    {
+      name: 'GET /v1/trade/id/{id}',
+      auth: 'wallet',
+      path: `/trade/id/${wallet.tradeId}`,
+    },
+    {
+      name: 'GET /v1/trade/hash/{hash}',
+      auth: 'wallet',
+      path: `/trade/hash/${wallet.tradeHash}`,
+    },
+    {
+      name: 'GET /v1/networks/wallet/balance',
+      auth: 'wallet',
+      path: '/networks/wallet/balance',
+    },
+  ]
+  // Other work on the machine moves every figure: the load average is printed beside them.
+  const loadBefore = loadavg()[0] ?? 0
+  const figures: RouteFigures[] = []
+  for (const route of routes) {
+    // A session per route: the whole run outlasts one access token (15 minutes).
+    const signIn = { public: undefined, wallet: wallet.signIn, account: signInAccount }[route.auth]
+    const row = await measure(apiUrl, route, await signIn?.())
+    figures.push(row)
+    console.log(
+      `${route.name}: p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.rps.toFixed(0)} req/s, errors ${row.errors}, non-2xx ${row.non2xx}, not the envelope ${row.badBodies}`,
+    )
+  }
+  console.log(
+    [
+      '',
+      machineLine(),
+      `load average ${loadBefore.toFixed(1)} before the runs, ${(loadavg()[0] ?? 0).toFixed(1)} after (1 min)`,
+      `${REQUESTS} requests per route at ${CONNECTIONS} connections after warm-up rounds of ${WARM_UP_REQUESTS} (until one is clean and under ${WARM_MAX_MS} ms); serverless offline, access log on`,
+      '',
+      table(figures),
+    ].join('\n'),
+  )
+  const failed = figures.filter((row) => row.errors + row.non2xx + row.badBodies > 0)
+  if (failed.length > 0) {
+    console.error(`\nFAILED: ${failed.map(({ route }) => route.name).join(', ')}`)
+  }
+  return failed.length === 0
+}
+
+function machineLine(): string {
+  const cpu = cpus()
+  return `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`
+}
+
+function clientsReport(figures: ClientsFigures, loadBefore: number): string {
+  const statuses = Object.entries(figures.statuses)
+    .map(([status, count]) => `${status} ×${count}`)
+    .join(', ')
+  return [
+    '',
+    machineLine(),
+    `load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after (1 min); serverless offline with the deployed per-client budgets, behind the local gateway front`,
+    `${figures.requests} requests from ${figures.clients} loopback clients at once (${figures.requests / figures.clients} each: the networks, then wallet sign-ins, a nonce and a login each) in ${figures.seconds.toFixed(1)} s, after ${figures.warmUps} warm-up rounds from other addresses: ${statuses}; clients answered 429: ${figures.limitedClients}; p50 ${figures.p50.toFixed(0)} ms, p99 ${figures.p99.toFixed(0)} ms`,
+    `control, one more client past its own budgets: ${figures.control.limited} of ${figures.control.requests} answered 429`,
+    ...Object.entries(figures.failures).map(([kind, count]) => `failed: ${kind} ×${count}`),
+  ].join('\n')
+}
+
 async function main(): Promise<void> {
   const startedAt = Date.now()
-  // Every autocannon connection is 127.0.0.1, one client: its RPC budget (quotes, DECISIONS §9.4)
-  // is raised so that the measured run is the routes, not the per-client 429.
+  // The deployed per-client budgets (the suite raises them; this run must not), but for the RPC
+  // budget of anonymous quotes (DECISIONS §9.4): every autocannon connection is 127.0.0.1, one
+  // client, so it is raised for the measured run to be the routes, not that client's 429. The
+  // clients scenario (sign-in budgets) runs on the deployed ones.
   const stack = await startLocalStack({
     ports: 'free',
     offline: true,
@@ -219,99 +341,25 @@ async function main(): Promise<void> {
     const apiUrl = stack.apiUrl
     if (!apiUrl) throw new Error('serverless offline did not start')
     console.log(`local stack ready in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`)
-    const wallet = await seedWallet(stack, apiUrl)
-    const signInAccount = await registerAccount(apiUrl)
-    const { ethereum } = stack.deployments
-    const link = ethereum.tokens.find(({ symbol }) => symbol === 'LINK')
-    if (!link || !wallet.tradeId) throw new Error('the demo catalog or the seeding is incomplete')
-    const linkProject = projectId('ethereum', link.address)
-    const quote = new URLSearchParams({
-      amount: '1',
-      address0: link.address,
-      decimals0: '18',
-      address1: ethereum.usdStablecoin,
-      decimals1: '6',
-    })
-    const routes: Route[] = [
-      { name: 'GET /v1/networks', auth: 'public', path: '/networks' },
-      { name: 'GET /v1/swap/tokens', auth: 'public', path: '/swap/tokens?limit=20' },
-      {
-        name: 'GET /v1/swap/quote/ethereum',
-        auth: 'public',
-        path: `/swap/quote/ethereum?${quote.toString()}`,
-      },
-      {
-        name: 'GET /v1/price/history/daily/{id}',
-        auth: 'public',
-        path: `/price/history/daily/${linkProject}`,
-      },
-      {
-        name: 'GET /v1/price/history/monthly/{id}',
-        auth: 'public',
-        path: `/price/history/monthly/${linkProject}`,
-      },
-      {
-        name: 'GET /v1/price/history/yearly/{id}',
-        auth: 'public',
-        path: `/price/history/yearly/${linkProject}`,
-      },
-      {
-        name: 'GET /v1/project/{id}',
-        auth: 'account',
-        path: `/project/${linkProject}`,
-      },
-      {
-        name: 'GET /v1/watchlist/projects',
-        auth: 'wallet',
-        path: '/watchlist/projects',
-      },
-      { name: 'GET /v1/trades', auth: 'wallet', path: '/trades?limit=10' },
-      {
-        name: 'GET /v1/trade/id/{id}',
-        auth: 'wallet',
-        path: `/trade/id/${wallet.tradeId}`,
-      },
-      {
-        name: 'GET /v1/trade/hash/{hash}',
-        auth: 'wallet',
-        path: `/trade/hash/${wallet.tradeHash}`,
-      },
-      {
-        name: 'GET /v1/networks/wallet/balance',
-        auth: 'wallet',
-        path: '/networks/wallet/balance',
-      },
-    ]
-    // Other work on the machine moves every figure: the load average is printed beside them.
-    const loadBefore = loadavg()[0] ?? 0
-    const figures: RouteFigures[] = []
-    for (const route of routes) {
-      // A session per route: the whole run outlasts one access token (15 minutes).
-      const signIn = { public: undefined, wallet: wallet.signIn, account: signInAccount }[
-        route.auth
-      ]
-      const row = await measure(apiUrl, route, await signIn?.())
-      figures.push(row)
-      console.log(
-        `${route.name}: p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.rps.toFixed(0)} req/s, errors ${row.errors}, non-2xx ${row.non2xx}, not the envelope ${row.badBodies}`,
-      )
+    let passed = true
+    if (args.only !== 'clients') passed = (await measureRoutes(stack, apiUrl)) && passed
+    if (args.only !== 'routes') {
+      const loadBefore = loadavg()[0] ?? 0
+      const figures = await runClientsScenario(apiUrl, {
+        clients: Number(args.clients),
+        requestsPerClient: Number(args['client-requests']),
+      })
+      console.log(clientsReport(figures, loadBefore))
+      const other = figures.requests - (figures.statuses[200] ?? 0)
+      if (figures.limitedClients > 0 || other > 0 || figures.control.limited === 0) {
+        console.error(
+          `\nFAILED: ${figures.limitedClients} clients limited, ${other} answers not 200, ` +
+            `control limited ${figures.control.limited} times`,
+        )
+        passed = false
+      }
     }
-    const cpu = cpus()
-    console.log(
-      [
-        '',
-        `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`,
-        `load average ${loadBefore.toFixed(1)} before the runs, ${(loadavg()[0] ?? 0).toFixed(1)} after (1 min)`,
-        `${REQUESTS} requests per route at ${CONNECTIONS} connections after warm-up rounds of ${WARM_UP_REQUESTS} (until one is clean and under ${WARM_MAX_MS} ms); serverless offline, access log on`,
-        '',
-        table(figures),
-      ].join('\n'),
-    )
-    const failed = figures.filter((row) => row.errors + row.non2xx + row.badBodies > 0)
-    if (failed.length > 0) {
-      console.error(`\nFAILED: ${failed.map(({ route }) => route.name).join(', ')}`)
-      process.exitCode = 1
-    }
+    if (!passed) process.exitCode = 1
   } finally {
     await stop()
   }

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { DEFAULT_NETWORKS } from '../../lib/networks'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { type BundleReport, bundle, bundleReferences } from '../bench/bundleSizes'
 
@@ -16,30 +17,24 @@ const BUDGET = {
   // swapTokensEthereum, the largest, measured 545.8 KB with it.
   largestHttp: 560 * KB,
   medianHttp: 300 * KB,
-  largestHttpWithoutSdk: 320 * KB,
+  // 320 KB before the routing engine: swapTokensEthereum measured 333,990 bytes without the SDK
+  // with it, 336,775 with the network table's third entry and its operation modules (issue 34).
+  largestHttpWithoutSdk: 340 * KB,
   // 95 KB before the seven client-signing routes (issue 16), which carry viem like the swaps:
-  // with them the median HTTP function is one of the chain functions (103 KB measured).
+  // with them the median HTTP function is one of the chain functions (103 KB measured; 93 KB
+  // once the routing engine landed). Over a default stage's functions (the interface's two
+  // networks): a third network's six chain routes would move it to 158 KB with no bundle grown.
   medianHttpWithoutSdk: 110 * KB,
   dynamoClientOnly: 210 * KB,
 }
 
+// Each network's routes (a quote, swaps, transfer, prepare, submit): all talk to its node.
+const NETWORK_ROUTES = declaredFunctions().filter((fn) => fn.network !== undefined)
+
 // Functions that talk to a node; no other function may carry viem's clients or actions.
 const CHAIN_FUNCTIONS = new Set([
   'loginWallet', // EIP-1271 signatures are checked by a call to the wallet contract
-  'quoteAltchain',
-  'quoteEthereum',
-  'swapNativeAltchain',
-  'swapTokensAltchain',
-  'swapTokensEthereum',
-  'transferAltchain',
-  'transferEthereum',
-  'prepareSwapTokensEthereum',
-  'prepareSwapTokensAltchain',
-  'prepareSwapNativeAltchain',
-  'prepareTransferEthereum',
-  'prepareTransferAltchain',
-  'submitEthereum',
-  'submitAltchain',
+  ...NETWORK_ROUTES.map((fn) => fn.name),
   'getWalletBalances',
   'getTradeByHash', // a pending trade is settled from its receipt when looked up
   'getTradeById',
@@ -154,18 +149,38 @@ describe('function bundles', () => {
   })
 
   it('stay within their size budgets', () => {
+    // A default stage's functions: each further network adds its routes, chain functions all,
+    // which would move the median without any bundle growing (checked apart below).
     const http = functions
       .filter((fn) => fn.http)
+      .filter((fn) => fn.network === undefined || DEFAULT_NETWORKS.includes(fn.network as never))
       .map((fn) => reports.get(fn.name))
       .filter((report): report is BundleReport => report !== undefined)
     const sizes = http.map((report) => report.bytes)
     const withoutSdk = http.map((report) => report.bytes - report.awsSdkBytes)
 
-    expect(http).toHaveLength(functions.filter((fn) => fn.http).length)
+    expect(http.length).toBeGreaterThan(40)
     expect(Math.max(...sizes)).toBeLessThanOrEqual(BUDGET.largestHttp)
     expect(median(sizes)).toBeLessThanOrEqual(BUDGET.medianHttp)
     expect(Math.max(...withoutSdk)).toBeLessThanOrEqual(BUDGET.largestHttpWithoutSdk)
     expect(median(withoutSdk)).toBeLessThanOrEqual(BUDGET.medianHttpWithoutSdk)
     expect(dynamoClientOnly?.bytes).toBeLessThanOrEqual(BUDGET.dynamoClientOnly)
+  })
+
+  it("weigh each network's routes as ethereum's, within 1 KB", () => {
+    // Each is its operation's route (lib/networkRoutes/) for another network: the same code.
+    const others = NETWORK_ROUTES.filter((fn) => fn.network !== 'ethereum')
+    // quoteBase's twin is quoteEthereum: the operation, then the network's capitalized name.
+    const twin = (fn: { name: string; network?: string }) =>
+      `${fn.name.slice(0, fn.name.length - (fn.network ?? '').length)}Ethereum`
+    const pairs = others.flatMap((fn) => {
+      const ethereum = reports.get(twin(fn))
+      const own = reports.get(fn.name)
+      // swapNative and prepareSwapNative have no ethereum twin (ethereum has no native route).
+      return ethereum && own ? [{ name: fn.name, delta: Math.abs(own.bytes - ethereum.bytes) }] : []
+    })
+
+    expect(pairs.length).toBeGreaterThanOrEqual(others.length - 2)
+    expect(pairs.filter(({ delta }) => delta > KB)).toEqual([])
   })
 })

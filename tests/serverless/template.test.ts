@@ -7,6 +7,9 @@ import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import esbuildOptions from '../../esbuild.config'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
+import { DEFAULT_NETWORKS, NETWORK_ENTRIES } from '../../lib/networks'
+import { functionName, operationPath, operationsOf } from '../../lib/networks/operations'
+import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { type PackagedStacks, readPackagedStacks, resourceCounts } from '../support/packagedStacks'
 import { type SourceMapPayload, tableActionsOfBundle } from '../support/tableActionsOfBundle'
 import { zipEntries } from '../support/zipEntries'
@@ -35,8 +38,12 @@ const REQUIRED_SETTINGS = {
   ALARM_TOPIC_ARN: ALARM_TOPIC,
   ALLOWED_ORIGINS: 'https://app.example.com, https://admin.example.com:8443',
 }
+// Without the suite stack's NETWORKS (it serves every network of the table): a stage serves the
+// default two unless a test names others.
 const cliEnv = () => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_'))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_') && name !== 'NETWORKS'),
+  ),
   AWS_EC2_METADATA_DISABLED: 'true',
   SLS_TELEMETRY_DISABLED: '1',
 })
@@ -115,13 +122,18 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect([...routeKeys].sort()).toEqual([...routes].sort())
     expect(ofType('AWS::Lambda::Function')).toHaveLength(Object.keys(functions).length)
     // Every handler file is declared, and every declared handler has its own file; beside it,
-    // only its route's doc (lib/openapi/routeDoc.ts), which no bundle imports.
+    // only its route's doc (lib/openapi/routeDoc.ts), which no bundle imports. The files of a
+    // network the stage does not serve (NETWORKS: the default two here) are left out.
     const handlerFiles = Object.values(functions).map((fn) =>
       fn.handler.replace(/\.handler$/, '.ts'),
     )
+    const unserved = declaredFunctions()
+      .filter((fn) => fn.network !== undefined && !DEFAULT_NETWORKS.includes(fn.network as never))
+      .map((fn) => fn.entry)
     const files = filesUnder('functions').map((file) => relative('.', file))
+    expect(unserved.length).toBeGreaterThan(0)
     expect([...handlerFiles].sort()).toEqual(
-      files.filter((file) => !file.endsWith('.doc.ts')).sort(),
+      files.filter((file) => !file.endsWith('.doc.ts') && !unserved.includes(file)).sort(),
     )
   })
 
@@ -278,11 +290,18 @@ describe('serverless package (stage prod, no credentials)', () => {
       const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
         .Variables
       expect(variables).toMatchObject({
+        NETWORKS: 'ethereum,altchain',
         ETHEREUM_RPC_URL: '',
         ALTCHAIN_RPC_URL: '',
         ETHEREUM_RPC_URL_PARAMETER: '/wallet-backend/prod/ethereum-rpc-url',
         ALTCHAIN_RPC_URL_PARAMETER: '/wallet-backend/prod/altchain-rpc-url',
       })
+      // Nothing of a network the stage does not serve.
+      for (const network of Object.keys(NETWORK_ENTRIES)) {
+        if ((DEFAULT_NETWORKS as readonly string[]).includes(network)) continue
+        const prefix = `${network.toUpperCase()}_`
+        expect(Object.keys(variables).filter((name) => name.startsWith(prefix))).toEqual([])
+      }
     }
     expect(template).not.toMatch(/rpc\.|publicnode|infura|alchemy/i)
   })
@@ -411,11 +430,10 @@ describe('least privilege: one role per function', () => {
       ]
       if (sources.some((source) => source.endsWith('lib/chain/rpcUrls.ts'))) {
         // A route of one network reads that network's URLs; loginWallet checks contract
-        // wallets on ethereum; every other chain function serves both networks.
-        if (!/Altchain$/.test(name)) expected.push('/wallet-backend/prod/ethereum-rpc-url')
-        if (!/Ethereum$|^loginWallet$/.test(name)) {
-          expected.push('/wallet-backend/prod/altchain-rpc-url')
-        }
+        // wallets on ethereum; every other chain function serves each network the stage serves.
+        const network = (functions[name] as FunctionState & { network?: string }).network
+        const reads = network ? [network] : name === 'loginWallet' ? ['ethereum'] : DEFAULT_NETWORKS
+        expected.push(...reads.map((read) => `/wallet-backend/prod/${read}-rpc-url`))
       }
       expect({ name, readable }).toEqual({ name, readable: expected.sort() })
       expect(grantedActions(statementsOf(name), 'ssm:')).toEqual(
@@ -504,7 +522,8 @@ describe('stages that cannot be deployed wrong', () => {
     expect(noUri.output).toContain('Stage "prod" is missing SIWE_URI:')
     expect(blankDomain.output).toContain('Stage "prod" is missing SIWE_DOMAIN:')
     for (const result of [none, noUri, blankDomain]) expect(result.exitCode).not.toBe(0)
-  })
+    // Three CLI starts: each takes seconds, over 20 on a loaded 2-core machine.
+  }, 600_000)
 
   it('refuses a wildcard or anything but an origin in ALLOWED_ORIGINS, and an unknown rollout', () => {
     const packageWith = (settings: Record<string, string>) =>
@@ -828,6 +847,17 @@ describe('latency and gradual rollout', () => {
 const STACK_LIMIT = 500
 const WEBSOCKET_API_RESOURCES = 33
 
+/** A function's environment as Lambda counts it against its 4 KB: names and values. */
+function environmentBytes(fn: Resource): number {
+  const variables = (fn.Properties.Environment as { Variables?: Record<string, unknown> })
+    ?.Variables
+  return Object.entries(variables ?? {}).reduce(
+    (sum, [name, value]) => sum + name.length + (typeof value === 'string' ? value.length : 0),
+    0,
+  )
+}
+const LAMBDA_ENVIRONMENT_BYTES = 4096
+
 describe('stacks and their limits', () => {
   it('keeps in the root only what the functions share, and one nested stack per area or network', () => {
     const rootTypes = new Set(Object.values(stacks.root.Resources).map((r) => r.Type))
@@ -880,6 +910,13 @@ describe('stacks and their limits', () => {
     // What the split adds: one stack resource per nested stack, nothing else.
     const total = Object.values(counts).reduce((sum, count) => sum + count, 0)
     expect(total).toBe(Object.keys(resources).length + Object.keys(stacks.nested).length)
+  })
+
+  it("keeps every function's environment under Lambda's 4 KB", () => {
+    const sizes = ofType('AWS::Lambda::Function').map(environmentBytes)
+
+    expect(sizes.length).toBe(Object.keys(functions).length)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LAMBDA_ENVIRONMENT_BYTES)
   })
 })
 
@@ -960,33 +997,114 @@ describe('function zips as deployed (lean zips)', () => {
   })
 })
 
-describe('a stage with active tracing', () => {
-  it('traces every function and lets each role write traces', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sls-traced-'))
+// A second package: a stage serving the table's third network beside the interface's two
+// (NETWORKS, DECISIONS §9.5), every function traced (LAMBDA_TRACING=Active).
+describe('a stage serving three networks, with active tracing', () => {
+  const THREE = 'ethereum,altchain,base'
+  let three: PackagedStacks
+  let threeFunctions: Record<string, FunctionState & { network?: string }>
+  const threeOfType = (type: string) =>
+    Object.entries(three.flattened).filter(([, resource]) => resource.Type === type)
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sls-three-'))
     await promisify(execFile)(
       process.execPath,
       [SERVERLESS_CLI, 'package', '--stage', 'traced', '--package', dir],
-      { env: { ...cliEnv(), ...REQUIRED_SETTINGS, LAMBDA_TRACING: 'Active' }, timeout: 840_000 },
+      {
+        env: { ...cliEnv(), ...REQUIRED_SETTINGS, NETWORKS: THREE, LAMBDA_TRACING: 'Active' },
+        timeout: 840_000,
+      },
     )
-    const traced = (
-      JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as {
-        Resources: Record<string, Resource>
+    three = readPackagedStacks(dir)
+    threeFunctions = (
+      JSON.parse(readFileSync(join(dir, 'serverless-state.json'), 'utf8')) as {
+        service: { functions: Record<string, FunctionState & { network?: string }> }
       }
-    ).Resources
-    const tracedOfType = (type: string) => Object.values(traced).filter((r) => r.Type === type)
+    ).service.functions
+  }, 900_000)
 
-    for (const fn of tracedOfType('AWS::Lambda::Function')) {
+  it("serves the third network's routes under the interface's paths, from a nested stack of its own", () => {
+    const stackOf = (id: string) =>
+      Object.entries(three.nested).find(([, template]) => id in template.Resources)?.[0]
+    const base = operationsOf(NETWORK_ENTRIES.base.routes)
+    const routeKeys = threeOfType('AWS::ApiGatewayV2::Route').map(
+      ([, route]) => route.Properties.RouteKey,
+    )
+
+    expect(
+      Object.entries(threeFunctions)
+        .filter(([, fn]) => fn.network === 'base')
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(base.map((operation) => functionName(operation.name, 'base')).sort())
+    for (const operation of base) {
+      const name = functionName(operation.name, 'base')
+      expect(routeKeys).toContain(`${operation.method} ${operationPath(operation.name, 'base')}`)
+      expect(stackOf(`${name[0]?.toUpperCase()}${name.slice(1)}LambdaFunction`)).toBe('BaseStack')
+    }
+    // Every function but one network's routes now serves three, each with its settings.
+    for (const [id, fn] of threeOfType('AWS::Lambda::Function')) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, string> })
+        .Variables
+      expect({ id, ...variables }).toMatchObject({
+        id,
+        NETWORKS: THREE,
+        BASE_CHAIN_ID: String(NETWORK_ENTRIES.base.deployed.chainId),
+        BASE_RPC_URL: '',
+        BASE_RPC_URL_PARAMETER: '/wallet-backend/traced/base-rpc-url',
+        BASE_CONFIRMATIONS: String(NETWORK_ENTRIES.base.deployed.confirmations),
+      })
+    }
+    expect(threeFunctions.getWalletBalances?.access.parameters).toEqual([
+      'jwtSecret',
+      'ethereumRpcUrl',
+      'altchainRpcUrl',
+      'baseRpcUrl',
+    ])
+    expect(threeFunctions.quoteBase?.access.parameters).toEqual(['baseRpcUrl'])
+  })
+
+  it(`leaves every stack room for a WebSocket API (${WEBSOCKET_API_RESOURCES} resources) under ${STACK_LIMIT}, as with two networks`, () => {
+    const two = resourceCounts(stacks)
+    const counts = resourceCounts(three)
+
+    for (const [stack, count] of Object.entries(counts)) {
+      expect({ stack, count }).toEqual({
+        stack,
+        count: expect.toSatisfy((n: number) => n + WEBSOCKET_API_RESOURCES <= STACK_LIMIT),
+      })
+    }
+    // The third network adds its stack (one resource in the root) and nothing to the others.
+    const { root, BaseStack, ...others } = counts
+    const { root: twoRoot, ...twoOthers } = two
+    expect(root).toBe((twoRoot ?? 0) + 1)
+    expect(BaseStack).toBe(10 * operationsOf(NETWORK_ENTRIES.base.routes).length)
+    expect(others).toEqual(twoOthers)
+  })
+
+  it("keeps every function's environment under Lambda's 4 KB", () => {
+    const sizes = threeOfType('AWS::Lambda::Function').map(([, fn]) => environmentBytes(fn))
+
+    expect(sizes.length).toBe(Object.keys(threeFunctions).length)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LAMBDA_ENVIRONMENT_BYTES)
+  })
+
+  it('traces every function and lets each role write traces', () => {
+    const lambdas = threeOfType('AWS::Lambda::Function')
+    expect(lambdas.length).toBe(Object.keys(threeFunctions).length)
+    for (const [, fn] of lambdas) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' })
     }
     // The functions' roles; CodeDeploy's own role traces nothing.
-    const functionRoles = tracedOfType('AWS::IAM::Role').filter((role) =>
+    const functionRoles = threeOfType('AWS::IAM::Role').filter(([, role]) =>
       JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
     )
-    expect(functionRoles).toHaveLength(tracedOfType('AWS::Lambda::Function').length)
-    for (const role of functionRoles) {
+    expect(functionRoles).toHaveLength(lambdas.length)
+    for (const [, role] of functionRoles) {
       expect(JSON.stringify(role.Properties.Policies)).toContain(
         '"Action":["xray:PutTraceSegments","xray:PutTelemetryRecords"]',
       )
     }
-  }, 900_000)
+  })
 })

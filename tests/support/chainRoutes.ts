@@ -1,15 +1,13 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
-import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
-import { handler as transferAltchain } from '../../functions/transfer/transferAltchain'
-import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
+import { functionName } from '../../lib/networks/operations'
 import { NATIVE_COIN } from '../../lib/constants'
 import { attachWalletNetworks } from '../../lib/db/walletNetwork'
 import { devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
 import { bearer } from './marketFixtures'
+import { networkHandler } from './networkRoutes'
 import { signInWithWallet } from './walletSignIn'
 
 // The chain routes the provider-fault tests drive, through the real handlers: a funded,
@@ -21,10 +19,7 @@ export interface ChainCaller {
   access: string
 }
 
-const QUOTES = { ethereum: quoteEthereum, altchain: quoteAltchain }
-const TRANSFERS = { ethereum: transferEthereum, altchain: transferAltchain }
-
-/** A new wallet with 10 coins on each shared devnet, signed in, every network attached. */
+/** A new wallet with 10 coins on each devnet the stack serves, signed in, every network attached. */
 export async function fundedCaller(): Promise<ChainCaller> {
   const privateKey = generatePrivateKey()
   const { address } = privateKeyToAccount(privateKey)
@@ -37,14 +32,14 @@ export async function fundedCaller(): Promise<ChainCaller> {
 }
 
 /** A quote of 0.01 native coin for `token` (18 decimals unless given). */
-export function quoteNativeFor(
+export async function quoteNativeFor(
   token: `0x${string}`,
   { decimals = 18, network = 'ethereum' }: { decimals?: number; network?: NetworkName } = {},
 ) {
   return invoke(
-    QUOTES[network],
+    await networkHandler('quote', network),
     httpEvent({
-      routeKey: `GET /api/v1/swap/quote/${network}`,
+      route: functionName('quote', network),
       queryStringParameters: {
         amount: '0.01',
         address0: NATIVE_COIN,
@@ -57,14 +52,14 @@ export function quoteNativeFor(
 }
 
 /** A native transfer of `amount` from the caller to a new address. */
-export function transferNative(
+export async function transferNative(
   caller: ChainCaller,
   { amount = '0.001', network = 'ethereum' }: { amount?: string; network?: NetworkName } = {},
 ) {
   return invoke(
-    TRANSFERS[network],
+    await networkHandler('transfer', network),
     httpEvent({
-      routeKey: `POST /api/v1/transfer/tokens/${network}/{key}`,
+      route: functionName('transfer', network),
       pathParameters: { key: caller.privateKey },
       headers: bearer(caller.access),
       body: { to: privateKeyToAccount(generatePrivateKey()).address, amount },

@@ -1,34 +1,31 @@
-import { handler as prepareSwapNativeAltchain } from '../../functions/clientSigning/prepareSwapNativeAltchain'
-import { handler as prepareSwapTokensAltchain } from '../../functions/clientSigning/prepareSwapTokensAltchain'
-import { handler as prepareSwapTokensEthereum } from '../../functions/clientSigning/prepareSwapTokensEthereum'
-import { handler as prepareTransferAltchain } from '../../functions/clientSigning/prepareTransferAltchain'
-import { handler as prepareTransferEthereum } from '../../functions/clientSigning/prepareTransferEthereum'
-import { handler as submitAltchain } from '../../functions/clientSigning/submitAltchain'
-import { handler as submitEthereum } from '../../functions/clientSigning/submitEthereum'
 import type { NetworkName } from '../../lib/networkNames'
+import { functionName } from '../../lib/networks/operations'
 import { httpEvent, invoke } from './httpEvent'
+import { networkHandler } from './networkRoutes'
 
 // The client-signing routes through their real handlers, as a wallet app calls them.
 
 const PREPARE = {
-  'swap/tokens/ethereum': prepareSwapTokensEthereum,
-  'swap/tokens/altchain': prepareSwapTokensAltchain,
-  'swap/native/altchain': prepareSwapNativeAltchain,
-  'transfer/tokens/ethereum': prepareTransferEthereum,
-  'transfer/tokens/altchain': prepareTransferAltchain,
+  'swap/tokens': 'prepareSwapTokens',
+  'swap/native': 'prepareSwapNative',
+  'transfer/tokens': 'prepareTransfer',
 } as const
-export type PrepareOperation = keyof typeof PREPARE
+
+/** A prepare route by the path after `/api/v1/prepare/`: `swap/tokens/ethereum`. */
+export type PrepareOperation = `${keyof typeof PREPARE}/${NetworkName}`
 
 /** `POST /api/v1/prepare/<operation>` with the wallet's access token. */
-export function prepareRoute(
+export async function prepareRoute(
   operation: PrepareOperation,
   token: string | undefined,
   body: unknown,
 ) {
+  const network = operation.slice(operation.lastIndexOf('/') + 1) as NetworkName
+  const kind = PREPARE[operation.slice(0, operation.lastIndexOf('/')) as keyof typeof PREPARE]
   return invoke(
-    PREPARE[operation],
+    await networkHandler(kind, network),
     httpEvent({
-      routeKey: `POST /api/v1/prepare/${operation}`,
+      route: functionName(kind, network),
       headers: token ? { authorization: `Bearer ${token}` } : {},
       body,
     }),
@@ -36,16 +33,16 @@ export function prepareRoute(
 }
 
 /** `POST /api/v1/submit/<network>` with the wallet's access token and `{ transactions }`. */
-export function submitRoute(
+export async function submitRoute(
   network: NetworkName,
   token: string,
   transactions: unknown,
   headers: Record<string, string> = {},
 ) {
   return invoke(
-    network === 'ethereum' ? submitEthereum : submitAltchain,
+    await networkHandler('submit', network),
     httpEvent({
-      routeKey: `POST /api/v1/submit/${network}`,
+      route: functionName('submit', network),
       headers: { authorization: `Bearer ${token}`, ...headers },
       body: { transactions },
     }),

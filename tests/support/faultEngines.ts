@@ -454,14 +454,30 @@ export async function untilServed(
 
 /**
  * The HTTP requests this process sent or tried to one node, each as the JSON-RPC calls it carried
- * (`method <digest of params>`, the id left out: a retry asks again under a new id). Node's own
- * channel names the host of each request as it is created; the service's transport publishes
- * each body just before it creates the request (`rpcRequestChannel`), which pairs the two.
+ * (`method <digest of params>`, the id left out: a retry asks again under a new id) and how it
+ * ended. Node's own channel names the host of each request as it is created; the service's
+ * transport publishes each body just before it creates the request (`rpcRequestChannel`), which
+ * pairs the two.
  */
 export interface RpcAttempts {
-  /** The requests since the last take (or the start), and a fresh start. */
-  take(): string[][]
+  /**
+   * The requests since the last take (or the start), and a fresh start; taken once every call the
+   * service's client had begun has settled, its retries included, and every request has ended. A
+   * request answers after its first failing call has had its attempts, while the calls beside it
+   * may still be pausing before their last try: without the wait, that try would be counted in
+   * the next request's window.
+   */
+  take(): Promise<RpcPost[]>
   stop(): void
+}
+
+export interface RpcPost {
+  calls: string[]
+  /**
+   * `answered`, or the socket's error code: `ECONNREFUSED` (nothing listens), `ECONNRESET` (cut
+   * unanswered: the transport gives a request up at its timeout by destroying it).
+   */
+  outcome: string
 }
 
 /** A short digest of a call's params: a state override makes an `eth_call` kilobytes long. */
@@ -469,10 +485,16 @@ function digest(params: unknown): string {
   return createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 12)
 }
 
-export function countRpcAttempts(rpcUrl: string): RpcAttempts {
+/** What the counter needs of a viem client: the request every action goes through. */
+interface RequestingClient {
+  request: (...args: never[]) => Promise<unknown>
+}
+
+export function countRpcAttempts(rpcUrl: string, client: RequestingClient): RpcAttempts {
   const host = new URL(rpcUrl).host
   let lastBody: string | undefined
-  let posts: string[][] = []
+  let posts: Array<RpcPost & { ended: Promise<void> }> = []
+  const calls = new Set<Promise<unknown>>()
   const onBody = (body: unknown) => {
     lastBody = String(body)
   }
@@ -481,18 +503,43 @@ export function countRpcAttempts(rpcUrl: string): RpcAttempts {
     const body = lastBody
     lastBody = undefined
     if (request.getHeader('host') !== host) return
-    const calls = body === undefined ? [] : [JSON.parse(body) as JsonRpcCall | JsonRpcCall[]].flat()
-    posts.push(calls.map((call) => `${call.method} ${digest(call.params ?? [])}`))
+    const parsed =
+      body === undefined ? [] : [JSON.parse(body) as JsonRpcCall | JsonRpcCall[]].flat()
+    const post = {
+      calls: parsed.map((call) => `${call.method} ${digest(call.params ?? [])}`),
+      outcome: 'unfinished',
+      ended: new Promise<void>((resolve) => request.once('close', resolve)),
+    }
+    request.once('response', () => (post.outcome = 'answered'))
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      if (post.outcome === 'unfinished') post.outcome = error.code ?? error.name
+    })
+    posts.push(post)
+  }
+  // Every call of the service's client, retries included (viem retries inside `request`).
+  const send = client.request
+  client.request = (...args: never[]) => {
+    const call = send(...args)
+    const settled = call.then(
+      () => undefined,
+      () => undefined,
+    )
+    calls.add(settled)
+    void settled.then(() => calls.delete(settled))
+    return call
   }
   rpcRequestChannel.subscribe(onBody)
   subscribe('http.client.request.created', onRequest)
   return {
-    take() {
+    async take() {
+      while (calls.size > 0) await Promise.all([...calls])
       const taken = posts
       posts = []
-      return taken
+      await Promise.all(taken.map((post) => post.ended))
+      return taken.map(({ calls: carried, outcome }) => ({ calls: carried, outcome }))
     },
     stop() {
+      client.request = send
       rpcRequestChannel.unsubscribe(onBody)
       unsubscribe('http.client.request.created', onRequest)
     },
@@ -503,20 +550,35 @@ export function countRpcAttempts(rpcUrl: string): RpcAttempts {
  * The attempts the SDK made for each DynamoDB command sent through `client`: a middleware at the
  * build step sees each command once as it leaves (a write held back for its route's session and
  * refused with it never does: lib/admission.ts), one at the deserialize step (inside the retry
- * loop of `finalizeRequest`) each attempt, refused or timed out ones included.
+ * loop of `finalizeRequest`) each attempt, refused or timed out ones included, and how each
+ * failed attempt failed.
  */
 export interface DynamoAttempts {
   /**
-   * Attempts per command since the last take (or the start), in the order sent, once every one
-   * of those commands has settled (a command still retrying is waited for); and a fresh start.
+   * Each command since the last take (or the start), in the order sent, once every one of those
+   * commands has settled (a command still retrying is waited for); and a fresh start.
    */
-  take(): Promise<number[]>
+  take(): Promise<CommandAttempts[]>
   stop(): void
 }
 
-interface CountedCommand {
+export interface CommandAttempts {
   attempts: number
+  /**
+   * How each failed attempt ended, in order: the socket's error code (`ECONNREFUSED`) or the
+   * error's name (`TimeoutError`: the request timeout; `InternalFailure`: an answer).
+   */
+  failures: string[]
+}
+
+interface CountedCommand extends CommandAttempts {
   settled: Promise<unknown>
+}
+
+/** A named error's name (`TimeoutError`), else a socket error's code (`ECONNREFUSED`). */
+function failureOf(error: unknown): string {
+  const { code, name } = error as { code?: unknown; name?: unknown }
+  return name === 'Error' && typeof code === 'string' ? code : String(name)
 }
 
 export function countDynamoAttempts(client: DynamoDBDocumentClient): DynamoAttempts {
@@ -524,7 +586,7 @@ export function countDynamoAttempts(client: DynamoDBDocumentClient): DynamoAttem
   const commandOf = new WeakMap<object, CountedCommand>()
   client.middlewareStack.add(
     (next, context) => (args) => {
-      const command: CountedCommand = { attempts: 0, settled: Promise.resolve() }
+      const command: CountedCommand = { attempts: 0, failures: [], settled: Promise.resolve() }
       commands.push(command)
       commandOf.set(context, command)
       const result = next(args)
@@ -537,10 +599,15 @@ export function countDynamoAttempts(client: DynamoDBDocumentClient): DynamoAttem
     { step: 'build', name: 'faultCountCommands', priority: 'high' },
   )
   client.middlewareStack.add(
-    (next, context) => (args) => {
+    (next, context) => async (args) => {
       const command = commandOf.get(context)
       if (command) command.attempts += 1
-      return next(args)
+      try {
+        return await next(args)
+      } catch (error) {
+        command?.failures.push(failureOf(error))
+        throw error
+      }
     },
     { step: 'deserialize', name: 'faultCountAttempts' },
   )
@@ -549,7 +616,7 @@ export function countDynamoAttempts(client: DynamoDBDocumentClient): DynamoAttem
       const taken = commands
       commands = []
       await Promise.all(taken.map((command) => command.settled))
-      return taken.map((command) => command.attempts)
+      return taken.map(({ attempts, failures }) => ({ attempts, failures }))
     },
     stop() {
       client.middlewareStack.remove('faultCountCommands')

@@ -1,11 +1,14 @@
 import type { TestProject } from 'vitest/node'
-import { type LocalStack, startLocalStack } from '../../lib/local/localStack'
+import type { DexDeployment } from '../../lib/local/deployDex'
+import { type LocalStack, servedDeployment, startLocalStack } from '../../lib/local/localStack'
+import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string
     stackEnv: Record<string, string>
-    deployments: LocalStack['deployments']
+    /** Every network of the table: the suite's stack serves them all. */
+    deployments: Record<NetworkName, DexDeployment>
   }
 }
 
@@ -21,12 +24,18 @@ const SUITE_CLIENT_LIMITS = {
   CLIENT_LIMIT_RPC_CALLS_PER_MINUTE: '100000000',
 }
 
-// The same real engines as `npm start` (DynamoDB Local, two anvil devnets with the DEX, and
-// serverless offline), started once per run on free ports. Test files isolate their own data.
-// TEST_OFFLINE=0 skips serverless offline when working on in-process tests only (the HTTP tests
-// then fail); `npm test` always runs it.
+// The same real engines as `npm start` (DynamoDB Local, an anvil devnet with its DEX for each
+// network, and serverless offline), started once per run on free ports. Test files isolate their
+// own data. The suite's stack serves every network of the table (lib/networks.ts), not only the
+// default stage's two, so that tests/e2e/addedNetwork.test.ts meets a third over HTTP: its devnet
+// adds no setup time that stands out of the noise (four runs each, load average 13: 26-41 s with
+// two, 25-37 s with three). The tests keyed by network run on TEST_NETWORKS' networks, the
+// interface's two unless it names more (tests/support/networkCases.ts). TEST_OFFLINE=0 skips
+// serverless offline when working on in-process tests only (the HTTP tests then fail); `npm test`
+// always runs it.
 export async function setup(project: TestProject): Promise<void> {
   stack = await startLocalStack({
+    networks: NETWORK_NAMES,
     ports: 'free',
     offline: process.env.TEST_OFFLINE !== '0',
     functionEnv: SUITE_CLIENT_LIMITS,
@@ -40,7 +49,13 @@ export async function setup(project: TestProject): Promise<void> {
   Object.assign(process.env, { ...inProcessEnv, LOG_LEVEL: 'WARN' })
   project.provide('apiUrl', stack.apiUrl ?? 'http://offline-not-started.invalid')
   project.provide('stackEnv', inProcessEnv)
-  project.provide('deployments', stack.deployments)
+  const { deployments } = stack
+  project.provide(
+    'deployments',
+    Object.fromEntries(
+      NETWORK_NAMES.map((network) => [network, servedDeployment(deployments, network)]),
+    ) as Record<NetworkName, DexDeployment>,
+  )
 }
 
 export async function teardown(): Promise<void> {

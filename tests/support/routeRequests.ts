@@ -16,7 +16,8 @@ import {
   toHex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { NetworkName } from '../../lib/networkNames'
+import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../../lib/networkNames'
+import { functionName, type OperationName, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { exampleOf, loadRouteDoc } from '../../lib/openapi/routeDoc'
 import type { HttpEvent } from '../../lib/http/types'
@@ -36,10 +37,11 @@ import {
   invoke,
   routeKeyOf,
 } from './httpEvent'
+import { byCatalog, pairedToken } from './networkCases'
 import { type PreparedTransaction, signAll } from './signPrepared'
 import { signedNonce, signInWithWallet } from './walletSignIn'
 
-// One valid request for each of the 40 /api/v1 routes, shared by the counts test
+// One valid request for each /api/v1 route the stack serves, shared by the counts test
 // (tests/functions/requestCosts.test.ts) and the bench (tests/bench/requests.ts). No vitest here:
 // the bench runs it outside vitest, importing it after its own stack has set process.env.
 // Routes are named as in serverless.yml, which gives each its route key and handler file; a
@@ -124,12 +126,12 @@ const tokenOf = (dex: DexDeployment, symbol: string): Address => {
 }
 
 /**
- * Sets up what the routes need (a signed-in wallet with a trade, a watch and both networks
+ * Sets up what the routes need (a signed-in wallet with a trade, a watch and every network
  * attached, an account, a funded trading wallet per network) and returns one valid request per
- * route, in the order of serverless.yml.
+ * route of the networks `deployments` holds and per route of no network.
  */
 export async function routeRequests(
-  deployments: Record<NetworkName, DexDeployment>,
+  deployments: Partial<Record<NetworkName, DexDeployment>>,
 ): Promise<RouteRequest[]> {
   const reader = await signInWithWallet()
   const networks = await queryNetworks()
@@ -153,10 +155,14 @@ export async function routeRequests(
     token: NATIVE_COIN,
     isNativeTransfer: true,
   })
-  const [ethereumTrader, altchainTrader] = await Promise.all([
-    tradingWallet(deployments.ethereum),
-    tradingWallet(deployments.altchain),
-  ])
+  // Every network the stack serves, each with its routes (lib/networks/operations.ts).
+  const served = NETWORK_NAMES.flatMap((network) => {
+    const dex = deployments[network]
+    return dex ? [dex] : []
+  })
+  const traders = new Map(
+    await Promise.all(served.map(async (dex) => [dex.network, await tradingWallet(dex)] as const)),
+  )
   const handlers = await declaredHandlers()
   const eventOf = (name: string, event: RouteEvent) => httpEvent({ route: name, ...event })
   const call = (name: string, event: RouteEvent) => {
@@ -237,8 +243,51 @@ export async function routeRequests(
     const body = swapBody(dex, tokenOf(dex, from), tokenOf(dex, to), '25')
     return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, String(value)]))
   }
-  const eth = deployments.ethereum
-  const alt = deployments.altchain
+  /** One request for each route of a network, the tokens its demo catalog lists. */
+  const networkRoutes = (dex: DexDeployment): Array<Omit<RouteRequest, 'routeKey'>> => {
+    const { network } = dex
+    const trader = traders.get(network)
+    if (!trader) throw new Error(`no trading wallet on ${network}`)
+    const token = tokenOf(dex, pairedToken(network))
+    const tokenSwap = swapBody(dex, dex.usdStablecoin, token, '1')
+    const nativeSwap = swapBody(dex, NATIVE_COIN, dex.usdStablecoin, '0.01')
+    const transfer = { to: randomAddress(), amount: '0.5', token: dex.usdStablecoin, decimals: 6 }
+    const [from, to] = byCatalog(network, {
+      ethereum: ['LINK', 'WBTC'],
+      altchain: ['CAKE', 'BTCB'],
+    } as const)
+    const name = (operation: OperationName) => functionName(operation, network)
+    const requests: Record<OperationName, Omit<RouteRequest, 'routeKey' | 'name'>> = {
+      quote: {
+        read: true,
+        prepare: same(name('quote'), { queryStringParameters: quote(dex, from, to) }),
+      },
+      swapTokens: { read: false, prepare: signed(name('swapTokens'), trader, tokenSwap) },
+      swapNative: { read: false, prepare: signed(name('swapNative'), trader, nativeSwap) },
+      transfer: { read: false, prepare: signed(name('transfer'), trader, transfer) },
+      // Prepare builds transactions; it sends and records nothing.
+      prepareSwapTokens: {
+        read: true,
+        prepare: preparing(name('prepareSwapTokens'), trader, tokenSwap),
+      },
+      prepareSwapNative: {
+        read: true,
+        prepare: preparing(name('prepareSwapNative'), trader, nativeSwap),
+      },
+      prepareTransfer: {
+        read: true,
+        prepare: preparing(name('prepareTransfer'), trader, transfer),
+      },
+      submit: {
+        read: false,
+        prepare: submitting(name('prepareSwapTokens'), name('submit'), trader, tokenSwap),
+      },
+    }
+    return operationsOf(NETWORKS[network].routes).map((operation) => ({
+      name: name(operation.name),
+      ...requests[operation.name],
+    }))
+  }
   const readerHeaders = bearer(reader.access)
   const projectPath = { projectId: project.id }
 
@@ -336,130 +385,7 @@ export async function routeRequests(
       read: true,
       prepare: await documented('listSwapTokens'),
     },
-    {
-      name: 'quoteAltchain',
-      read: true,
-      prepare: same('quoteAltchain', { queryStringParameters: quote(alt, 'CAKE', 'BTCB') }),
-    },
-    {
-      name: 'quoteEthereum',
-      read: true,
-      prepare: same('quoteEthereum', { queryStringParameters: quote(eth, 'LINK', 'WBTC') }),
-    },
-    {
-      name: 'swapNativeAltchain',
-      read: false,
-      prepare: signed(
-        'swapNativeAltchain',
-        altchainTrader,
-        swapBody(alt, NATIVE_COIN, alt.usdStablecoin, '0.01'),
-      ),
-    },
-    {
-      name: 'swapTokensAltchain',
-      read: false,
-      prepare: signed(
-        'swapTokensAltchain',
-        altchainTrader,
-        swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
-      ),
-    },
-    {
-      name: 'swapTokensEthereum',
-      read: false,
-      prepare: signed(
-        'swapTokensEthereum',
-        ethereumTrader,
-        swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
-      ),
-    },
-    {
-      name: 'transferAltchain',
-      read: false,
-      prepare: signed('transferAltchain', altchainTrader, {
-        to: randomAddress(),
-        amount: '0.5',
-        token: alt.usdStablecoin,
-        decimals: 6,
-      }),
-    },
-    {
-      name: 'transferEthereum',
-      read: false,
-      prepare: signed('transferEthereum', ethereumTrader, {
-        to: randomAddress(),
-        amount: '0.5',
-        token: eth.usdStablecoin,
-        decimals: 6,
-      }),
-    },
-    {
-      name: 'prepareSwapTokensEthereum',
-      read: true, // builds transactions; sends and records nothing
-      prepare: preparing(
-        'prepareSwapTokensEthereum',
-        ethereumTrader,
-        swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
-      ),
-    },
-    {
-      name: 'prepareSwapTokensAltchain',
-      read: true, // builds transactions; sends and records nothing
-      prepare: preparing(
-        'prepareSwapTokensAltchain',
-        altchainTrader,
-        swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
-      ),
-    },
-    {
-      name: 'prepareSwapNativeAltchain',
-      read: true, // builds transactions; sends and records nothing
-      prepare: preparing(
-        'prepareSwapNativeAltchain',
-        altchainTrader,
-        swapBody(alt, NATIVE_COIN, alt.usdStablecoin, '0.01'),
-      ),
-    },
-    {
-      name: 'prepareTransferEthereum',
-      read: true, // builds transactions; sends and records nothing
-      prepare: preparing('prepareTransferEthereum', ethereumTrader, {
-        to: randomAddress(),
-        amount: '0.5',
-        token: eth.usdStablecoin,
-        decimals: 6,
-      }),
-    },
-    {
-      name: 'prepareTransferAltchain',
-      read: true, // builds transactions; sends and records nothing
-      prepare: preparing('prepareTransferAltchain', altchainTrader, {
-        to: randomAddress(),
-        amount: '0.5',
-        token: alt.usdStablecoin,
-        decimals: 6,
-      }),
-    },
-    {
-      name: 'submitEthereum',
-      read: false,
-      prepare: submitting(
-        'prepareSwapTokensEthereum',
-        'submitEthereum',
-        ethereumTrader,
-        swapBody(eth, eth.usdStablecoin, tokenOf(eth, 'LINK'), '1'),
-      ),
-    },
-    {
-      name: 'submitAltchain',
-      read: false,
-      prepare: submitting(
-        'prepareSwapTokensAltchain',
-        'submitAltchain',
-        altchainTrader,
-        swapBody(alt, alt.usdStablecoin, tokenOf(alt, 'CAKE'), '1'),
-      ),
-    },
+    ...served.flatMap((dex) => networkRoutes(dex)),
     {
       name: 'attachWalletNetworks',
       read: false,

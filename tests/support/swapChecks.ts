@@ -9,20 +9,20 @@ import {
 import { v3Swap } from '@uniswap/v3-sdk'
 import JSBI from 'jsbi'
 import { expect } from 'vitest'
-import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
 import { swapRouter02Abi } from '../../lib/chain/swapRouterCall'
 import { LOOKUPS_PER_CALL, poolLookups } from '../../lib/chain/readPools'
 import { loadChainConfig } from '../../lib/config'
 import type { NetworkName } from '../../lib/networkNames'
+import { functionName } from '../../lib/networks/operations'
 import { pairsToRead } from '../../lib/routing/marketPairs'
 import type { RouteHopAnswer } from '../../lib/swap/routeAnswer'
 import { NATIVE_COIN } from '../../lib/constants'
 import { quoterV2Abi } from '../../lib/local/v3Artifacts'
 import { balanceOf, deployment, devnet } from './devnetAccounts'
 import { httpEvent, invoke } from './httpEvent'
-import { amountOutAlong, constantProductOut, type TransferFeeBps } from './pairReserves'
 import { ChainTicks } from './chainTicks'
+import { networkHandler } from './networkRoutes'
+import { amountOutAlong, constantProductOut, type TransferFeeBps } from './pairReserves'
 
 // Checks that an executed swap moved exactly what the quote said, against the chain itself.
 
@@ -47,14 +47,14 @@ export interface QuoteSnapshot {
 
 /** The service's quote for a swap request, taken while no block was mined. */
 export async function quoteFor(network: NetworkName, request: SwapRequest): Promise<QuoteSnapshot> {
-  const handler = network === 'ethereum' ? quoteEthereum : quoteAltchain
+  const handler = await networkHandler('quote', network)
   const client = devnet(network)
   for (let attempt = 0; attempt < 10; attempt += 1) {
     const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
     const response = await invoke(
       handler,
       httpEvent({
-        routeKey: `GET /api/v1/swap/quote/${network}`,
+        route: functionName('quote', network),
         queryStringParameters: {
           amount: request.amount,
           address0: request.address0,

@@ -13,17 +13,24 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
-import type { NetworkName } from '../../../lib/networkNames'
+import { NETWORKS, type NetworkName } from '../../../lib/networkNames'
+import { functionName } from '../../../lib/networks/operations'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { deployment, devnet, devnetWallet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import {
+  byCatalog,
+  casesOnEveryNetwork,
+  pairedToken,
+  TESTED_NETWORKS,
+} from '../../support/networkCases'
+import { networkHandler } from '../../support/networkRoutes'
 import { type QuoteSnapshot, routeOutAt } from '../../support/swapChecks'
 
-const handlers = { ethereum: quoteEthereum, altchain: quoteAltchain }
+// Each tested network, its cases its catalog's (tests/support/networkCases.ts).
+const WITH_CALL = TESTED_NETWORKS.filter((network) => NETWORKS[network].routes.quoteCall)
 
 interface Quote {
   quote: number
@@ -43,10 +50,10 @@ interface Quote {
   blockNumber: number
 }
 
-function quote(network: NetworkName, query: Record<string, string>) {
+async function quote(network: NetworkName, query: Record<string, string>) {
   return invoke(
-    handlers[network],
-    httpEvent({ routeKey: `GET /api/v1/swap/quote/${network}`, queryStringParameters: query }),
+    await networkHandler('quote', network),
+    httpEvent({ route: functionName('quote', network), queryStringParameters: query }),
   )
 }
 
@@ -157,44 +164,46 @@ function decodeRouterCall(data: `0x${string}`) {
 }
 
 describe('GET /v1/swap/quote/{network}', () => {
-  it.each([
-    { network: 'ethereum', from: 'WBTC', decimals0: 8, to: 'USDC', decimals1: 6, amount: '0.5' },
-    {
-      network: 'ethereum',
-      from: 'USDC',
-      decimals0: 6,
-      to: 'LINK',
-      decimals1: 18,
-      amount: '2500.25',
-    },
-    {
-      network: 'ethereum',
-      from: 'LINK',
-      decimals0: 18,
-      to: 'WBTC',
-      decimals1: 8,
-      amount: '1000.000000000000000001',
-    },
-    {
-      network: 'altchain',
-      from: 'CAKE',
-      decimals0: 18,
-      to: 'BTCB',
-      decimals1: 18,
-      amount: '12345.6789',
-    },
-    {
-      network: 'altchain',
-      from: 'DOGE',
-      decimals0: 8,
-      to: 'USDC',
-      decimals1: 6,
-      amount: '100000.12345678',
-    },
-    // UNI has no pool with WETH: the route needs the stablecoin (and may go on through WETH).
-    { network: 'ethereum', from: 'UNI', decimals0: 18, to: 'LINK', decimals1: 18, amount: '750' },
-    { network: 'altchain', from: 'DOGE', decimals0: 8, to: 'CAKE', decimals1: 18, amount: '9000' },
-  ] as const)(
+  it.each(
+    casesOnEveryNetwork({
+      ethereum: [
+        { from: 'WBTC', decimals0: 8, to: 'USDC', decimals1: 6, amount: '0.5' },
+        {
+          from: 'USDC',
+          decimals0: 6,
+          to: 'LINK',
+          decimals1: 18,
+          amount: '2500.25',
+        },
+        {
+          from: 'LINK',
+          decimals0: 18,
+          to: 'WBTC',
+          decimals1: 8,
+          amount: '1000.000000000000000001',
+        },
+        // UNI has no pool with WETH: the route needs the stablecoin (and may go on through WETH).
+        { from: 'UNI', decimals0: 18, to: 'LINK', decimals1: 18, amount: '750' },
+      ],
+      altchain: [
+        {
+          from: 'CAKE',
+          decimals0: 18,
+          to: 'BTCB',
+          decimals1: 18,
+          amount: '12345.6789',
+        },
+        {
+          from: 'DOGE',
+          decimals0: 8,
+          to: 'USDC',
+          decimals1: 6,
+          amount: '100000.12345678',
+        },
+        { from: 'DOGE', decimals0: 8, to: 'CAKE', decimals1: 18, amount: '9000' },
+      ],
+    } as const),
+  )(
     "quotes $network $from→$to exactly as its route's pools give it, and shows the route",
     async ({ network, from: symbol0, decimals0, to: symbol1, decimals1, amount }) => {
       const dex = deployment(network)
@@ -272,11 +281,9 @@ describe('GET /v1/swap/quote/{network}', () => {
     expect(result).not.toHaveProperty('value')
   })
 
-  it('quotes the native coin through its wrapped token on both networks', async () => {
-    for (const [network, symbol] of [
-      ['ethereum', 'LINK'],
-      ['altchain', 'CAKE'],
-    ] as const) {
+  it('quotes the native coin through its wrapped token on every network', async () => {
+    for (const network of TESTED_NETWORKS) {
+      const symbol = pairedToken(network)
       const dex = deployment(network)
       const query = {
         amount: '1.5',
@@ -294,82 +301,96 @@ describe('GET /v1/swap/quote/{network}', () => {
     }
   })
 
-  it('returns ethereum calldata: one SwapRouter02 multicall of the quoted route to the recipient', async () => {
-    const dex = deployment('ethereum')
-    const recipient = privateKeyToAccount(
-      '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
-    ).address
-    const cases = [
-      { address0: dex.token('LINK'), address1: dex.token('WBTC') },
-      { address0: NATIVE_COIN, address1: dex.token('WBTC') },
-      { address0: dex.token('LINK'), address1: NATIVE_COIN },
-    ] as const
-    for (const { address0, address1 } of cases) {
+  it.each(WITH_CALL)(
+    'returns %s calldata: one SwapRouter02 multicall of the quoted route to the recipient',
+    async (network) => {
+      const dex = deployment(network)
+      const [from, to, decimals] = byCatalog(network, {
+        ethereum: ['LINK', 'WBTC', '8'],
+        altchain: ['CAKE', 'BTCB', '18'],
+      } as const)
+      const recipient = privateKeyToAccount(
+        '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+      ).address
+      const cases = [
+        { address0: dex.token(from), address1: dex.token(to) },
+        { address0: NATIVE_COIN, address1: dex.token(to) },
+        { address0: dex.token(from), address1: NATIVE_COIN },
+      ] as const
+      for (const { address0, address1 } of cases) {
+        const query = {
+          amount: '3',
+          address0,
+          decimals0: '18',
+          address1,
+          decimals1: address1 === NATIVE_COIN ? '18' : decimals,
+          recipient: recipient.toLowerCase(),
+        }
+        const startedAt = Math.floor(Date.now() / 1000)
+
+        const { result, expected } = await quoteWithExpectation(network, query)
+        const endedAt = Math.ceil(Date.now() / 1000)
+
+        const { deadline, calls } = decodeRouterCall(result.calldata ?? '0x')
+        const amountOutMin = floorSlippage(expected, 50)
+        // The whole output's minimum and recipient: on the only leg's swap, or on the unwrap
+        // (native out) or sweep (a split) that pays the recipient once every leg has paid the router.
+        const last = calls[calls.length - 1]
+        if (last?.functionName === 'unwrapWETH9' || last?.functionName === 'sweepToken') {
+          expect(last.args.slice(-2)).toEqual([amountOutMin, recipient])
+          expect(last.functionName).toBe(address1 === NATIVE_COIN ? 'unwrapWETH9' : 'sweepToken')
+        } else if (last?.functionName === 'exactInput') {
+          expect([last.args[0].amountOutMinimum, last.args[0].recipient]).toEqual([
+            amountOutMin,
+            recipient,
+          ])
+        } else if (last?.functionName === 'swapExactTokensForTokens') {
+          expect(last.args.slice(1, 2)).toEqual([amountOutMin])
+          expect(last.args[3]).toBe(recipient)
+        } else {
+          throw new Error(`unexpected last call ${last?.functionName}`)
+        }
+        if (address1 === NATIVE_COIN) expect(last?.functionName).toBe('unwrapWETH9')
+        // 20 minutes from the moment the quote was made, however long the request took.
+        expect(Number(deadline) - startedAt).toBeGreaterThanOrEqual(20 * 60)
+        expect(Number(deadline) - endedAt).toBeLessThanOrEqual(20 * 60)
+        expect(result.value).toBe(address0 === NATIVE_COIN ? toHex(parseEther('3')) : '0x0')
+      }
+    },
+  )
+
+  it.each(WITH_CALL)(
+    'defaults the recipient to the zero address and the slippage to 50 bps on %s',
+    async (network) => {
+      const dex = deployment(network)
+      const [symbol, decimals] = byCatalog(network, {
+        ethereum: ['UNI', '18'],
+        altchain: ['DOGE', '8'],
+      } as const)
       const query = {
-        amount: '3',
-        address0,
-        decimals0: '18',
-        address1,
-        decimals1: address1 === NATIVE_COIN ? '18' : '8',
-        recipient: recipient.toLowerCase(),
+        amount: '10',
+        address0: dex.token('USDC'),
+        decimals0: '6',
+        address1: dex.token(symbol),
+        decimals1: decimals,
       }
-      const startedAt = Math.floor(Date.now() / 1000)
 
-      const { result, expected } = await quoteWithExpectation('ethereum', query)
-      const endedAt = Math.ceil(Date.now() / 1000)
+      const { result, expected } = await quoteWithExpectation(network, query)
 
-      const { deadline, calls } = decodeRouterCall(result.calldata ?? '0x')
-      const amountOutMin = floorSlippage(expected, 50)
-      // The whole output's minimum and recipient: on the only leg's swap, or on the unwrap
-      // (native out) or sweep (a split) that pays the recipient once every leg has paid the router.
-      const last = calls[calls.length - 1]
-      if (last?.functionName === 'unwrapWETH9' || last?.functionName === 'sweepToken') {
-        expect(last.args.slice(-2)).toEqual([amountOutMin, recipient])
-        expect(last.functionName).toBe(address1 === NATIVE_COIN ? 'unwrapWETH9' : 'sweepToken')
-      } else if (last?.functionName === 'exactInput') {
-        expect([last.args[0].amountOutMinimum, last.args[0].recipient]).toEqual([
-          amountOutMin,
-          recipient,
-        ])
-      } else if (last?.functionName === 'swapExactTokensForTokens') {
-        expect(last.args.slice(1, 2)).toEqual([amountOutMin])
-        expect(last.args[3]).toBe(recipient)
-      } else {
-        throw new Error(`unexpected last call ${last?.functionName}`)
-      }
-      if (address1 === NATIVE_COIN) expect(last?.functionName).toBe('unwrapWETH9')
-      // 20 minutes from the moment the quote was made, however long the request took.
-      expect(Number(deadline) - startedAt).toBeGreaterThanOrEqual(20 * 60)
-      expect(Number(deadline) - endedAt).toBeLessThanOrEqual(20 * 60)
-      expect(result.value).toBe(address0 === NATIVE_COIN ? toHex(parseEther('3')) : '0x0')
-    }
-  })
-
-  it('defaults the recipient to the zero address and the slippage to 50 bps', async () => {
-    const dex = deployment('ethereum')
-    const query = {
-      amount: '10',
-      address0: dex.token('USDC'),
-      decimals0: '6',
-      address1: dex.token('UNI'),
-      decimals1: '18',
-    }
-
-    const { result, expected } = await quoteWithExpectation('ethereum', query)
-
-    const { calls } = decodeRouterCall(result.calldata ?? '0x')
-    const recipients = calls.flatMap((call) =>
-      call.functionName === 'exactInput'
-        ? [call.args[0].recipient]
-        : call.functionName === 'swapExactTokensForTokens'
-          ? [call.args[3]]
-          : call.functionName === 'sweepToken'
-            ? [call.args[2]]
-            : [],
-    )
-    expect(recipients[recipients.length - 1]).toBe(zeroAddress)
-    expect(result.amountOutMin).toBe(toHex(floorSlippage(expected, 50)))
-  })
+      const { calls } = decodeRouterCall(result.calldata ?? '0x')
+      const recipients = calls.flatMap((call) =>
+        call.functionName === 'exactInput'
+          ? [call.args[0].recipient]
+          : call.functionName === 'swapExactTokensForTokens'
+            ? [call.args[3]]
+            : call.functionName === 'sweepToken'
+              ? [call.args[2]]
+              : [],
+      )
+      expect(recipients[recipients.length - 1]).toBe(zeroAddress)
+      expect(result.amountOutMin).toBe(toHex(floorSlippage(expected, 50)))
+    },
+  )
 
   describe('without a route', () => {
     let orphan: Address

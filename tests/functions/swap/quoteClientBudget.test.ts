@@ -13,6 +13,7 @@ import { deployment } from '../../support/devnetAccounts'
 import { httpEvent, lambdaContext } from '../../support/httpEvent'
 import { rpcRequestChannel } from '../../support/rpcChannels'
 import { clearOfWindowEnd } from '../../support/windowEdge'
+import { uniqueClient } from '../../support/uniqueClient'
 
 // Anonymous quotes spend the provider's quota (issue 32): each client gets a budget of RPC calls
 // a minute (CLIENT_LIMIT_RPC_CALLS_PER_MINUTE, 300), a quote charged QUOTE_RPC_CALLS (10) of it
@@ -81,7 +82,8 @@ async function spent(sourceIp: string): Promise<number> {
   return Number(Item?.count ?? 0)
 }
 
-const newClient = () => `192.0.2.${Math.floor(Math.random() * 250) + 1}`
+/** A client's source address of its own: a test's budgets are never another test's. */
+const newClient = uniqueClient
 
 describe('the per-client RPC budget of anonymous quotes (DECISIONS §9.4)', () => {
   it('serves one client 30 quotes a minute across both networks and answers the rest 429 with Retry-After and no RPC call; another client is served', async () => {

@@ -1,25 +1,12 @@
 import '../../support/env'
-import {
-  type Address,
-  decodeFunctionData,
-  erc20Abi,
-  type Hash,
-  isAddressEqual,
-  parseAbi,
-  parseUnits,
-} from 'viem'
+import { type Address, decodeFunctionData, erc20Abi, type Hash, parseAbi, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
-import { handler as swapNativeAltchain } from '../../../functions/swap/swapNativeAltchain'
-import { handler as swapTokensAltchain } from '../../../functions/swap/swapTokensAltchain'
-import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
-import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
-import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
 import { loadChainConfig } from '../../../lib/config'
-import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
+import { type NetworkName } from '../../../lib/networkNames'
+import { NETWORK_TABLE } from '../../../lib/networks'
+import { functionName } from '../../../lib/networks/operations'
 import { LOOKUPS_PER_CALL } from '../../../lib/chain/readPools'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { db } from '../../../lib/db/client'
@@ -28,18 +15,20 @@ import type { DeployedZooToken } from '../../../lib/local/deployDex'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { bearer } from '../../support/marketFixtures'
+import { networkHandler, swapOperation } from '../../support/networkRoutes'
 import type { TransferFeeBps } from '../../support/pairReserves'
 import { countRequests, type RequestCounter } from '../../support/requestCounters'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
-// The token zoo (DECISIONS §7.2, issue 12) through the real handlers on both devnets: every zoo
+// The token zoo (DECISIONS §7.2, issue 12) through the real handlers on every devnet: every zoo
 // token bought with the native coin, sold for it, and transferred; and zoo pairs whose pools
 // sit on different base tokens, reachable in 3 hops only. Each swap's quote (asked first, with
 // 0 bps of slippage, so amountOutMin is the quoted amount) is compared with what the wallet's
 // balance gained on chain, to the base unit.
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 const SYMBOLS = ['USDT', 'FOT', 'WHOLE', 'DEEP'] as const
 type ZooSymbol = (typeof SYMBOLS)[number]
 
@@ -89,22 +78,16 @@ beforeAll(async () => {
   expect(fees.size).toBe(NETWORKS.length)
 })
 
-function swapHandler(network: NetworkName, native: boolean) {
-  if (network === 'ethereum') return swapTokensEthereum
-  return native ? swapNativeAltchain : swapTokensAltchain
-}
-
 async function swapThroughRoute(
   network: NetworkName,
   { privateKey, access, body }: { privateKey: string; access: string; body: SwapRequest },
 ): Promise<Hash> {
-  // Altchain's native coin, in or out, has its own route.
-  const native = [body.address0, body.address1].some((side) => isAddressEqual(side, NATIVE_COIN))
-  const route = network === 'altchain' && native ? 'native' : 'tokens'
+  // On a network with a native swap route (altchain's shape), the native coin goes through it.
+  const operation = swapOperation(network, body)
   const response = await invoke(
-    swapHandler(network, native),
+    await networkHandler(operation, network),
     httpEvent({
-      routeKey: `POST /api/v1/swap/${route}/${network}/{key}`,
+      route: functionName(operation, network),
       pathParameters: { key: privateKey },
       headers: bearer(access),
       body: { ...body, slippageBps: 0 },
@@ -148,10 +131,10 @@ describe('RPC round trips of a zoo quote', () => {
 
   afterAll(() => counter.stop())
 
-  const quote = (network: NetworkName, query: Record<string, string>) =>
+  const quote = async (network: NetworkName, query: Record<string, string>) =>
     invoke(
-      network === 'ethereum' ? quoteEthereum : quoteAltchain,
-      httpEvent({ routeKey: `GET /api/v1/swap/quote/${network}`, queryStringParameters: query }),
+      await networkHandler('quote', network),
+      httpEvent({ route: functionName('quote', network), queryStringParameters: query }),
     )
 
   const query = (
@@ -276,9 +259,9 @@ describe.each(NETWORKS)('the token zoo on %s', (network) => {
       const before = await balanceOf(network, wallet.address, token().address)
 
       const response = await invoke(
-        network === 'ethereum' ? transferEthereum : transferAltchain,
+        await networkHandler('transfer', network),
         httpEvent({
-          routeKey: `POST /api/v1/transfer/tokens/${network}/{key}`,
+          route: functionName('transfer', network),
           pathParameters: { key: wallet.privateKey },
           headers: bearer(wallet.access),
           body: {
@@ -347,7 +330,10 @@ describe.each(NETWORKS)('the token zoo on %s', (network) => {
   )
 })
 
-describe('the ethereum quote of a zoo token', () => {
+// The networks whose quote answers the router call (ethereum's shape).
+const WITH_CALL = NETWORKS.filter((network) => NETWORK_TABLE[network].routes.quoteCall)
+
+describe.each(WITH_CALL)('the %s quote of a zoo token', (network) => {
   it.each([
     ['FOT', 'coin', true],
     ['coin', 'FOT', true],
@@ -361,16 +347,16 @@ describe('the ethereum quote of a zoo token', () => {
         symbol === 'coin'
           ? { address: NATIVE_COIN, decimals: 18, amount: NATIVE_SPENT }
           : {
-              address: zooToken('ethereum', symbol).address,
-              decimals: zooToken('ethereum', symbol).decimals,
+              address: zooToken(network, symbol).address,
+              decimals: zooToken(network, symbol).decimals,
               amount: AMOUNTS[symbol].sell,
             }
       const [zero, one] = [side(from), side(to)]
 
       const response = await invoke(
-        quoteEthereum,
+        await networkHandler('quote', network),
         httpEvent({
-          route: 'quoteEthereum',
+          route: functionName('quote', network),
           queryStringParameters: {
             amount: zero.amount,
             address0: zero.address,

@@ -2,18 +2,17 @@ import '../../support/env'
 import { type Address, decodeFunctionData, erc20Abi, type Hex, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { handler as transferAltchain } from '../../../functions/transfer/transferAltchain'
-import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
-import type { NetworkName } from '../../../lib/networkNames'
+import { type NetworkName } from '../../../lib/networkNames'
+import { functionName } from '../../../lib/networks/operations'
 import { listTrades } from '../../../lib/db/trade'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { signInWithWallet } from '../../support/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import { byCatalog, TESTED_NETWORKS } from '../../support/networkCases'
+import { networkHandler } from '../../support/networkRoutes'
 
-const handlers = { ethereum: transferEthereum, altchain: transferAltchain }
-
-function transfer(
+async function transfer(
   network: NetworkName,
   {
     key,
@@ -23,9 +22,9 @@ function transfer(
   }: { key: string; token?: string; body: unknown; headers?: Record<string, string> },
 ) {
   return invoke(
-    handlers[network],
+    await networkHandler('transfer', network),
     httpEvent({
-      routeKey: `POST /api/v1/transfer/tokens/${network}/{key}`,
+      route: functionName('transfer', network),
       pathParameters: { key },
       headers: { ...(token && { authorization: `Bearer ${token}` }), ...headers },
       body,
@@ -49,12 +48,18 @@ async function mined(network: NetworkName, hash: Hex) {
   return { receipt, transaction }
 }
 
-describe('POST /v1/transfer/tokens/{network}/{key}', () => {
+// A token of 8 decimals in each demo catalog, and what a caller buys and sends of it.
+const EIGHT_DECIMALS = {
+  ethereum: { symbol: 'WBTC', bought: '2', sent: '1.99999999' },
+  altchain: { symbol: 'DOGE', bought: '1000', sent: '999.99999999' },
+}
+
+describe.each(TESTED_NETWORKS)('POST /v1/transfer/tokens/%s/{key}', (network) => {
   it('sends the native coin as a plain value transfer when no token is named', async () => {
-    const { account, token } = await caller('altchain')
+    const { account, token } = await caller(network)
     const to = stranger()
 
-    const response = await transfer('altchain', {
+    const response = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to, amount: '1.25' },
@@ -62,14 +67,14 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
 
     expect(response.status).toBe(200)
     const { txId } = response.body.result as { txId: Hex }
-    const { receipt, transaction } = await mined('altchain', txId)
+    const { receipt, transaction } = await mined(network, txId)
     expect(transaction).toMatchObject({
       to: to.toLowerCase(),
       value: parseEther('1.25'),
       input: '0x',
     })
-    expect(await balanceOf('altchain', to, NATIVE_COIN)).toBe(parseEther('1.25'))
-    expect(await balanceOf('altchain', account.address, NATIVE_COIN)).toBe(
+    expect(await balanceOf(network, to, NATIVE_COIN)).toBe(parseEther('1.25'))
+    expect(await balanceOf(network, account.address, NATIVE_COIN)).toBe(
       parseEther('8.75') - receipt.gasUsed * receipt.effectiveGasPrice,
     )
     const { trades } = await listTrades({
@@ -83,7 +88,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
         hash: txId,
         type: 'transfer',
         status: 'pending',
-        network: 'altchain',
+        network,
         from: account.address,
         to,
         amount: '1.25',
@@ -94,26 +99,26 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
   })
 
   it('sends the native coin when the sentinel is named, with its 18 decimals', async () => {
-    const { account, token } = await caller('ethereum')
+    const { account, token } = await caller(network)
     const to = stranger()
 
-    const response = await transfer('ethereum', {
+    const response = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to, amount: '0.000000000000000001', token: NATIVE_COIN.toLowerCase(), decimals: 18 },
     })
 
     expect(response.status).toBe(200)
-    await mined('ethereum', (response.body.result as { txId: Hex }).txId)
-    expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(1n)
+    await mined(network, (response.body.result as { txId: Hex }).txId)
+    expect(await balanceOf(network, to, NATIVE_COIN)).toBe(1n)
   })
 
   it("calls the token's transfer, reading the decimals from the contract when not given", async () => {
-    const usdc = deployment('ethereum').usdStablecoin
-    const { account, token } = await caller('ethereum', { USDC: parseUnits('50', 6) })
+    const usdc = deployment(network).usdStablecoin
+    const { account, token } = await caller(network, { USDC: parseUnits('50', 6) })
     const to = stranger()
 
-    const response = await transfer('ethereum', {
+    const response = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to, amount: '12.345678', token: usdc },
@@ -121,50 +126,51 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
 
     expect(response.status).toBe(200)
     const { txId } = response.body.result as { txId: Hex }
-    const { transaction } = await mined('ethereum', txId)
+    const { transaction } = await mined(network, txId)
     expect(transaction.to?.toLowerCase()).toBe(usdc.toLowerCase())
     expect(decodeFunctionData({ abi: erc20Abi, data: transaction.input })).toEqual({
       functionName: 'transfer',
       args: [to, 12_345_678n],
     })
-    expect(await balanceOf('ethereum', to, usdc)).toBe(12_345_678n)
-    expect(await balanceOf('ethereum', account.address, usdc)).toBe(parseUnits('37.654322', 6))
+    expect(await balanceOf(network, to, usdc)).toBe(12_345_678n)
+    expect(await balanceOf(network, account.address, usdc)).toBe(parseUnits('37.654322', 6))
     const [trade] = (
       await listTrades({ wallet: account.address, limit: 5, offset: 0, direction: 'ASC' })
     ).trades
     expect(trade).toMatchObject({ type: 'transfer', token: usdc, amount: '12.345678' })
   })
 
-  it('transfers a token with 8 decimals on altchain when the decimals are given', async () => {
-    const doge = deployment('altchain').token('DOGE')
-    const { account, token } = await caller('altchain', { DOGE: parseUnits('1000', 8) })
+  it('transfers a token with 8 decimals when the decimals are given', async () => {
+    const { symbol, bought, sent } = byCatalog(network, EIGHT_DECIMALS)
+    const eightDecimals = deployment(network).token(symbol)
+    const { account, token } = await caller(network, { [symbol]: parseUnits(bought, 8) })
     const to = stranger()
 
-    const response = await transfer('altchain', {
+    const response = await transfer(network, {
       key: account.privateKey,
       token,
-      body: { to, amount: '999.99999999', token: doge, decimals: 8 },
+      body: { to, amount: sent, token: eightDecimals, decimals: 8 },
     })
 
     expect(response.status).toBe(200)
-    await mined('altchain', (response.body.result as { txId: Hex }).txId)
-    expect(await balanceOf('altchain', to, doge)).toBe(99_999_999_999n)
+    await mined(network, (response.body.result as { txId: Hex }).txId)
+    expect(await balanceOf(network, to, eightDecimals)).toBe(parseUnits(sent, 8))
   })
 
   it('answers 422, sends and records nothing, when the balance is short', async () => {
-    const usdc = deployment('altchain').usdStablecoin
-    const { account, token } = await caller('altchain', { USDC: parseUnits('1', 6) })
-    const nonce = await devnet('altchain').getTransactionCount({
+    const usdc = deployment(network).usdStablecoin
+    const { account, token } = await caller(network, { USDC: parseUnits('1', 6) })
+    const nonce = await devnet(network).getTransactionCount({
       address: account.address,
       blockTag: 'pending',
     })
 
-    const tokenShort = await transfer('altchain', {
+    const tokenShort = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to: stranger(), amount: '1.000001', token: usdc },
     })
-    const coinShort = await transfer('altchain', {
+    const coinShort = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to: stranger(), amount: '10' },
@@ -175,7 +181,7 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     expect(coinShort.status).toBe(422)
     expect(coinShort.body.error?.message).toMatch(/native balance does not cover the transfer/)
     expect(
-      await devnet('altchain').getTransactionCount({
+      await devnet(network).getTransactionCount({
         address: account.address,
         blockTag: 'pending',
       }),
@@ -193,10 +199,10 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     ['decimals that are not the token’s', { decimals: 18 }, 'body.decimals'],
     ['more fraction digits than the token has', { amount: '1.0000001' }, 'body.amount'],
   ])('answers 400 for %s', async (_, override, path) => {
-    const usdc = deployment('ethereum').usdStablecoin
-    const { account, token } = await caller('ethereum', { USDC: parseUnits('5', 6) })
+    const usdc = deployment(network).usdStablecoin
+    const { account, token } = await caller(network, { USDC: parseUnits('5', 6) })
 
-    const response = await transfer('ethereum', {
+    const response = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to: stranger(), amount: '1', token: usdc, ...override },
@@ -214,9 +220,9 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
     ['a number amount', { amount: 1 }, 'body.amount'],
     ['a zero amount', { amount: '0' }, 'body.amount'],
   ])('answers 400 for %s', async (_, override, path) => {
-    const { account, token } = await caller('ethereum')
+    const { account, token } = await caller(network)
 
-    const response = await transfer('ethereum', {
+    const response = await transfer(network, {
       key: account.privateKey,
       token,
       body: { to: stranger(), amount: '1', ...override },
@@ -227,15 +233,15 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
   })
 
   it('answers 401004 for the key of another wallet, 401001 without a token', async () => {
-    const { token } = await caller('altchain')
+    const { token } = await caller(network)
     const other = generatePrivateKey()
 
-    const foreign = await transfer('altchain', {
+    const foreign = await transfer(network, {
       key: other,
       token,
       body: { to: stranger(), amount: '1' },
     })
-    const anonymous = await transfer('altchain', {
+    const anonymous = await transfer(network, {
       key: other,
       body: { to: stranger(), amount: '1' },
     })
@@ -245,17 +251,17 @@ describe('POST /v1/transfer/tokens/{network}/{key}', () => {
   })
 
   it('sends once for a repeated Idempotency-Key', async () => {
-    const { account, token } = await caller('ethereum')
+    const { account, token } = await caller(network)
     const to: Address = stranger()
     const headers = { 'idempotency-key': 'rent-2026-11' }
     const body = { to, amount: '0.1' }
 
-    const first = await transfer('ethereum', { key: account.privateKey, token, body, headers })
-    const retry = await transfer('ethereum', { key: account.privateKey, token, body, headers })
+    const first = await transfer(network, { key: account.privateKey, token, body, headers })
+    const retry = await transfer(network, { key: account.privateKey, token, body, headers })
 
     expect(first.status).toBe(200)
     expect(retry).toEqual(first)
-    await mined('ethereum', (first.body.result as { txId: Hex }).txId)
-    expect(await balanceOf('ethereum', to, NATIVE_COIN)).toBe(parseEther('0.1'))
+    await mined(network, (first.body.result as { txId: Hex }).txId)
+    expect(await balanceOf(network, to, NATIVE_COIN)).toBe(parseEther('0.1'))
   })
 })

@@ -7,6 +7,7 @@ import { checkCredentials } from '../../../lib/auth/checkCredentials'
 import * as password from '../../../lib/auth/password'
 import { windowOf } from '../../../lib/db/windowCounter'
 import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../../../lib/errors'
+import { uniqueClient } from '../../support/uniqueClient'
 
 // Counts the scrypt checks that run, without changing what they do.
 vi.mock('../../../lib/auth/password', async (importOriginal) => {
@@ -34,7 +35,7 @@ async function registered() {
 }
 
 /** A client's source address of its own: a test's budgets are never another test's. */
-const newClient = () => `192.0.2.${Math.floor(Math.random() * 250) + 1}`
+const newClient = uniqueClient
 
 async function failTimes(username: string, times: number, now: Date, client: string) {
   for (let attempt = 0; attempt < times; attempt++) {

@@ -407,12 +407,16 @@ describe('the session rule, in each mode', () => {
     async (mode) => {
       const subject = newWalletAddress()
       const live = await createSession('wallet', subject)
+      const access = await token(subject, live)
+      const sent = commandsSent()
 
-      const answered = await send(mode, await token(subject, live))
+      const answered = await send(mode, access)
 
       expect(answered.status).toBe(200)
       expect(answered.body.result).toMatchObject({ subject, sessionId: live })
-      expect(await markOf(live)).toBeDefined()
+      // The session's read, the core's read and the core's write, and nothing else.
+      expect(sent.toSorted()).toEqual(['GetItemCommand', 'GetItemCommand', 'PutItemCommand'])
+      expect(await markOf(live)).toEqual(markKey(live))
     },
   )
 

@@ -6,7 +6,7 @@ import { publicClient } from '../../../lib/chain/clients'
 import { bandLimits, depthWithin } from '../../../lib/chain/pools/poolDepth'
 import { readPools } from '../../../lib/chain/readPools'
 import { quoterV2Abi } from '../../../lib/local/v3Artifacts'
-import { NETWORK_NAMES } from '../../../lib/networkNames'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
 // The reference is the chain itself: the devnet's QuoterV2 runs the pool's own swap with an input
 // no pool absorbs and the band's edge as its price limit, and says what it would pay out. Both
@@ -14,7 +14,7 @@ import { NETWORK_NAMES } from '../../../lib/networkNames'
 
 const UNBOUNDED = 1n << 128n
 
-describe.each(NETWORK_NAMES)(
+describe.each(TESTED_NETWORKS)(
   'the depth within two per cent of the price of the V3 pools of the %s devnet, read through the lens',
   (network) => {
     it('is, each way, what the chain’s QuoterV2 pays out on a swap to the band’s edge, at the same block', async () => {

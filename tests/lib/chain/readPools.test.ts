@@ -1,4 +1,3 @@
-import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, BaseError, getAddress } from 'viem'
 import { readContract, simulateContract } from 'viem/actions'
@@ -10,8 +9,9 @@ import { readPools } from '../../../lib/chain/readPools'
 import { db } from '../../../lib/db/client'
 import { quoterV2Abi } from '../../../lib/local/v3Artifacts'
 import { countRequests } from '../../support/requestCounters'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 
 /** Every token the devnet pools: catalog, V3-only, zoo, base tokens. */
 function devnetTokens(network: (typeof NETWORKS)[number]): Address[] {

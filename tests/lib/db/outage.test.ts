@@ -58,7 +58,9 @@ describe('a database that refuses connections', () => {
       const response = await listNetworks(handler)
 
       expectUnavailable(response)
-      expect(await attempts.take()).toEqual([dynamoMaxAttempts])
+      expect(await attempts.take()).toEqual([
+        { attempts: dynamoMaxAttempts, failures: Array(dynamoMaxAttempts).fill('ECONNREFUSED') },
+      ])
     } finally {
       attempts.stop()
     }
@@ -135,7 +137,9 @@ describe('a database that accepts connections but never answers', () => {
       const response = await listNetworks(handler)
 
       expectUnavailable(response)
-      expect(await attempts.take()).toEqual([dynamoMaxAttempts])
+      expect(await attempts.take()).toEqual([
+        { attempts: dynamoMaxAttempts, failures: Array(dynamoMaxAttempts).fill('TimeoutError') },
+      ])
       // Each attempt reached the server and was dropped at its timeout: the next one reconnects.
       expect(connections).toBe(dynamoMaxAttempts)
       expect(dynamoTimeouts(db())).toMatchObject({

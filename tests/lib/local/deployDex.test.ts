@@ -23,7 +23,7 @@ import {
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { privateKeyToAccount } from 'viem/accounts'
 import { SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
-import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
+import { type NetworkName } from '../../../lib/networkNames'
 import {
   loadUniswapV2Artifacts,
   UNISWAP_V2_PAIR_INIT_CODE_HASH,
@@ -31,8 +31,9 @@ import {
   uniswapV2PairAbi,
   uniswapV2Router02Abi,
 } from '../../../lib/local/uniswapV2Artifacts'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 const USDC_DECIMALS = 6
 
 async function setup(network: NetworkName) {

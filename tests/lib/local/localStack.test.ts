@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PortsInUseError } from '../../../lib/local/checkPorts'
-import { freeStackPorts, startLocalStack } from '../../../lib/local/localStack'
+import { freeStackPorts, servedDeployment, startLocalStack } from '../../../lib/local/localStack'
 import { NotReadyError } from '../../../lib/local/processes'
 import { isRunning, recordSpawns } from '../../support/processTree'
 
@@ -21,6 +21,7 @@ afterEach(async () => {
 })
 
 describe('the local stack', () => {
+  // A whole stack, its year of history read before it is ready: minutes on a busy machine.
   it('reports each phase and leaves no process behind once stopped', async () => {
     const environment = { ...process.env }
     const progress: string[] = []
@@ -29,7 +30,7 @@ describe('the local stack', () => {
 
     expect(stack.pids).toHaveLength(3)
     expect(stack.pids.every(isRunning)).toBe(true)
-    expect(progress).toHaveLength(5)
+    expect(progress).toHaveLength(6)
     expect(progress[0]).toMatch(/^ports \d+, \d+, \d+ free$/)
     // The engines come up side by side, so their two lines may come in either order.
     expect(progress.slice(1, 3).sort()).toEqual([
@@ -37,11 +38,21 @@ describe('the local stack', () => {
       expect.stringMatching(/^anvil ethereum :\d+ \/ altchain :\d+ … ready \(\d+\.\d s\)$/),
     ])
     expect(progress[3]).toMatch(/^DEX and token zoo deployed \(ethereum, altchain\)/)
-    expect(progress[4]).toMatch(/^table seeded \(2 networks, \d+ projects, demo data; /)
+    expect(progress[4]).toMatch(/^table seeded \(2 networks, \d+ projects, demo data\) \(/)
+    // Filled before the stack is ready unless told otherwise: every project of the catalog priced.
+    const projects = Number(/(\d+) projects/.exec(progress[4] ?? '')?.[1])
+    expect(progress[5]).toMatch(
+      new RegExp(`^price history filled \\(\\d+ buckets; ${projects} prices sampled\\) \\(`),
+    )
+    expect((await stack.priceHistory).market.sampled).toBe(projects)
     // The functions get each network's V3 DEX and router (issue 26) from its deployment.
+    // The default networks only (NETWORKS names them to the functions): no third devnet.
+    expect(stack.networks).toEqual(['ethereum', 'altchain'])
+    expect(Object.keys(stack.deployments)).toEqual(['ethereum', 'altchain'])
+    expect(stack.env.NETWORKS).toBe('ethereum,altchain')
     for (const [prefix, { v3, swapRouter }] of [
-      ['ETHEREUM', stack.deployments.ethereum],
-      ['ALTCHAIN', stack.deployments.altchain],
+      ['ETHEREUM', servedDeployment(stack.deployments, 'ethereum')],
+      ['ALTCHAIN', servedDeployment(stack.deployments, 'altchain')],
     ] as const) {
       expect(stack.env).toMatchObject({
         [`${prefix}_V3_FACTORY`]: v3.factory,
@@ -51,12 +62,14 @@ describe('the local stack', () => {
         [`${prefix}_SWAP_ROUTER`]: swapRouter,
       })
     }
-    expect(stack.deployments.ethereum.v3.feeTiers).toEqual([500, 3000, 10000])
-    expect(stack.deployments.altchain.v3.feeTiers).toEqual([100, 500, 2500, 10000])
+    expect(servedDeployment(stack.deployments, 'ethereum').v3.feeTiers).toEqual([500, 3000, 10000])
+    expect(servedDeployment(stack.deployments, 'altchain').v3.feeTiers).toEqual([
+      100, 500, 2500, 10000,
+    ])
     await stack.stop()
 
     expect(stack.pids.filter(isRunning)).toEqual([])
-  })
+  }, 300_000)
 
   it('names a taken port and what wants it before starting any process', async () => {
     const ports = await freeStackPorts()

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ANVIL_DEPLOYER_PRIVATE_KEY } from '../../../lib/local/deployDex'
+import { readFileSync } from 'node:fs'
 import { descendants, isRunning, stillRunningAfter } from '../../support/processTree'
 
 const READY_LINE = 'Local stack ready'
@@ -24,6 +25,9 @@ function npmStart(...args: string[]) {
     OFFLINE_BUILD_FOLDER: join('.test-output', 'offline-start'),
   }
   delete env.NODE_OPTIONS
+  // Not the suite stack's NETWORKS (every network of the table): npm start's own default, or
+  // what the test names with --networks.
+  delete env.NETWORKS
   const child = spawn('npm', ['start', ...(args.length > 0 ? ['--', ...args] : [])], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,9 +38,19 @@ function npmStart(...args: string[]) {
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const lines = createInterface({ input: child.stdout })
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  const waiting: Array<{ pattern: RegExp; found: (line: string) => void }> = []
+  /** The first line printed, or to be printed, that matches `pattern`. */
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const printed = stdout.find((candidate) => pattern.test(candidate))
+      if (printed !== undefined) return resolve(printed)
+      waiting.push({ pattern, found: resolve })
+      void exited.then(() => reject(new Error(`npm start exited before printing ${pattern}`)))
+    })
   const ready = new Promise<void>((resolve, reject) => {
     lines.on('line', (line) => {
       stdout.push(line)
+      for (const waiter of waiting.filter(({ pattern }) => pattern.test(line))) waiter.found(line)
       if (line.startsWith(READY_LINE)) resolve()
     })
     void exited.then((code) =>
@@ -45,7 +59,16 @@ function npmStart(...args: string[]) {
   })
   // A run meant to fail never becomes ready; that is no unhandled rejection.
   ready.catch(() => {})
-  return { child, stdout, stderr: () => stderr, ready, exited }
+  return { child, stdout, stderr: () => stderr, ready, exited, line }
+}
+
+/** A process's command line, its arguments joined by spaces ('' once it has gone). */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')
+  } catch {
+    return ''
+  }
 }
 
 afterEach(async () => {
@@ -62,7 +85,8 @@ describe('npm start', () => {
   it(
     'prints one line per phase until it listens, and SIGTERM stops every process it started',
     async () => {
-      const run = npmStart('--free-ports')
+      // The table's third network beside the interface's two (DECISIONS §9.5): its devnet too.
+      const run = npmStart('--free-ports', '--networks', 'ethereum,altchain,base')
       await run.ready
       const started = descendants(Number(run.child.pid))
 
@@ -71,30 +95,61 @@ describe('npm start', () => {
         (line) => line !== '' && !line.startsWith('>') && !line.startsWith('[offline]'),
       )
       const phases = lines.slice(0, lines.findIndex((line) => line.startsWith(READY_LINE)) + 1)
-      expect(phases[0]).toMatch(/^ports \d+, \d+, \d+, \d+, \d+ free$/)
+      expect(phases[0]).toMatch(/^ports \d+, \d+, \d+, \d+, \d+, \d+ free$/)
       // The engines and the bundling of the functions run side by side: their lines may come in
       // any order, and the bundling line says whether offline had to wait for it.
-      const sideBySide = phases.slice(1, -2).filter((line) => line !== WAITING_FOR_BUNDLES)
+      const sideBySide = phases.slice(1, -3).filter((line) => line !== WAITING_FOR_BUNDLES)
       const sideBySidePatterns = [
         // Bundled, or the bundles of an earlier start reused when nothing they are built from changed.
         /^\d+ functions (bundled in one esbuild pass|unchanged since the last bundling, bundles reused) \(\d+\.\d s\)$/,
         /^DynamoDB Local on :\d+ … ready \(\d+\.\d s\)$/,
-        /^anvil ethereum :\d+ \/ altchain :\d+ … ready \(\d+\.\d s\)$/,
-        /^DEX and token zoo deployed \(ethereum, altchain\) \(\d+\.\d s\)$/,
-        /^table seeded \(2 networks, \d+ projects, demo data; \d+ prices/,
+        /^anvil ethereum :\d+ \/ altchain :\d+ \/ base :\d+ … ready \(\d+\.\d s\)$/,
+        /^DEX and token zoo deployed \(ethereum, altchain, base\) \(\d+\.\d s\)$/,
+        /^table seeded \(3 networks, \d+ projects, demo data\) \(\d+\.\d s\)$/,
       ]
       expect(sideBySide).toHaveLength(sideBySidePatterns.length)
       for (const pattern of sideBySidePatterns) {
         expect(sideBySide.filter((line) => pattern.test(line))).toHaveLength(1)
       }
-      expect(phases.slice(-2)).toEqual([
+      expect(phases.slice(-3)).toEqual([
         expect.stringMatching(/^listening on http:\/\/127\.0\.0\.1:\d+ \(\d+\.\d s\)$/),
+        "price history: filling from the devnets' year in the background …",
         expect.stringMatching(/^Local stack ready in \d+\.\d s$/),
       ])
-      // node, java, two anvils and serverless offline at least (esbuild too, unless the bundles
-      // of an earlier start were reused).
-      expect(started.length).toBeGreaterThanOrEqual(5)
+      // The engines it runs (beside node's and tsx's own helpers, and esbuild when it bundled):
+      // a devnet for each of the three networks.
+      const commands = started.map(commandLine)
+      expect({
+        dynamo: commands.filter((command) => command.includes('DynamoDBLocal.jar')).length,
+        anvil: commands.filter((command) => /\banvil --host 127\.0\.0\.1\b/.test(command)).length,
+        offline: commands.filter((command) => /serverless\S* offline/.test(command)).length,
+      }).toEqual({ dynamo: 1, anvil: 3, offline: 1 })
       expect(started.filter(isRunning)).toEqual(started)
+      // It serves the three: each network's devnet is named, and the API lists them.
+      for (const network of ['ethereum', 'altchain', 'base']) {
+        expect(
+          run.stdout.some((line) => line.startsWith(`  ${network} RPC http://127.0.0.1:`)),
+        ).toBe(true)
+      }
+      const api = /^ {2}API +(http:\/\/\S+)\/api\/v1 /m.exec(run.stdout.join('\n'))?.[1]
+      const listed = (await (await fetch(`${api}/api/v1/networks`)).json()) as {
+        result: { networks: Array<{ network: string }> }
+      }
+      expect(listed.result.networks.map(({ network }) => network).sort()).toEqual([
+        'altchain',
+        'base',
+        'ethereum',
+      ])
+      // The history is read after the API answers; a line says when it is done, every project
+      // of the demo catalog priced.
+      const projects = Number(
+        /table seeded \(3 networks, (\d+) projects/.exec(lines.join('\n'))?.[1],
+      )
+      expect(await run.line(/^price history filled/)).toMatch(
+        new RegExp(
+          `^price history filled \\(\\d+ buckets; ${projects} prices sampled\\) \\(\\d+\\.\\d s\\)$`,
+        ),
+      )
 
       run.child.kill('SIGTERM')
 

@@ -34,7 +34,7 @@ import {
 import { type DeployedV3Pool, v3PoolAddress } from '../../../lib/local/deployV3'
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { SAMPLE_CATALOG } from '../../../lib/local/sampleCatalog'
-import { NETWORK_NAMES } from '../../../lib/networkNames'
+import { NETWORK_TABLE } from '../../../lib/networks'
 import {
   loadPancakeV3Artifacts,
   loadUniswapV3Artifacts,
@@ -46,8 +46,9 @@ import {
   v3PoolAbi,
 } from '../../../lib/local/v3Artifacts'
 import { devnetTransport } from '../../support/devnetTransport'
+import { byCatalog, catalogOf, TESTED_NETWORKS } from '../../support/networkCases'
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 // SwapRouter02's recipient flags (swap-router-contracts' Constants.sol).
 const MSG_SENDER = '0x0000000000000000000000000000000000000001'
 const ADDRESS_THIS = '0x0000000000000000000000000000000000000002'
@@ -94,6 +95,8 @@ describe('V3 npm artifacts', () => {
 })
 
 describe.each(NETWORKS)('V3 market on %s', (network) => {
+  // The flavour its table entry deploys (Uniswap V3 or PancakeSwap V3); its tokens are its catalog's.
+  const uniswap = NETWORK_TABLE[network].devnet.v3 === 'uniswap-v3'
   let node: AnvilNode
   let deployment: DexDeployment
   let client: PublicClient
@@ -143,7 +146,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
   it('puts every pool at CREATE2 from the configured deployer and init code hash', async () => {
     const { v3 } = deployment
     expect(v3.poolInitCodeHash).toBe(
-      network === 'ethereum' ? UNISWAP_V3_POOL_INIT_CODE_HASH : PANCAKE_V3_POOL_INIT_CODE_HASH,
+      uniswap ? UNISWAP_V3_POOL_INIT_CODE_HASH : PANCAKE_V3_POOL_INIT_CODE_HASH,
     )
     expect(v3.pools.length).toBeGreaterThanOrEqual(10)
 
@@ -174,7 +177,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
       expect(code?.length ?? 0).toBeGreaterThan(2)
     }
     // Uniswap's factory deploys its own pools; PancakeSwap's hands that to its deployer.
-    expect(v3.poolDeployer === v3.factory).toBe(network === 'ethereum')
+    expect(v3.poolDeployer === v3.factory).toBe(uniswap)
   })
 
   it('prices each pool at the catalog prices, with liquidity in range', async () => {
@@ -253,7 +256,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
   // Pools with several positions, so trades cross their edges. The SDK knows the tick spacing of
   // Uniswap's tiers and of 100; PancakeSwap's 2500 it does not.
   const sdkCases: Array<[string, string, number]> =
-    network === 'ethereum'
+    catalogOf(network) === 'ethereum'
       ? [
           ['native', 'USDC', 500],
           ['native', 'USDC', 3000],
@@ -372,7 +375,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
       nativeFrom: 'CAKE',
     },
   } as const
-  const route = routes[network]
+  const route = byCatalog(network, routes)
 
   it('swaps one V3 hop through the router for exactly what QuoterV2 said', async () => {
     const [inSymbol, outSymbol, fee] = route.v3
@@ -413,7 +416,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
       tokenAddress(route.v3Out),
     ]
     const fee = route.v3[2]
-    const amountIn = parseUnits('100000', network === 'ethereum' ? 18 : 8)
+    const amountIn = parseUnits('100000', byCatalog(network, { ethereum: 18, altchain: 8 }))
     await approveRouter(tokenIn)
     const [, usdcOut] = await client.readContract({
       address: deployment.router,
@@ -456,7 +459,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
 
   it('takes the native coin in (wrapETH) and pays it out (unwrapWETH9) for exactly the quote', async () => {
     const weth = deployment.wrappedNative
-    const fee = network === 'ethereum' ? 3000 : 2500
+    const fee = byCatalog(network, { ethereum: 3000, altchain: 2500 })
     const boughtToken = tokenAddress(route.nativeTo)
     const value = parseEther('3')
     const bought = await quoteSingle(weth, boughtToken, fee, value)
@@ -599,7 +602,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
       [[encodePacked(['address', 'uint24', 'address'], [usdc, fee, weth]), account.address]],
     )
     const million = parseUnits('1000000', 6)
-    const swapCallback = network === 'ethereum' ? 'uniswapV3SwapCallback' : 'pancakeV3SwapCallback'
+    const swapCallback = uniswap ? 'uniswapV3SwapCallback' : 'pancakeV3SwapCallback'
     const usdcIsToken0 = BigInt(usdc) < BigInt(weth)
 
     // Act: a stranger asks each contract to pay as if a pool were calling back.
@@ -620,7 +623,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
           args: [million, million, '0x'],
         }),
       ),
-      ...(network === 'altchain'
+      ...(!uniswap
         ? [
             client.simulateContract({
               account: stranger,
@@ -648,7 +651,7 @@ describe.each(NETWORKS)('V3 market on %s', (network) => {
     )
     expect(reasons[1]).toContain('not the pool being seeded')
     expect(reasons[2]).toContain('not the pool being seeded')
-    if (network === 'altchain') {
+    if (!uniswap) {
       expect(reasons[3]).toContain('only factory')
       expect(reasons[4]).toContain('not allowed')
     }

@@ -6,13 +6,13 @@ import { loadChainConfig } from '../../../lib/config'
 import { LOOKUPS_PER_CALL } from '../../../lib/chain/readPools'
 import { choosePricingPath, PATH_CONNECTORS } from '../../../lib/markets/pricingPath'
 import { usdDecimals } from '../../../lib/markets/usdDecimals'
-import { NETWORK_NAMES } from '../../../lib/networkNames'
 import { countRequests, formatCounts } from '../../support/requestCounters'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
 // What a review of a pricing path costs the sampler (DECISIONS §9.2: at least daily): one lens
 // round trip over the pairs of every candidate route, with the catalog's 8 connectors.
 
-describe.each(NETWORK_NAMES)('reviewing a pricing path on %s', (network) => {
+describe.each(TESTED_NETWORKS)('reviewing a pricing path on %s', (network) => {
   it('costs one round trip of ceil(pairs × pools a pair / 24) eth_calls, with 8 connectors', async () => {
     const deployed = inject('deployments')[network]
     const { usdStablecoin: usd, wrappedNative: native, v3 } = loadChainConfig(network)

@@ -1,4 +1,3 @@
-import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, encodePacked, erc20Abi, getAddress } from 'viem'
 import { readContract, simulateContract } from 'viem/actions'
@@ -9,6 +8,7 @@ import { quoterV2Abi } from '../../../lib/local/v3Artifacts'
 import { samplePrices } from '../../../lib/markets/samplePrices'
 import { ONE_USD } from '../../../lib/markets/usdAmount'
 import { createProject } from '../../support/marketFixtures'
+import { TESTED_NETWORKS } from '../../support/networkCases'
 
 // The price sampler on a network with V3 pools (issue 26): tokens pooled only in V3 (ENS, AAVE on
 // ethereum; XVS, TWT on altchain) get a USD price, at least the best that QuoterV2 on chain pays
@@ -18,7 +18,7 @@ import { createProject } from '../../support/marketFixtures'
 // than every path this reference enumerates (a run saw $90.00 against $42.30 for ENS), and the
 // engine finds it; its exactness against a brute force over every pool is bestRoute.test.ts's.
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 
 /** The best QuoterV2 output for `amountIn` over every V3 path of 1-2 hops among `middles`. */
 async function quoterBest(

@@ -1,15 +1,15 @@
-import { NETWORK_NAMES } from '../../../lib/networkNames'
 import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
 import { legsOf, swapRouterCall } from '../../../lib/chain/swapRouterCall'
 import { bestRoute } from '../../../lib/routing/bestRoute'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
+import { byCatalog, type DemoCatalog, TESTED_NETWORKS } from '../../support/networkCases'
 
 // Every route kind the engine picks on the devnet, executed as the one SwapRouter02 transaction
 // it describes: what the wallet's balance gains equals the quote to the base unit.
 
-const NETWORKS = NETWORK_NAMES
+const NETWORKS = TESTED_NETWORKS
 type Network = (typeof NETWORKS)[number]
 const NATIVE = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' as Address
 
@@ -22,22 +22,24 @@ function tokenOf(network: Network, symbol: string): Address {
   return found.address
 }
 
-const CASES: Record<Network, { from: string; to: string; amount: string; decimals: number }[]> = {
-  ethereum: [
-    { from: 'native', to: 'USDC', amount: '2', decimals: 18 },
-    { from: 'USDC', to: 'native', amount: '5000', decimals: 6 },
-    { from: 'USDC', to: 'ENS', amount: '3000', decimals: 6 },
-    { from: 'USDC', to: 'LINK', amount: '2000000', decimals: 6 },
-    { from: 'native', to: 'WBTC', amount: '1', decimals: 18 },
-  ],
-  altchain: [
-    { from: 'native', to: 'USDC', amount: '2', decimals: 18 },
-    { from: 'USDC', to: 'native', amount: '5000', decimals: 6 },
-    { from: 'USDC', to: 'XVS', amount: '3000', decimals: 6 },
-    { from: 'USDC', to: 'CAKE', amount: '2000000', decimals: 6 },
-    { from: 'native', to: 'BTCB', amount: '1', decimals: 18 },
-  ],
-}
+// By demo catalog: a network runs its catalog's cases (tests/support/networkCases.ts).
+const CASES: Record<DemoCatalog, { from: string; to: string; amount: string; decimals: number }[]> =
+  {
+    ethereum: [
+      { from: 'native', to: 'USDC', amount: '2', decimals: 18 },
+      { from: 'USDC', to: 'native', amount: '5000', decimals: 6 },
+      { from: 'USDC', to: 'ENS', amount: '3000', decimals: 6 },
+      { from: 'USDC', to: 'LINK', amount: '2000000', decimals: 6 },
+      { from: 'native', to: 'WBTC', amount: '1', decimals: 18 },
+    ],
+    altchain: [
+      { from: 'native', to: 'USDC', amount: '2', decimals: 18 },
+      { from: 'USDC', to: 'native', amount: '5000', decimals: 6 },
+      { from: 'USDC', to: 'XVS', amount: '3000', decimals: 6 },
+      { from: 'USDC', to: 'CAKE', amount: '2000000', decimals: 6 },
+      { from: 'native', to: 'BTCB', amount: '1', decimals: 18 },
+    ],
+  }
 
 describe.each(NETWORKS)('bestRoute executed on %s', (network) => {
   it('pays each quoted route kind exactly what it quoted, through one SwapRouter02 multicall', async () => {
@@ -121,7 +123,7 @@ describe.each(NETWORKS)('bestRoute executed on %s', (network) => {
       if (nativeOut) kinds.add('native out')
       return received
     }
-    for (const swap of CASES[network]) {
+    for (const swap of byCatalog(network, CASES)) {
       const received = await execute(swap.from, swap.to, parseUnits(swap.amount, swap.decimals))
       // Sold back (itself an executed route, checked the same way): the split case buys $2M of
       // one token, and the devnet's pools are shared with files that expect catalog prices.

@@ -4,7 +4,8 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 // The layers (docs/architecture.md), highest first; a file may import its own layer or one below:
-//   functions, tooling (lib/local, lib/openapi, lib/catalog, lib/serverless)
+//   functions, each network's routes (lib/networkRoutes), tooling (lib/local, lib/openapi,
+//   lib/catalog, lib/serverless, lib/networks)
 //   lib/http                        the handler wrapper, above the domains it serves
 //   schemas                         imports only schemas and the neutral modules
 //   lib/<domain>                    auth, send, swap, transfer, clientSigning, markets, trades, ...
@@ -37,7 +38,16 @@ const NEUTRAL = new Set([
   'schemas/zod.ts',
 ])
 
-const TOOLING = ['lib/local/', 'lib/openapi/', 'lib/catalog/', 'lib/serverless/']
+const TOOLING = [
+  'lib/local/',
+  'lib/openapi/',
+  'lib/catalog/',
+  'lib/serverless/',
+  // The network operations and the files `npm run networks` writes from the table.
+  'lib/networks/',
+  // The route of each operation, which each network's handler file calls.
+  'lib/networkRoutes/',
+]
 
 /** The layer rank: higher may import lower, never the other way. */
 function rank(file: string): number {

@@ -217,7 +217,8 @@ describe('the OpenAPI document', () => {
   it('gives every route examples of its inputs and result that its own schemas accept', async () => {
     const routes = (await loadRoutes()).flatMap((route) => ('definition' in route ? [route] : []))
 
-    expect(routes).toHaveLength(40)
+    // Every route of serverless.yml with a JSON answer: the docs routes aside, each has one.
+    expect(routes).toHaveLength(declaredFunctions().filter((fn) => fn.route).length - 3)
     for (const route of routes) {
       const { example } = route.doc
       const schemas = route.definition as unknown as Partial<

@@ -1,0 +1,22 @@
+import { preparedSwapResultSchema } from '../../schemas/clientSigning'
+import { swapBodySchema, tokenSwapBodySchema } from '../../schemas/swap'
+import { walletGuard } from '../auth/guard'
+import { prepareSwap } from '../clientSigning/prepareSwap'
+import { defineHandler } from '../http/defineHandler'
+import { NETWORKS, type NetworkName } from '../networkNames'
+
+/**
+ * POST /api/v1/prepare/swap/tokens/<network>: the transactions the network's tokens swap route
+ * would send (an approval where needed, then the swap), unsigned, for the wallet to sign.
+ */
+export function prepareSwapTokensRoute(network: NetworkName) {
+  return defineHandler({
+    auth: walletGuard,
+    // Prepare writes and sends nothing: the session is read while the route reads.
+    sessionRead: 'beside',
+    body: NETWORKS[network].routes.nativeSwapRoute ? tokenSwapBodySchema : swapBodySchema,
+    result: preparedSwapResultSchema,
+    run: ({ body, principal }) =>
+      prepareSwap({ network, owner: principal.subject as `0x${string}`, ...body }),
+  })
+}

@@ -1,0 +1,22 @@
+import { preparedTransferResultSchema } from '../../schemas/clientSigning'
+import { transferBodySchema } from '../../schemas/swap'
+import { walletGuard } from '../auth/guard'
+import { prepareTransfer } from '../clientSigning/prepareTransfer'
+import { defineHandler } from '../http/defineHandler'
+import type { NetworkName } from '../networkNames'
+
+/**
+ * POST /api/v1/prepare/transfer/tokens/<network>: the transaction the network's transfer route
+ * would send, unsigned.
+ */
+export function prepareTransferRoute(network: NetworkName) {
+  return defineHandler({
+    auth: walletGuard,
+    // Prepare writes and sends nothing: the session is read while the route reads.
+    sessionRead: 'beside',
+    body: transferBodySchema,
+    result: preparedTransferResultSchema,
+    run: ({ body, principal }) =>
+      prepareTransfer({ network, owner: principal.subject as `0x${string}`, ...body }),
+  })
+}

@@ -1,0 +1,96 @@
+import type { NetworkName } from '../networkNames'
+import { NETWORKS } from '../networkNames'
+import { KEY_PARAMS, submitExample, txResult } from './exampleValues'
+import { networkExamples } from './networkExamples'
+import { PREPARED_ROUTE, type RouteDoc, SIGNED_ROUTE, SUBMITTED_ROUTE } from './routeDoc'
+
+// The docs of a network's routes (lib/networks/operations.ts), one per operation: each network's
+// doc file under functions/ is `npm run networks`'s one line calling it, with the examples its
+// table entry gives (lib/openapi/networkExamples.ts).
+
+export function quoteDoc(network: NetworkName): RouteDoc {
+  const { quote } = networkExamples(network)
+  return {
+    description: NETWORKS[network].routes.quoteCall
+      ? `An exact quote on ${network}, with the router call data that performs the swap to \`recipient\` (20-minute deadline) and its value.`
+      : `An exact quote on ${network}: the best router path of up to 3 hops for the amount in, and the minimum out after slippage.`,
+    errors: [422],
+    example: quote,
+  }
+}
+
+export function swapTokensDoc(network: NetworkName): RouteDoc {
+  const { tokenSwap } = networkExamples(network)
+  return {
+    description: NETWORKS[network].routes.nativeSwapRoute
+      ? `Swaps a token for another on ${network}, signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.`
+      : `Swaps on ${network} (either side may be the native coin), signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.`,
+    ...SIGNED_ROUTE,
+    example: async () => ({
+      params: KEY_PARAMS,
+      body: tokenSwap.body,
+      result: txResult(await submitExample(tokenSwap)),
+    }),
+  }
+}
+
+export function swapNativeDoc(network: NetworkName): RouteDoc {
+  const { nativeSwap } = networkExamples(network)
+  return {
+    description: `Swaps between the native coin and a token on ${network}, signed with \`{key}\` (which must control the signed-in wallet), and answers the transaction hash once the node accepted it.`,
+    ...SIGNED_ROUTE,
+    example: async () => ({
+      params: KEY_PARAMS,
+      body: nativeSwap.body,
+      result: txResult(await submitExample(nativeSwap)),
+    }),
+  }
+}
+
+export function transferDoc(network: NetworkName): RouteDoc {
+  const { transfer } = networkExamples(network)
+  return {
+    description: `Sends the native coin or a token on ${network}, signed with \`{key}\`, and answers the transaction hash.`,
+    ...SIGNED_ROUTE,
+    example: async () => ({
+      params: KEY_PARAMS,
+      body: transfer.body,
+      result: txResult(await submitExample(transfer)),
+    }),
+  }
+}
+
+export function prepareSwapTokensDoc(network: NetworkName): RouteDoc {
+  return {
+    description: NETWORKS[network].routes.nativeSwapRoute
+      ? `The unsigned transactions (an approval where needed, then the swap) that the ${network} token swap route would send, for the wallet to sign itself and submit.`
+      : `The unsigned transactions (an approval where needed, then the swap) that the ${network} swap route would send, for the wallet to sign itself and submit.`,
+    ...PREPARED_ROUTE,
+    example: networkExamples(network).tokenSwap,
+  }
+}
+
+export function prepareSwapNativeDoc(network: NetworkName): RouteDoc {
+  return {
+    description: `The unsigned transactions that the ${network} native swap route would send, for the wallet to sign itself and submit.`,
+    ...PREPARED_ROUTE,
+    example: networkExamples(network).nativeSwap,
+  }
+}
+
+export function prepareTransferDoc(network: NetworkName): RouteDoc {
+  return {
+    description: `The unsigned transaction that the ${network} transfer route would send, for the wallet to sign itself and submit.`,
+    ...PREPARED_ROUTE,
+    example: networkExamples(network).transfer,
+  }
+}
+
+export function submitDoc(network: NetworkName): RouteDoc {
+  const { tokenSwap } = networkExamples(network)
+  return {
+    description: `Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ${network}, after checking each is one the service would have prepared.`,
+    ...SUBMITTED_ROUTE,
+    example: async () => await submitExample(tokenSwap),
+  }
+}
