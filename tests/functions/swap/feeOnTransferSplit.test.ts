@@ -11,15 +11,15 @@ import {
   parseUnits,
 } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { handler as swapTokensAltchain } from '../../../functions/swap/swapTokensAltchain'
-import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import { segmentsOf, swapRouter02Abi, swapRouterCall } from '../../../lib/chain/swapRouterCall'
-import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
+import type { NetworkName } from '../../../lib/networkNames'
 import { prepareRoute, submitRoute } from '../../support/clientSigningRoutes'
 import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { creditToken } from '../../support/listedToken'
 import { bearer } from '../../support/marketFixtures'
+import { byCatalog, TESTED_NETWORKS } from '../../support/networkCases'
+import { networkHandler } from '../../support/networkRoutes'
 import { signAll, type PreparedTransaction } from '../../support/signPrepared'
 import {
   expectSwapMatchesQuote,
@@ -38,7 +38,8 @@ import { signInWithWallet } from '../../support/walletSignIn'
 // would have paid on the same block (its legs' outputs from an eth_call of that call, less the
 // token's own fee on the sweep's transfer).
 
-const CASES: Record<NetworkName, { from: string; amount: string }> = {
+/** The case by the network's demo catalog. */
+const CASES = {
   ethereum: { from: 'WBTC', amount: '50.46939946' },
   altchain: { from: 'BTCB', amount: '50.594708999041788741' },
 }
@@ -62,7 +63,7 @@ function feeBpsOf(network: NetworkName): Promise<bigint> {
 
 /** A signed-in wallet holding the case's input, credited in storage (buying it moves pools). */
 async function caseWallet(network: NetworkName) {
-  const { from, amount } = CASES[network]
+  const { from, amount } = byCatalog(network, CASES)
   const token = deployment(network).tokens.find((candidate) => candidate.symbol === from)
   if (!token) throw new Error(`no ${from} on ${network}`)
   const funded = await fundedAccount(network)
@@ -145,7 +146,7 @@ async function expectLegsPayWallet(network: NetworkName, hash: Hash, owner: Addr
   expect(toWallet.length).toBe(legs)
 }
 
-describe.each(NETWORK_NAMES)('a split into a fee-on-transfer token on %s', (network) => {
+describe.each(TESTED_NETWORKS)('a split into a fee-on-transfer token on %s', (network) => {
   it('pays the quote exactly through the {key} swap, at least what the router sweep paid', async () => {
     const wallet = await caseWallet(network)
     const feeBps = await feeBpsOf(network)
@@ -153,7 +154,7 @@ describe.each(NETWORK_NAMES)('a split into a fee-on-transfer token on %s', (netw
     expect(quote.route.length).toBeGreaterThan(1)
 
     const response = await invoke(
-      network === 'ethereum' ? swapTokensEthereum : swapTokensAltchain,
+      await networkHandler('swapTokens', network),
       httpEvent({
         routeKey: `POST /api/v1/swap/tokens/${network}/{key}`,
         pathParameters: { key: wallet.privateKey },
