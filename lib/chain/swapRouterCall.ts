@@ -28,20 +28,26 @@ export interface RouterHop {
 export interface SplitLeg {
   hops: readonly RouterHop[]
   amountIn: bigint
+  /**
+   * What the leg is expected to pay (its simulated amount): with `legsPayRecipient`, its weight
+   * in the split of `amountOutMin` into the legs' minimums (legMinimums).
+   */
+  amountOut?: bigint
 }
 
-/** A split as the routing engine gives it: each route's input and its hops' pools. */
+/** A split as the routing engine gives it: each route's input and its hops' pools and figures. */
 export interface RoutedSplit {
   routes: readonly {
     amountIn: bigint
-    hops: readonly { pool: Pool; tokenIn: Address; tokenOut: Address }[]
+    hops: readonly { pool: Pool; tokenIn: Address; tokenOut: Address; amountOut: bigint }[]
   }[]
 }
 
-/** The legs of a searched split, as the router takes them. */
+/** The legs of a split, as the router takes them, each expecting its last hop's output. */
 export function legsOf(split: RoutedSplit): SplitLeg[] {
   return split.routes.map((route) => ({
     amountIn: route.amountIn,
+    amountOut: route.hops[route.hops.length - 1]?.amountOut ?? 0n,
     hops: route.hops.map((hop) => ({
       protocol: hop.pool.protocol,
       fee: hop.pool.protocol === 'v3' ? hop.pool.state.fee : 0,
@@ -61,6 +67,13 @@ export interface SwapRouterCallParameters {
   nativeIn: boolean
   /** The native coin comes out: legs pay the router, which unwraps to the recipient. */
   nativeOut: boolean
+  /**
+   * A split's legs each pay the recipient (token out only, not with `nativeOut`), each with its
+   * share of `amountOutMin` as its minimum (legMinimums), instead of paying the router, which
+   * sweeps the whole: one transfer of the output token fewer, which a fee-on-transfer token
+   * charges for (bestRoute simulates this shape beside the other where the output may take a fee).
+   */
+  legsPayRecipient?: boolean
 }
 
 export interface SwapRouterCall {
@@ -95,25 +108,61 @@ function v3Path(hops: readonly RouterHop[]): Hex {
 }
 
 /**
+ * The legs' minimums when each pays the recipient itself: `amountOutMin` split in proportion to
+ * what each leg is expected to pay, by largest remainder, so they sum to `amountOutMin` exactly
+ * (the recipient then receives at least `amountOutMin` whenever every leg meets its own) and none
+ * exceeds its leg's expected amount while `amountOutMin` does not exceed their sum.
+ */
+export function legMinimums(amountOutMin: bigint, expected: readonly bigint[]): bigint[] {
+  if (amountOutMin === 0n) return expected.map(() => 0n)
+  const total = expected.reduce((sum, amount) => sum + amount, 0n)
+  if (total === 0n || expected.some((amount) => amount < 0n)) {
+    throw new Error('legs paying the recipient need their expected amounts for a minimum')
+  }
+  const shares = expected.map((amount) => (amountOutMin * amount) / total)
+  let left = amountOutMin - shares.reduce((sum, share) => sum + share, 0n)
+  const byRemainder = expected
+    .map((amount, index) => ({ index, remainder: (amountOutMin * amount) % total }))
+    .sort((a, b) =>
+      a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1,
+    )
+  for (const { index } of byRemainder) {
+    if (left === 0n) break
+    shares[index] = (shares[index] ?? 0n) + 1n
+    left -= 1n
+  }
+  return shares
+}
+
+/**
  * One SwapRouter02 `multicall(deadline, data)` that swaps every leg of a split: each route as
  * segments (segmentsOf: a V3 hop, or consecutive V2 hops), a segment after the first spending
  * what the router holds of its token; the inner calls come leg by leg, segment by segment, so the
- * multicall's results are the segments' outputs in that order; the minimum is checked on the whole output:
- * by the only leg itself, else by `unwrapWETH9` (native out) or `sweepToken` to the recipient
- * once every leg has paid the router.
+ * multicall's results are the segments' outputs in that order. The minimum is checked on the
+ * whole output by the only leg itself, else by `unwrapWETH9` (native out) or `sweepToken` to the
+ * recipient once every leg has paid the router; with `legsPayRecipient`, by each leg on its
+ * share (legMinimums), every leg paying the recipient.
  */
 export function swapRouterCall(parameters: SwapRouterCallParameters): SwapRouterCall {
   const { legs, amountOutMin, recipient, deadline, nativeIn, nativeOut } = parameters
   const totalIn = legs.reduce((sum, leg) => sum + leg.amountIn, 0n)
+  const direct = legs.length > 1 && parameters.legsPayRecipient === true && !nativeOut
   // Several legs, or the native coin out: the router collects the output and checks the whole
-  // (legs of a split pay at different average rates, so no per-leg minimum is right).
-  const collect = nativeOut || legs.length > 1
+  // (legs of a split pay at different average rates, so no per-leg minimum is right), unless the
+  // legs pay the recipient, each checked on its share.
+  const collect = nativeOut || (legs.length > 1 && !direct)
   const finalRecipient = collect ? ADDRESS_THIS : recipient
   const firstHops = legs[0]?.hops ?? []
   const tokenOut = firstHops[firstHops.length - 1]?.tokenOut ?? ADDRESS_THIS
+  const minimums = direct
+    ? legMinimums(
+        amountOutMin,
+        legs.map((leg) => leg.amountOut ?? 0n),
+      )
+    : legs.map(() => (collect ? 0n : amountOutMin))
   const calls: Hex[] = []
-  for (const leg of legs) {
-    const legMin = collect ? 0n : amountOutMin
+  for (const [legIndex, leg] of legs.entries()) {
+    const legMin = minimums[legIndex] ?? 0n
     const segments = segmentsOf(leg.hops).map((segment) => segment.hops)
     segments.forEach((segment, index) => {
       const last = index === segments.length - 1

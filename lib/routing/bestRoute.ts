@@ -103,6 +103,12 @@ export interface BestRoute {
   simulated: boolean
   /** With `estimateFrom`: the gas of the route's call with a minimum of 0 (limitFrom), or why not. */
   estimate?: GasEstimate
+  /**
+   * The split's legs each pay the recipient, with a minimum each (swapRouterCall's
+   * `legsPayRecipient`), rather than the router sweeping the whole: chosen only where that paid
+   * more when simulated, i.e. the output token takes a fee on each transfer.
+   */
+  legsPayRecipient: boolean
 }
 
 /**
@@ -112,6 +118,14 @@ export interface BestRoute {
  */
 const plainTokens = new Set<string>()
 const PLAIN_TOKENS_KEPT = 1000
+/**
+ * Base units the amount in and what arrived must both reach for an exact simulation to prove the
+ * ends plain: a fee of 1 bps then takes at least 10 units off a transfer, which the pools' figure
+ * would show. Smaller, a fee can round away (3 % of 30 units is 0), and a token seen "plain" on a
+ * dust quote would lose its fee-safe plans, and a split into it its legs paying the recipient,
+ * on every later quote.
+ */
+const PLAIN_EVIDENCE_UNITS = 10n ** 5n
 
 /**
  * The best split of `amountIn` over the network's V2 and V3 pools (DECISIONS §8.1, §9.3), in two
@@ -125,8 +139,11 @@ const PLAIN_TOKENS_KEPT = 1000
  *
  * Never silently worse: where an end token may take a fee on transfer (not seen plain yet), the
  * best split keeping the hops that move it on V2 (SwapRouter02's V2 hop pays what arrived), and
- * that as a single route, are simulated in the same batch; the answer is the best simulated net
- * of gas, its legs carrying the simulated amounts, its impact from the simulated amount.
+ * that as a single route, are simulated in the same batch; where it is the output, each split
+ * whose legs end on V2 is simulated too with its legs paying the recipient (one transfer of the
+ * output, not two through the router's sweep); the answer is the best simulated net of gas (the
+ * router's sweep on a tie), its legs carrying the simulated amounts, its impact from the
+ * simulated amount.
  */
 export async function bestRoute(parameters: BestRouteParameters): Promise<BestRoute> {
   const { network, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, recipient } = parameters
@@ -188,14 +205,27 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   const feeSafe = (hop: Hop) =>
     hop.pool.protocol === 'v2' ||
     !unsure.some((token) => sameToken(token, hop.tokenIn) || sameToken(token, hop.tokenOut))
-  const plans = [best]
+  const plans: Array<typeof best & { legsPayRecipient: boolean }> = [
+    { ...best, legsPayRecipient: false },
+  ]
   if (unsure.length > 0 && !best.split.routes.every((route) => route.hops.every(feeSafe))) {
     const safe = plan(feeSafe)
-    if (safe) plans.push(safe)
+    if (safe) plans.push({ ...safe, legsPayRecipient: false })
     if (safe && safe.split.routes.length > 1) {
       const single = plan(feeSafe, 1)
-      if (single) plans.push(single)
+      if (single) plans.push({ ...single, legsPayRecipient: false })
     }
+  }
+  // An output that may take a fee on transfer: each split also with its legs paying the
+  // recipient, where every leg's last hop is V2 (its minimum then checks what arrived). After the
+  // others, so a tie (a plain token) keeps the router's sweep.
+  if (!nativeOut && unsure.some((token) => sameToken(token, tokenOut))) {
+    const direct = plans.filter(
+      (candidate) =>
+        candidate.split.routes.length > 1 &&
+        candidate.split.routes.every((route) => route.hops.at(-1)?.pool.protocol === 'v2'),
+    )
+    plans.push(...direct.map((candidate) => ({ ...candidate, legsPayRecipient: true })))
   }
   const answer = (
     chosen: (typeof plans)[number],
@@ -216,12 +246,14 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
       router: router ?? zeroAddress,
       simulated: simulated !== undefined,
       ...(estimate && { estimate }),
+      legsPayRecipient: chosen.legsPayRecipient,
     }
   }
   // Nothing to simulate with: the pools' math, on the plan any token can take where balances
   // cannot be set (the fee-safe one), else the best.
   if (!simulate || !router || (!nativeIn && balanceSlot === null)) {
-    return answer(simulate ? (plans[1] ?? best) : best)
+    const feeSafePlan = plans.find((candidate, index) => index > 0 && !candidate.legsPayRecipient)
+    return answer((simulate && feeSafePlan) || { ...best, legsPayRecipient: false })
   }
   const to = isAddressEqual(recipient, zeroAddress) ? ROUTER_PROBE_ADDRESS : recipient
   const { estimateFrom } = parameters
@@ -241,6 +273,7 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
           balanceSlot,
           blockNumber,
           expectedGas: candidate.split.gas,
+          legsPayRecipient: candidate.legsPayRecipient,
         }),
         estimateFrom &&
           estimateBeside({
@@ -255,6 +288,7 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
               deadline: BigInt(Math.floor(Date.now() / 1000) + DEFAULT_DEADLINE_SECONDS),
               nativeIn,
               nativeOut,
+              legsPayRecipient: candidate.legsPayRecipient,
             }),
           }),
       ]),
@@ -269,7 +303,13 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     if (!chosen || net > chosen.net) chosen = { index, net }
   })
   const [simulatedBest] = outcomes[0] ?? []
-  if (simulatedBest && simulatedBest.received === best.split.amountOut && best.split.exact) {
+  if (
+    simulatedBest &&
+    simulatedBest.received === best.split.amountOut &&
+    best.split.exact &&
+    amountIn >= PLAIN_EVIDENCE_UNITS &&
+    simulatedBest.received >= PLAIN_EVIDENCE_UNITS
+  ) {
     // The pools paid what their math said, through both ends: neither takes a transfer fee.
     if (plainTokens.size >= PLAIN_TOKENS_KEPT) plainTokens.clear()
     for (const token of unsure) plainTokens.add(`${network}:${token.toLowerCase()}`)

@@ -39,6 +39,8 @@ export interface SimulateSplitParameters {
   blockNumber: bigint
   /** The gas the model expects the call to take: the call gets twice that, at least the cap. */
   expectedGas: bigint
+  /** A split's legs each pay `to` (swapRouterCall's `legsPayRecipient`). */
+  legsPayRecipient?: boolean
 }
 
 export interface SimulatedSplit {
@@ -67,6 +69,7 @@ export async function simulateSplit(
     deadline: maxUint256,
     nativeIn,
     nativeOut,
+    legsPayRecipient: parameters.legsPayRecipient ?? false,
   })
   const stateOverride: StateOverride = [
     {

@@ -21,7 +21,9 @@ export interface RouterCall {
 
 /**
  * The SwapRouter02 call that swaps exactly the route's input along its split (swapRouterCall):
- * the native coin wrapped from the call's value, or unwrapped to the recipient.
+ * the native coin wrapped from the call's value, or unwrapped to the recipient; in the shape the
+ * route was simulated in (legs paying the recipient, each its share of the minimum by its
+ * simulated amount, where bestRoute chose that).
  */
 export function routeCall(best: BestRoute, parameters: RouteCallParameters): RouterCall {
   return swapRouterCall({
@@ -31,6 +33,7 @@ export function routeCall(best: BestRoute, parameters: RouteCallParameters): Rou
     deadline: parameters.deadline,
     nativeIn: isNative(parameters.address0),
     nativeOut: isNative(parameters.address1),
+    legsPayRecipient: best.legsPayRecipient,
   })
 }
 

@@ -40,7 +40,12 @@ async function mined(network: NetworkName, hash: Hex) {
  * Credits `amount` of a devnet catalog token (an OpenZeppelin ERC-20: balances in slot 0) by
  * writing its storage: the demo USD coin cannot be minted, and buying it would move shared pools.
  */
-async function creditToken(network: NetworkName, token: Address, holder: Address, amount: bigint) {
+export async function creditToken(
+  network: NetworkName,
+  token: Address,
+  holder: Address,
+  amount: bigint,
+) {
   const slot = keccak256(
     encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [holder, 0n]),
   )

@@ -265,10 +265,19 @@ export function quoteCallsOf(
 const sequencePairAbi = parseAbi([
   'function token0() view returns (address)',
   'function getReserves() view returns (uint112, uint112, uint32)',
+  'function balanceOf(address) view returns (uint256)',
 ])
 
 type PoolCopy =
-  | { kind: 'v2'; token0: Address; reserve0: bigint; reserve1: bigint }
+  | {
+      kind: 'v2'
+      token0: Address
+      reserve0: bigint
+      reserve1: bigint
+      /** The pair's balances: above the reserves where tokens were sent to it unsynced. */
+      balance0: bigint
+      balance1: bigint
+    }
   | {
       kind: 'v3'
       sqrtPrice: JSBI
@@ -280,7 +289,9 @@ type PoolCopy =
 
 /**
  * The route's legs in the router's order on one copy of the pools at `blockNumber`: V2 hops by
- * reserves and the constant-product formula (transfer fees as in amountOutAlong), V3 hops by the
+ * reserves and the constant-product formula on what the pair holds above its reserve of the input
+ * (transfer fees as in amountOutAlong), reserves then synced to the pair's balances as the pair
+ * does (a surplus sent to it unsynced goes to the next leg), V3 hops by the
  * Uniswap SDK's swap loop over ticks read from the pool itself (ChainTicks), each pool as the
  * legs before left it.
  */
@@ -296,7 +307,15 @@ export async function routeOutInSequence(
     const known = copies.get(hop.pool.toLowerCase())
     if (known) return known
     if (hop.protocol === 'v2') {
-      const [token0, [reserve0, reserve1]] = await Promise.all([
+      const held = (token: Address) =>
+        client.readContract({
+          address: token,
+          abi: sequencePairAbi,
+          functionName: 'balanceOf',
+          args: [hop.pool],
+          blockNumber,
+        })
+      const [token0, [reserve0, reserve1], heldIn, heldOut] = await Promise.all([
         client.readContract({
           address: hop.pool,
           abi: sequencePairAbi,
@@ -309,8 +328,18 @@ export async function routeOutInSequence(
           functionName: 'getReserves',
           blockNumber,
         }),
+        held(hop.tokenIn),
+        held(hop.tokenOut),
       ])
-      return { kind: 'v2', token0, reserve0, reserve1 }
+      const inIsToken0 = isAddressEqual(token0, hop.tokenIn)
+      return {
+        kind: 'v2',
+        token0,
+        reserve0,
+        reserve1,
+        balance0: inIsToken0 ? heldIn : heldOut,
+        balance1: inIsToken0 ? heldOut : heldIn,
+      }
     }
     const [[sqrtPrice, tick], liquidity, spacing] = await Promise.all([
       client.readContract({
@@ -353,11 +382,19 @@ export async function routeOutInSequence(
         const [reserveIn, reserveOut] = zeroForOne
           ? [copy.reserve0, copy.reserve1]
           : [copy.reserve1, copy.reserve0]
-        const out = constantProductOut(arrived, reserveIn, reserveOut)
+        // SwapRouter02's V2 swap prices what the pair holds above its reserve of the input, and
+        // the pair's swap syncs its reserves to its balances (a surplus sent unsynced included).
+        const [heldIn, heldOut] = zeroForOne
+          ? [copy.balance0 + arrived, copy.balance1]
+          : [copy.balance1 + arrived, copy.balance0]
+        const out = constantProductOut(heldIn - reserveIn, reserveIn, reserveOut)
+        const [balance0, balance1] = zeroForOne ? [heldIn, heldOut - out] : [heldOut - out, heldIn]
         copies.set(hop.pool.toLowerCase(), {
           ...copy,
-          reserve0: zeroForOne ? copy.reserve0 + arrived : copy.reserve0 - out,
-          reserve1: zeroForOne ? copy.reserve1 - out : copy.reserve1 + arrived,
+          reserve0: balance0,
+          reserve1: balance1,
+          balance0,
+          balance1,
         })
         amount = index === leg.hops.length - 1 ? afterFee(out, hop.tokenOut) : out
         continue

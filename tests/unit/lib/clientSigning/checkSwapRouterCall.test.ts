@@ -8,7 +8,7 @@ import {
   parseAbi,
 } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { type RouterHop, swapRouterCall } from '../../../../lib/chain/swapRouterCall'
+import { legMinimums, type RouterHop, swapRouterCall } from '../../../../lib/chain/swapRouterCall'
 import {
   checkSwapRouterCall,
   submittedRouterAbi,
@@ -97,26 +97,31 @@ const LEFT_IN_ROUTER = 'leaves the output in the router instead of paying the wa
 
 /** An inner call with whoever it pays replaced by the router (ADDRESS_THIS). */
 function toRouter(data: Hex): Hex {
+  return toRecipient(data, ADDRESS_THIS)
+}
+
+/** An inner call with whoever it pays replaced by `recipient`. */
+function toRecipient(data: Hex, recipient: Address): Hex {
   const call = decodeFunctionData({ abi: submittedRouterAbi, data })
   switch (call.functionName) {
     case 'exactInput':
       return encodeFunctionData({
         abi: submittedRouterAbi,
         functionName: 'exactInput',
-        args: [{ ...call.args[0], recipient: ADDRESS_THIS }],
+        args: [{ ...call.args[0], recipient }],
       })
     case 'swapExactTokensForTokens': {
       const [amountIn, minimum, path] = call.args
       return encodeFunctionData({
         abi: submittedRouterAbi,
         functionName: 'swapExactTokensForTokens',
-        args: [amountIn, minimum, path, ADDRESS_THIS],
+        args: [amountIn, minimum, path, recipient],
       })
     }
     case 'sweepToken':
-      return sweep(call.args[0], ADDRESS_THIS)
+      return sweep(call.args[0], recipient)
     case 'unwrapWETH9':
-      return unwrap(call.args[0], ADDRESS_THIS)
+      return unwrap(call.args[0], recipient)
     default:
       throw new Error(`no recipient in ${call.functionName}`)
   }
@@ -280,7 +285,8 @@ describe('checkSwapRouterCall', () => {
         fc.constantFrom(...TOKENS),
         fc.constantFrom(...TOKENS),
         fc.boolean(),
-        (routes, tokenIn, tokenOut, nativeOut) => {
+        fc.boolean(),
+        (routes, tokenIn, tokenOut, nativeOut, legsPayRecipient) => {
           const from = tokenIn
           const to = nativeOut ? WETH : tokenOut
           fc.pre(!isSame(from, to))
@@ -292,6 +298,7 @@ describe('checkSwapRouterCall', () => {
             ]
             return {
               amountIn,
+              amountOut: amountIn,
               hops: path.slice(1).map((token, index) => ({
                 ...(hops[index] ?? { protocol: 'v2' as const, fee: 0 }),
                 fee: hops[index]?.protocol === 'v3' ? (hops[index]?.fee ?? 500) : 0,
@@ -300,8 +307,16 @@ describe('checkSwapRouterCall', () => {
               })),
             }
           })
-          const built = swapRouterCall({ ...base, legs, nativeIn: false, nativeOut })
+          const built = swapRouterCall({
+            ...base,
+            legs,
+            nativeIn: false,
+            nativeOut,
+            legsPayRecipient,
+          })
           const total = legs.reduce((sum, leg) => sum + leg.amountIn, 0n)
+          // The router collects the output unless the legs of a split pay the wallet themselves.
+          const collected = nativeOut || (legs.length > 1 && !legsPayRecipient)
 
           expect(check(built.data)).toMatchObject({ token: from, amount: total })
           // The same call with its last inner call paying the router, then a refundETH: refused,
@@ -313,13 +328,129 @@ describe('checkSwapRouterCall', () => {
           if (nativeOut) expect(check(redirected)).toMatchObject({ token: from, amount: total })
           else expect(refusal(redirected)).toBe(LEFT_IN_ROUTER)
           // Without its last call (the sweep or unwrap of a collected output), then a refundETH.
-          if (inner.length >= legs.length && (nativeOut || legs.length > 1)) {
+          if (inner.length >= legs.length && collected) {
             expect(refusal(multicall([...inner, refundETH()]))).toBe(LEFT_IN_ROUTER)
           }
         },
       ),
       { numRuns: 500, seed: 32 },
     )
+  })
+
+  it('accepts every split whose legs pay the wallet themselves, generated, and refuses it with any one leg paying the router or a stranger', () => {
+    const TOKENS = [USDC, WETH, LINK, STRANGER]
+    const route = fc.record({
+      middle: fc.array(fc.constantFrom(...TOKENS), { maxLength: 2 }),
+      protocols: fc.array(fc.constantFrom('v2' as const, 'v3' as const), {
+        minLength: 3,
+        maxLength: 3,
+      }),
+      amountIn: fc.bigInt({ min: 1n, max: 10n ** 24n }),
+      amountOut: fc.bigInt({ min: 1n, max: 10n ** 24n }),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(route, { minLength: 2, maxLength: 4 }),
+        fc.constantFrom(...TOKENS),
+        fc.constantFrom(...TOKENS),
+        fc.nat({ max: 10_000 }),
+        fc.nat(),
+        fc.boolean(),
+        (routes, from, to, slippageBps, pick, toStranger) => {
+          fc.pre(!isSame(from, to))
+          const legs = routes.map(({ middle, protocols, amountIn, amountOut }) => {
+            const path = [
+              from,
+              ...middle.filter((token) => !isSame(token, from) && !isSame(token, to)),
+              to,
+            ]
+            return {
+              amountIn,
+              amountOut,
+              hops: path.slice(1).map((token, index) => ({
+                protocol: protocols[index] ?? ('v2' as const),
+                fee: protocols[index] === 'v3' ? 3000 : 0,
+                tokenIn: path[index] as Address,
+                tokenOut: token,
+              })),
+            }
+          })
+          const expected = legs.reduce((sum, leg) => sum + (leg.amountOut ?? 0n), 0n)
+          const amountOutMin = (expected * BigInt(10_000 - slippageBps)) / 10_000n
+          const built = swapRouterCall({
+            ...base,
+            amountOutMin,
+            legs,
+            nativeIn: false,
+            nativeOut: false,
+            legsPayRecipient: true,
+          })
+          const total = legs.reduce((sum, leg) => sum + leg.amountIn, 0n)
+
+          expect(check(built.data)).toMatchObject({ token: from, amount: total })
+          const { args } = decodeFunctionData({ abi: submittedRouterAbi, data: built.data })
+          const inner = [...(args[1] as readonly Hex[])]
+          const calls = inner.map((data) => decodeFunctionData({ abi: submittedRouterAbi, data }))
+          // No sweep: each leg's last call pays the wallet, with a minimum; the others pay the
+          // router and check nothing. The minimums sum to amountOutMin, none above its leg's.
+          expect(calls.some((call) => call.functionName === 'sweepToken')).toBe(false)
+          const paid = calls.flatMap((call, index) => {
+            const [recipient, minimum] =
+              call.functionName === 'exactInput'
+                ? [call.args[0].recipient, call.args[0].amountOutMinimum]
+                : call.functionName === 'swapExactTokensForTokens'
+                  ? [call.args[3], call.args[1]]
+                  : [undefined, undefined]
+            if (recipient === undefined || minimum === undefined) throw new Error('not a swap')
+            if (!isSame(recipient, WALLET)) {
+              expect(minimum).toBe(0n)
+              return []
+            }
+            return [{ index, minimum }]
+          })
+          expect(paid.length).toBe(legs.length)
+          expect(paid.reduce((sum, { minimum }) => sum + minimum, 0n)).toBe(amountOutMin)
+          paid.forEach(({ minimum }, leg) => {
+            expect(minimum).toBeLessThanOrEqual(legs[leg]?.amountOut ?? 0n)
+          })
+          // Any one leg's payment redirected: to the router (left there), or to a stranger.
+          const target = paid[pick % paid.length]?.index ?? 0
+          const redirected = [...inner]
+          const original = redirected[target] as Hex
+          redirected[target] = toStranger ? toRecipient(original, STRANGER) : toRouter(original)
+          expect(refusal(multicall([...redirected, refundETH()]))).toBe(
+            toStranger ? 'pays the swap out to another address' : LEFT_IN_ROUTER,
+          )
+        },
+      ),
+      { numRuns: 300, seed: 33 },
+    )
+  })
+
+  it('splits amountOutMin over the legs paying the wallet in proportion to their amounts, to the unit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 30n }), { minLength: 1, maxLength: 4 }),
+        fc.nat({ max: 10_000 }),
+        (amounts, slippageBps) => {
+          const total = amounts.reduce((sum, amount) => sum + amount, 0n)
+          fc.pre(total > 0n)
+          const amountOutMin = (total * BigInt(10_000 - slippageBps)) / 10_000n
+          const minimums = legMinimums(amountOutMin, amounts)
+          expect(minimums.reduce((sum, minimum) => sum + minimum, 0n)).toBe(amountOutMin)
+          minimums.forEach((minimum, index) => {
+            const amount = amounts[index] ?? 0n
+            // The exact share amountOutMin × amount / total, rounded down or up.
+            expect(minimum * total).toBeGreaterThan(amountOutMin * amount - total)
+            expect(minimum * total).toBeLessThan(amountOutMin * amount + total)
+            expect(minimum).toBeLessThanOrEqual(amount)
+          })
+        },
+      ),
+      { numRuns: 500, seed: 34 },
+    )
+    expect(legMinimums(0n, [0n, 0n])).toEqual([0n, 0n])
+    expect(() => legMinimums(1n, [0n, 0n])).toThrow()
   })
 
   it('refuses router functions the service does not prepare, nested multicalls and bare calls', () => {

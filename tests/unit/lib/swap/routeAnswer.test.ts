@@ -57,6 +57,7 @@ describe('describeBestRoute', () => {
       blockNumber: 99n,
       router: '0x68b3465833fb72a70ecdf485e0e4c7bd8665fc45',
       simulated: true,
+      legsPayRecipient: false,
     }
 
     const answer = describeBestRoute(best)
