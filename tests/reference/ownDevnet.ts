@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { createTestClient, defineChain, hexToBytes, http, publicActions, walletActions } from 'viem'
+import { createTestClient, defineChain, http, publicActions, walletActions } from 'viem'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { findFreePort } from '../../lib/local/findFreePort'
+import { freshDevnetState } from '../support/freshDevnets'
 import type { NetworkName } from '../../lib/networkNames'
 
 /** Where the run keeps the devnet states it started from, for replaying a failure. */
@@ -40,24 +41,23 @@ function ownDevnetClient(rpcUrl: string, chainId: number) {
 }
 
 /**
- * A devnet of this file's own, started from a copy of the suite's devnet (`anvil_dumpState`, a
- * read), so its trades disturb no other test file. The state it started from is kept in
+ * A devnet of this file's own, started from a copy of the suite's devnet as the stack left it
+ * (tests/support/freshDevnets.ts: the same state whatever test files ran first), so its cases are
+ * the same in every run and its trades disturb no other test file. The state it started from is kept in
  * REFERENCE_OUTPUT_DIR (`<network>.state.gz`); with REFERENCE_REPLAY_DIR set, it starts from the
  * state kept there instead, to replay a failing run.
  */
 export async function copyDevnet({
   network,
-  sourceRpcUrl,
   chainId,
 }: {
   network: NetworkName
-  sourceRpcUrl: string
   chainId: number
 }): Promise<OwnDevnet> {
   const replayDir = process.env.REFERENCE_REPLAY_DIR
   const gzipped = replayDir
     ? await readFile(join(replayDir, `${network}.state.gz`))
-    : hexToBytes(await ownDevnetClient(sourceRpcUrl, chainId).dumpState())
+    : await freshDevnetState(network)
   if (!replayDir) {
     await mkdir(REFERENCE_OUTPUT_DIR, { recursive: true })
     await writeFile(join(REFERENCE_OUTPUT_DIR, `${network}.state.gz`), gzipped)

@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node'
 import type { DexDeployment } from '../../lib/local/deployDex'
 import { type LocalStack, servedDeployment, startLocalStack } from '../../lib/local/localStack'
 import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
+import { keepFreshDevnetStates } from './freshDevnets'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,6 +57,7 @@ export async function setup(project: TestProject): Promise<void> {
       NETWORK_NAMES.map((network) => [network, servedDeployment(deployments, network)]),
     ) as Record<NetworkName, DexDeployment>,
   )
+  await keepFreshDevnetStates(deployments)
 }
 
 export async function teardown(): Promise<void> {
