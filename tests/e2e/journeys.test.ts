@@ -131,8 +131,9 @@ describe('journeys over HTTP (serverless offline)', () => {
     const quotedOut = BigInt(quote.amountOutMin)
     expect(quote).toMatchObject({ amount: 40, decimal: 6 })
     expect(quote.quote).toBe(Number(quotedOut) / 1e6)
-    // 40 × $15.5 less the pool fee.
-    expect(quote.quote).toBeCloseTo(40 * 15.5 * 0.997, -1)
+    // 40 × $15.5 less the pool fee, within 2 %: other files trade LINK on the same devnet (the
+    // amount it pays is checked below, exactly when no other trade came between).
+    expect(Math.abs(quote.quote / (40 * 15.5 * 0.997) - 1)).toBeLessThan(0.02)
     expect([quote.path[0], quote.path.at(-1)]).toEqual([link, usdc])
     expect(BigInt(quote.value)).toBe(0n)
 
