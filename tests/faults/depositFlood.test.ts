@@ -1,5 +1,4 @@
 import '../support/env'
-import { randomUUID } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
@@ -19,18 +18,12 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { handler as listTradesHandler } from '../../functions/trades/listTrades'
-import { chainOf } from '../../lib/chain/clients'
-import { loadChainConfig } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { setProjectPrice } from '../../lib/db/marketStats'
 import { projectId } from '../../lib/db/project'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletsKnown } from '../../lib/db/wallet'
-import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
-import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
-import { findFreePort } from '../../lib/local/findFreePort'
-import { createTable } from '../../lib/local/localStack'
 import { indexDeposits, type NetworkIndexing } from '../../lib/trades/indexDeposits'
 import { listInCatalog } from '../support/catalogListing'
 import { depositCursorOf } from '../support/depositCursor'
@@ -41,6 +34,7 @@ import { rpcRequestChannel } from '../support/rpcChannels'
 import { runScheduled } from '../support/scheduledRun'
 import { loadTransferLoop, transferLoopAbi } from '../support/transferLoop'
 import { signInWithWallet } from '../support/walletSignIn'
+import { type IndexerEngines, startIndexerEngines } from '../support/indexerEngines'
 
 // Issue 32, "A dust flood freezes the deposit indexer", replayed: a signed-in wallet W gets
 // 30,000+ real transfers of 1 unit of the catalog's USD coin (priced at 1 USD) from a contract
@@ -57,30 +51,15 @@ const FUNCTION_TIMEOUT_MS = 60_000
 const USD_DECIMALS = 6
 const MAX_RUNS = 3
 
-const anvils: AnvilNode[] = []
+let engines: IndexerEngines | undefined
 let client: ReturnType<typeof ownDevnetClient>
 let deployer: Address
 let usd: Address
 let loop: Address
 
 beforeAll(async () => {
-  const table = `flood-${randomUUID()}`
-  const [ethereum, altchain] = await Promise.all([
-    findFreePort().then((port) => startAnvil({ port, chainId: DEVNET_CHAIN_IDS.ethereum })),
-    findFreePort().then((port) => startAnvil({ port, chainId: DEVNET_CHAIN_IDS.altchain })),
-    createTable(String(process.env.DYNAMODB_ENDPOINT), table),
-  ])
-  anvils.push(ethereum, altchain)
-  // Before any module reads its configuration: the modules build their clients on first use.
-  // Only these two served (the suite's stack serves every network of the table).
-  Object.assign(process.env, {
-    TABLE_NAME: table,
-    NETWORKS: 'ethereum,altchain',
-    ETHEREUM_RPC_URL: ethereum.rpcUrl,
-    ALTCHAIN_RPC_URL: altchain.rpcUrl,
-  })
-  client = ownDevnetClient(ethereum.rpcUrl, chainOf(loadChainConfig('ethereum')))
-  ;[deployer] = (await client.getAddresses()) as [Address]
+  engines = await startIndexerEngines('flood')
+  ;({ client, deployer } = engines)
   const deployed = async (hash: Hash) =>
     getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress ?? '0x')
   const [token, transferLoop] = await Promise.all([loadCatalogTokenArtifact(), loadTransferLoop()])
@@ -110,7 +89,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  await Promise.all(anvils.map((anvil) => anvil.stop()))
+  await engines?.stop()
 })
 
 async function pay(to: Address, amount: bigint): Promise<Hash> {

@@ -1,22 +1,15 @@
 import '../../support/env'
-import { randomUUID } from 'node:crypto'
 import { type Address, getAddress, type Hash, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as indexDepositsHandler } from '../../../functions/schedules/indexDeposits'
-import { chainOf } from '../../../lib/chain/clients'
-import { loadChainConfig } from '../../../lib/config'
 import { db } from '../../../lib/db/client'
 import { listDepositLags } from '../../../lib/db/depositLags'
 import { listTrades } from '../../../lib/db/trade'
 import { markWalletsKnown } from '../../../lib/db/wallet'
-import { type AnvilNode, startAnvil } from '../../../lib/local/anvil'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../../lib/local/catalogTokenArtifact'
-import { DEVNET_CHAIN_IDS } from '../../../lib/local/deployDex'
-import { findFreePort } from '../../../lib/local/findFreePort'
-import { createTable } from '../../../lib/local/localStack'
 import { indexDeposits } from '../../../lib/trades/indexDeposits'
 import { listInCatalog } from '../../support/catalogListing'
 import { depositCursorOf, placeDepositCursor } from '../../support/depositCursor'
@@ -25,36 +18,21 @@ import { writeTrades } from '../../support/bulkTrades'
 import { spyOnDbSend } from '../../support/dbSendSpy'
 import { countRequests } from '../../support/requestCounters'
 import { rpcRequestChannel } from '../../support/rpcChannels'
+import { type IndexerEngines, startIndexerEngines } from '../../support/indexerEngines'
 
 // DECISIONS §9.1, bounded, resumable work: a run stops on its counts (transfers examined), or
 // before its time is up (the Lambda context's remaining time, controlled here), and the next run
 // goes on from where it stopped; a range scanned again costs reads. A devnet and table of its own:
 // the cursor must be this file's alone, and it mines hundreds of blocks.
 
-const anvils: AnvilNode[] = []
+let engines: IndexerEngines | undefined
 let client: ReturnType<typeof ownDevnetClient>
 let deployer: Address
 let token: Address
 
 beforeAll(async () => {
-  const table = `runs-${randomUUID()}`
-  // Both networks of its own: the scheduled handler indexes both.
-  const [ethereum, altchain] = await Promise.all([
-    findFreePort().then((port) => startAnvil({ port, chainId: DEVNET_CHAIN_IDS.ethereum })),
-    findFreePort().then((port) => startAnvil({ port, chainId: DEVNET_CHAIN_IDS.altchain })),
-    createTable(String(process.env.DYNAMODB_ENDPOINT), table),
-  ])
-  anvils.push(ethereum, altchain)
-  // Before any module reads its configuration: the modules build their clients on first use.
-  // Only these two served (the suite's stack serves every network of the table).
-  Object.assign(process.env, {
-    TABLE_NAME: table,
-    NETWORKS: 'ethereum,altchain',
-    ETHEREUM_RPC_URL: ethereum.rpcUrl,
-    ALTCHAIN_RPC_URL: altchain.rpcUrl,
-  })
-  client = ownDevnetClient(ethereum.rpcUrl, chainOf(loadChainConfig('ethereum')))
-  ;[deployer] = (await client.getAddresses()) as [Address]
+  engines = await startIndexerEngines('runs')
+  ;({ client, deployer } = engines)
   const artifact = await loadCatalogTokenArtifact()
   const hash = await client.deployContract({
     abi: catalogTokenAbi,
@@ -68,7 +46,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  await Promise.all(anvils.map((anvil) => anvil.stop()))
+  await engines?.stop()
 })
 
 const knownWallet = async () => {
