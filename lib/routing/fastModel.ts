@@ -19,7 +19,13 @@ interface FastTick {
 
 /** What the model keeps of a pool: its read state, prepared once. */
 type FastPool =
-  | { protocol: 'v2'; reserve0: number; reserve1: number; keep: number }
+  | {
+      protocol: 'v2'
+      reserve0: number
+      reserve1: number
+      keep: number
+      initial: FastState
+    }
   | {
       protocol: 'v3'
       sqrtPrice: number
@@ -29,9 +35,11 @@ type FastPool =
       ticks: FastTick[]
       lowest: number
       highest: number
+      /** The state as read (states are never changed in place, so one serves every search). */
+      initial: FastState
     }
 
-/** A pool's state as trades leave it in the model. */
+/** A pool's state as trades leave it in the model (never changed: a trade makes a new one). */
 type FastState =
   | { protocol: 'v2'; reserve0: number; reserve1: number }
   | {
@@ -51,65 +59,82 @@ function prepare(pool: Pool): FastPool {
   if (known) return known
   let fast: FastPool
   if (pool.protocol === 'v2') {
+    const reserve0 = Number(pool.state.reserve0)
+    const reserve1 = Number(pool.state.reserve1)
     fast = {
       protocol: 'v2',
-      reserve0: Number(pool.state.reserve0),
-      reserve1: Number(pool.state.reserve1),
+      reserve0,
+      reserve1,
       keep: (10_000 - pool.state.feeBps) / 10_000,
+      initial: { protocol: 'v2', reserve0, reserve1 },
     }
   } else {
     const { known: range } = pool.state
+    const sqrtPrice = Number(pool.state.sqrtPriceX96) / 2 ** 96
+    const liquidity = Number(pool.state.liquidity)
+    const ticks = pool.state.ticks.map((tick) => ({
+      sqrtPrice: sqrtPriceAt(tick.index),
+      liquidityNet: Number(tick.liquidityNet),
+    }))
+    let above = 0
+    while (above < ticks.length && (ticks[above]?.sqrtPrice ?? 0) <= sqrtPrice) above += 1
     fast = {
       protocol: 'v3',
-      sqrtPrice: Number(pool.state.sqrtPriceX96) / 2 ** 96,
-      liquidity: Number(pool.state.liquidity),
+      sqrtPrice,
+      liquidity,
       keep: (1_000_000 - pool.state.fee) / 1_000_000,
-      ticks: pool.state.ticks.map((tick) => ({
-        sqrtPrice: sqrtPriceAt(tick.index),
-        liquidityNet: Number(tick.liquidityNet),
-      })),
+      ticks,
       lowest: range && range.lower > MIN_TICK ? sqrtPriceAt(range.lower) : 0,
       highest:
         range && range.upper < MAX_TICK ? sqrtPriceAt(range.upper) : Number.POSITIVE_INFINITY,
+      initial: { protocol: 'v3', sqrtPrice, liquidity, above },
     }
   }
   prepared.set(pool, fast)
   return fast
 }
 
-function initialState(fast: FastPool): FastState {
-  if (fast.protocol === 'v2') {
-    return { protocol: 'v2', reserve0: fast.reserve0, reserve1: fast.reserve1 }
-  }
-  let above = 0
-  while (above < fast.ticks.length && (fast.ticks[above]?.sqrtPrice ?? 0) <= fast.sqrtPrice) {
-    above += 1
-  }
-  return { protocol: 'v3', sqrtPrice: fast.sqrtPrice, liquidity: fast.liquidity, above }
-}
-
 /** Pool states as a search's trades leave them (a pool not in it is as read). */
 export type FastStates = Map<Pool, FastState>
 
-export interface FastSwap {
+/**
+ * What a swap gives and where it leaves the pool. One record, written by every swap: the search
+ * walks routes some ten thousand times a quote, and most walks keep no state (update false), so
+ * a swap allocates nothing; a state is made only when a walk keeps it (stateAfter).
+ */
+interface SwapOutcome {
   amountOut: number
   /** What one more unit of input would pay where the swap left the pool. */
   marginal: number
   ticksCrossed: number
-  after: FastState
+  zeroForOne: boolean
+  /** V2: the reserves after, as in and out. */
+  reserveIn: number
+  reserveOut: number
+  /** V3: the price, liquidity and tick position after. */
+  sqrtPrice: number
+  liquidity: number
+  above: number
 }
 
-function swap(
-  pool: Pool,
-  state: FastState | undefined,
-  tokenIn: Pool['token0'],
-  amountIn: number,
-): FastSwap {
-  const fast = prepare(pool)
-  const from = state ?? initialState(fast)
-  // The same string first: a hop's tokens are the pool's own (sameToken lowers both cases).
-  const zeroForOne =
-    tokenIn === pool.token0 || (tokenIn !== pool.token1 && sameToken(pool.token0, tokenIn))
+const outcome: SwapOutcome = {
+  amountOut: 0,
+  marginal: 0,
+  ticksCrossed: 0,
+  zeroForOne: true,
+  reserveIn: 0,
+  reserveOut: 0,
+  sqrtPrice: 0,
+  liquidity: 0,
+  above: 0,
+}
+
+/** Whether `tokenIn` is the pool's token0 (a hop's tokens are the pool's own strings). */
+const isZeroForOne = (pool: Pool, tokenIn: Pool['token0']) =>
+  tokenIn === pool.token0 || (tokenIn !== pool.token1 && sameToken(pool.token0, tokenIn))
+
+function swap(fast: FastPool, from: FastState, zeroForOne: boolean, amountIn: number): SwapOutcome {
+  outcome.zeroForOne = zeroForOne
   if (fast.protocol === 'v2' && from.protocol === 'v2') {
     const [reserveIn, reserveOut] = zeroForOne
       ? [from.reserve0, from.reserve1]
@@ -118,14 +143,12 @@ function swap(
     const amountOut = (effective * reserveOut) / (reserveIn + effective)
     const inAfter = reserveIn + amountIn
     const outAfter = reserveOut - amountOut
-    return {
-      amountOut,
-      marginal: (fast.keep * outAfter) / inAfter,
-      ticksCrossed: 0,
-      after: zeroForOne
-        ? { protocol: 'v2', reserve0: inAfter, reserve1: outAfter }
-        : { protocol: 'v2', reserve0: outAfter, reserve1: inAfter },
-    }
+    outcome.amountOut = amountOut
+    outcome.marginal = (fast.keep * outAfter) / inAfter
+    outcome.ticksCrossed = 0
+    outcome.reserveIn = inAfter
+    outcome.reserveOut = outAfter
+    return outcome
   }
   if (fast.protocol !== 'v3' || from.protocol !== 'v3') throw new Error('pool and state differ')
   let remaining = amountIn * fast.keep
@@ -175,11 +198,27 @@ function swap(
     }
   }
   const price = sqrtPrice * sqrtPrice
+  outcome.amountOut = amountOut
+  outcome.marginal = stopped || liquidity <= 0 ? 0 : fast.keep * (zeroForOne ? price : 1 / price)
+  outcome.ticksCrossed = ticksCrossed
+  outcome.sqrtPrice = sqrtPrice
+  outcome.liquidity = liquidity
+  outcome.above = above
+  return outcome
+}
+
+/** The state the last swap (`outcome`) left its pool in. */
+function stateAfter(fast: FastPool, swapped: SwapOutcome): FastState {
+  if (fast.protocol === 'v2') {
+    return swapped.zeroForOne
+      ? { protocol: 'v2', reserve0: swapped.reserveIn, reserve1: swapped.reserveOut }
+      : { protocol: 'v2', reserve0: swapped.reserveOut, reserve1: swapped.reserveIn }
+  }
   return {
-    amountOut,
-    marginal: stopped || liquidity <= 0 ? 0 : fast.keep * (zeroForOne ? price : 1 / price),
-    ticksCrossed,
-    after: { protocol: 'v3', sqrtPrice, liquidity, above },
+    protocol: 'v3',
+    sqrtPrice: swapped.sqrtPrice,
+    liquidity: swapped.liquidity,
+    above: swapped.above,
   }
 }
 
@@ -190,6 +229,49 @@ export interface FastRoute {
   gas: number
 }
 
+/** A hop as the model walks it: its pool prepared and its direction, found once per path. */
+interface PreparedHop {
+  pool: Pool
+  fast: FastPool
+  zeroForOne: boolean
+}
+
+const preparedPaths = new WeakMap<readonly Hop[], PreparedHop[]>()
+
+/** The path's hops prepared, once per path (the search walks each path thousands of times). */
+function preparePath(hops: readonly Hop[]): PreparedHop[] {
+  let path = preparedPaths.get(hops)
+  if (!path) {
+    path = hops.map((hop) => ({
+      pool: hop.pool,
+      fast: prepare(hop.pool),
+      zeroForOne: isZeroForOne(hop.pool, hop.tokenIn),
+    }))
+    preparedPaths.set(hops, path)
+  }
+  return path
+}
+
+/** The gas units as numbers, once per settings object. */
+const numericUnits = new WeakMap<
+  RouteGasUnits,
+  { route: number; v2Hop: number; v3Hop: number; tick: number }
+>()
+
+function unitsOf(units: RouteGasUnits) {
+  let numbers = numericUnits.get(units)
+  if (!numbers) {
+    numbers = {
+      route: Number(units.route),
+      v2Hop: Number(units.v2Hop),
+      v3Hop: Number(units.v3Hop),
+      tick: Number(units.tickCrossed),
+    }
+    numericUnits.set(units, numbers)
+  }
+  return numbers
+}
+
 /** A path's figures for `amountIn` on `states`, which it updates if asked. */
 export function fastRoute(
   hops: readonly Hop[],
@@ -198,25 +280,39 @@ export function fastRoute(
   update: boolean,
   units: RouteGasUnits,
 ): FastRoute {
+  const gasUnits = unitsOf(units)
   let amount = amountIn
   let marginal = 1
-  let gas = Number(units.route)
-  for (const hop of hops) {
-    const swapped = swap(hop.pool, states.get(hop.pool), hop.tokenIn, amount)
-    if (update) states.set(hop.pool, swapped.after)
+  let gas = gasUnits.route
+  for (const hop of preparePath(hops)) {
+    const swapped = swap(hop.fast, states.get(hop.pool) ?? hop.fast.initial, hop.zeroForOne, amount)
+    if (update) states.set(hop.pool, stateAfter(hop.fast, swapped))
     amount = swapped.amountOut
     marginal *= swapped.marginal
     gas +=
-      hop.pool.protocol === 'v2'
-        ? Number(units.v2Hop)
-        : Number(units.v3Hop) + Number(units.tickCrossed) * swapped.ticksCrossed
+      hop.fast.protocol === 'v2'
+        ? gasUnits.v2Hop
+        : gasUnits.v3Hop + gasUnits.tick * swapped.ticksCrossed
   }
   return { amountOut: amount, marginal, gas }
 }
 
 /** A pool's rate for a next unit of input (mid price less the fee), as `states` left it. */
 export function fastSpotRate(pool: Pool, tokenIn: Pool['token0'], states?: FastStates): number {
-  return swap(pool, states?.get(pool), tokenIn, 0).marginal
+  const fast = prepare(pool)
+  return spotRate(fast, states?.get(pool) ?? fast.initial, isZeroForOne(pool, tokenIn))
+}
+
+function spotRate(fast: FastPool, state: FastState, zeroForOne: boolean): number {
+  if (fast.protocol === 'v2' && state.protocol === 'v2') {
+    const [reserveIn, reserveOut] = zeroForOne
+      ? [state.reserve0, state.reserve1]
+      : [state.reserve1, state.reserve0]
+    return (fast.keep * reserveOut) / reserveIn
+  }
+  if (state.protocol !== 'v3' || state.liquidity <= 0) return 0
+  const price = state.sqrtPrice * state.sqrtPrice
+  return fast.keep * (zeroForOne ? price : 1 / price)
 }
 
 /**
@@ -225,5 +321,9 @@ export function fastSpotRate(pool: Pool, tokenIn: Pool['token0'], states?: FastS
  * several routes share counts at its state after all of them, as the chain ends it).
  */
 export function fastMarginal(hops: readonly Hop[], states: FastStates): number {
-  return hops.reduce((rate, hop) => rate * fastSpotRate(hop.pool, hop.tokenIn, states), 1)
+  let rate = 1
+  for (const hop of preparePath(hops)) {
+    rate *= spotRate(hop.fast, states.get(hop.pool) ?? hop.fast.initial, hop.zeroForOne)
+  }
+  return rate
 }
