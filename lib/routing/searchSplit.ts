@@ -4,6 +4,7 @@ import type { RouteGasUnits } from '../config'
 import { fastMarginal, fastRoute, fastSpotRate, type FastStates } from './fastModel'
 import type { GasPriceInToken1 } from './gasModel'
 import { enumeratePaths, type Hop } from './paths'
+import { decomposeFlows, subsetsOf, unlimitedFlows } from './poolFlow'
 import { type PricedSplit, priceSplit } from './priceSplit'
 
 /** DECISIONS §8.1: the input may be split over up to 4 routes. */
@@ -14,6 +15,8 @@ export const MAX_SPLIT_ROUTES = 4
  * routes it picks are then balanced (balance).
  */
 export const DISCOVERY_PARTS = 20
+/** Bisections of pathSurplus: its bracket is then the input over 2^24. */
+const SURPLUS_BISECTIONS = 24
 /** Routes of the discovery kept for the elimination down to MAX_SPLIT_ROUTES, the most given first. */
 const ELIMINATION_ROUTES = 8
 /** Single routes priced exactly: the model's best few, so its rounding never decides alone. */
@@ -42,6 +45,15 @@ const SWAP_ROUNDS = 3
  * model each), since balancing (some hundred of the model's route walks) is what costs.
  */
 const SWAPS_BALANCED = 4
+
+/** Parts of the input the unlimited routing of poolFlow.ts hands out (2 % each). */
+const FLOW_PARTS = 25
+/** Paths the pools' flows are decomposed into: every set of maxRoutes of them is weighed. */
+const FLOW_PATHS = 6
+/** Moves a set of the decomposition's paths is balanced with before the sets are ranked. */
+const FLOW_QUICK_STEPS = 12
+/** Sets of the decomposition's paths balanced in full and priced, the best ranked first. */
+const FLOW_BALANCED = 1
 
 export interface SearchSplitParameters {
   pools: readonly Pool[]
@@ -139,7 +151,7 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
     }
   }
   if (!best || !bestSet) return undefined
-  if (maxRoutes === 1 || !splitMayPay(context, best)) return best
+  if (maxRoutes === 1 || !splitMayPay(context, best, bestSet.indexes[0] ?? -1)) return best
 
   // 2. The discoveries; 3. the sets of routes they found, balanced.
   const balanced = new Set<string>()
@@ -160,9 +172,9 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
     }
     return sets
   }
-  const candidates: Candidate[] = DISCOVERY_RULES.flatMap((rule) =>
-    balanceFound(discover(context, rule, maxRoutes), true),
-  )
+  const candidates: Candidate[] = [
+    ...DISCOVERY_RULES.flatMap((rule) => balanceFound(discover(context, rule, maxRoutes), true)),
+  ]
   const given = discover(context, 'any', Number.POSITIVE_INFINITY)
   if (given.length > maxRoutes) {
     let indexes = given.slice(0, ELIMINATION_ROUTES).map((entry) => entry.index)
@@ -233,19 +245,57 @@ export function searchSplit(parameters: SearchSplitParameters): PricedSplit | un
     started += 1
     if (started >= IMPROVE_STARTS) break
   }
+  // 6. Pool-level routing (flowCandidates): the route set among the paths that carry the pools'
+  // flows in an unlimited routing, however many swaps away from the sets above; last, so the
+  // answer never nets less than the search above alone, and completed if it wins.
+  const searched = best
+  for (const candidate of flowCandidates(context, maxRoutes)) priceCandidate(candidate)
+  if (best !== searched) completeBest()
   return best
+}
+
+/**
+ * Candidates from pool-level routing (poolFlow.ts): the input routed with no limit on routes,
+ * the pools' flows decomposed into FLOW_PATHS paths, every set of `maxRoutes` of them (or all, if
+ * fewer) balanced briefly from the decomposition's amounts, and the FLOW_BALANCED netting most
+ * on the model balanced in full.
+ */
+function flowCandidates(context: Context, maxRoutes: number): Candidate[] {
+  const { paths, amountIn, units } = context
+  const found = decomposeFlows(
+    paths,
+    unlimitedFlows(paths, amountIn, FLOW_PARTS, units),
+    amountIn,
+    FLOW_PATHS,
+  )
+  if (found.length < 2) return []
+  const quick = subsetsOf(found.length, Math.min(maxRoutes, found.length))
+    .map((positions) => {
+      const indexes = positions.map((position) => found[position]?.index ?? -1)
+      const starts = positions.map((position) => found[position]?.amount ?? 0)
+      const shares = balance(context, indexes, starts, {
+        steps: FLOW_QUICK_STEPS,
+        step: amountIn / 100,
+      })
+      return { indexes, shares, net: modelNet(context, indexes, shares) }
+    })
+    .sort((a, b) => b.net - a.net)
+  return quick
+    .slice(0, FLOW_BALANCED)
+    .map(({ indexes, shares }) => ({ indexes, shares: balance(context, indexes, shares) }))
 }
 
 /** A split's net of gas on the model, its routes in order on one copy of the pools. */
 function modelNet(context: Context, indexes: readonly number[], shares: readonly number[]): number {
   const states: FastStates = new Map()
   let net = 0
-  shares.forEach((amount, position) => {
-    if (amount <= 0) return
+  for (let position = 0; position < shares.length; position += 1) {
+    const amount = shares[position] ?? 0
+    if (amount <= 0) continue
     const path = context.paths[indexes[position] ?? -1] ?? []
     const route = fastRoute(path, amount, states, true, context.units)
     net += route.amountOut - route.gas * context.gasPrice
-  })
+  }
   return net
 }
 
@@ -365,23 +415,68 @@ function amountsOf(amountIn: bigint, shares: readonly number[]): bigint[] {
 }
 
 /**
- * Whether any split could beat `single`: every route pays at most its first-unit rate for each
- * unit, so no split pays more than the input at the best such rate, and a split costs at least
- * a second route's gas (its leg and a hop). Also no when that could add less than 0.1 bps
- * (within the comparison's tolerance, not worth the search).
+ * Whether any split could beat `single` (over the path `singleIndex`), on the model: a split
+ * costs at least a second route's gas (its leg and a hop) beyond the single's, and must add more
+ * than 0.1 bps (within the comparison's tolerance, not worth the search). What it could add is
+ * bounded twice, the lesser bound counting:
+ * - every route pays at most its first-unit rate for each unit, so no split pays more than the
+ *   input at the best such rate;
+ * - each route's output f(x) is concave in its input, so for any rate λ a split of the input X
+ *   pays at most λ·X + Σ max_x (f(x) − λ·x) over the paths (Lagrange); at λ the single's own
+ *   marginal output at X its term is its output less λ·X, and a path whose first unit pays at most
+ *   λ adds nothing: the bound is the single's output plus what the other paths could make
+ *   selling at λ (pathSurplus). Each path is taken from the pools as read, as if no other route
+ *   used them (a route after another through a pool meets a worse price, so that is an upper
+ *   bound too).
  */
-function splitMayPay(context: Context, single: PricedSplit): boolean {
-  let bestRate = 0
-  for (const path of context.paths) {
-    const rate = path.reduce((product, hop) => product * fastSpotRate(hop.pool, hop.tokenIn), 1)
-    if (rate > bestRate) bestRate = rate
-  }
-  const { units } = context
+function splitMayPay(context: Context, single: PricedSplit, singleIndex: number): boolean {
+  const { units, paths, amountIn } = context
   const out = Number(single.amountOut)
   const cheapestHop = units.v2Hop < units.v3Hop ? units.v2Hop : units.v3Hop
   const secondRoute =
     Number(2n * (units.route + cheapestHop)) * context.gasPrice - Number(single.gasCostToken1)
-  return context.amountIn * bestRate - out > Math.max(secondRoute, out * 1e-5)
+  const threshold = Math.max(secondRoute, out * 1e-5)
+  const rates = paths.map((path) =>
+    path.reduce((product, hop) => product * fastSpotRate(hop.pool, hop.tokenIn), 1),
+  )
+  if (amountIn * Math.max(...rates) - out <= threshold) return false
+  const singlePath = paths[singleIndex]
+  if (!singlePath) return true
+  const states: FastStates = new Map()
+  const { amountOut: modelOut, marginal } = fastRoute(singlePath, amountIn, states, false, units)
+  // The model's output for the single, not the exact one: the bound is the model's.
+  let surplus = 0
+  paths.forEach((path, index) => {
+    if (index === singleIndex || (rates[index] ?? 0) <= marginal) return
+    surplus += pathSurplus(context, path, marginal)
+  })
+  return modelOut + surplus - out > threshold
+}
+
+/**
+ * An upper bound of max over x in [0, amountIn] of f(x) − λ·x, f the path's output on the model
+ * from the pools as read: f is concave, so the maximum is where its marginal output falls to λ,
+ * found by bisection; at the bracket [low, high] it is at most h(low) + (f'(low) − λ)(high − low).
+ */
+function pathSurplus(context: Context, path: readonly Hop[], rate: number): number {
+  const { amountIn, units } = context
+  const at = (x: number) => fastRoute(path, x, new Map(), false, units)
+  const whole = at(amountIn)
+  if (whole.marginal >= rate) return whole.amountOut - rate * amountIn
+  let low = 0
+  let high = amountIn
+  let lowFigures = { amountOut: 0, marginal: fastMarginal(path, new Map()) }
+  for (let step = 0; step < SURPLUS_BISECTIONS; step += 1) {
+    const middle = (low + high) / 2
+    const figures = at(middle)
+    if (figures.marginal >= rate) {
+      low = middle
+      lowFigures = figures
+    } else {
+      high = middle
+    }
+  }
+  return lowFigures.amountOut - rate * low + (lowFigures.marginal - rate) * (high - low)
 }
 
 /**
@@ -460,26 +555,33 @@ function discover(
  * marginal outputs agree (MARGINAL_SPREAD) or the step is below a unit in 2^20 of the input.
  * Returns each route's input.
  */
-function balance(context: Context, indexes: readonly number[], start: readonly number[]): number[] {
+function balance(
+  context: Context,
+  indexes: readonly number[],
+  start: readonly number[],
+  options: { steps?: number; step?: number } = {},
+): number[] {
   const { paths, units, gasPrice } = context
   const total = start.reduce((sum, share) => sum + share, 0)
   let amounts = start.map((share) => (share / total) * context.amountIn)
+  const routePaths = indexes.map((index) => paths[index] ?? [])
   const evaluate = (next: readonly number[]) => {
     const states: FastStates = new Map()
     let net = 0
-    next.forEach((amount, position) => {
-      const path = paths[indexes[position] ?? -1] ?? []
-      const route = fastRoute(path, amount, states, true, units)
+    for (let position = 0; position < next.length; position += 1) {
+      const amount = next[position] ?? 0
+      const route = fastRoute(routePaths[position] ?? [], amount, states, true, units)
       if (amount > 0) net += route.amountOut - route.gas * gasPrice
-    })
-    const marginals = indexes.map((index) => fastMarginal(paths[index] ?? [], states))
+    }
+    const marginals = routePaths.map((path) => fastMarginal(path, states))
     return { net, marginals }
   }
   let current = evaluate(amounts)
   if (indexes.length < 2) return amounts
-  let step = context.amountIn / (2 * DISCOVERY_PARTS)
+  let step = options.step ?? context.amountIn / (2 * DISCOVERY_PARTS)
   const smallest = context.amountIn / 2 ** 20
-  for (let tried = 0; tried < BALANCE_STEPS && step >= smallest; tried += 1) {
+  const steps = options.steps ?? BALANCE_STEPS
+  for (let tried = 0; tried < steps && step >= smallest; tried += 1) {
     let high = -1
     let low = -1
     current.marginals.forEach((marginal, position) => {

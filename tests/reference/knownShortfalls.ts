@@ -4,24 +4,15 @@ import type { CaseRecord, UnfillableRecord } from './referenceTally'
 /**
  * The cases in which the service still nets more than 1 bps less than the brute force, measured
  * on the suite's fresh devnets and the seeded states of base seed 3300 (every run starts from
- * the same states: tests/support/freshDevnets.ts). Each is a split of 4 routes over pools its
- * routes share, two or more route swaps from every candidate the search prices (docs/tests.md):
- * issue 33's bar is not met on these. The list is exact both ways: a new shortfall, or one
- * further short than written here, fails the test, and so does one the search now meets (then
- * strike it from the list).
+ * the same states: tests/support/freshDevnets.ts): none since the search's pool-level candidates
+ * (lib/routing/poolFlow.ts; the 7 listed before, 4-route splits over shared pools, now net 0.1 to
+ * 13 bps more than the brute force). The list is exact both ways: a new shortfall, or one further
+ * short than written here, fails the test, and so does one the search now meets (then strike it
+ * from the list).
  */
 export const KNOWN_SHORTFALLS: Readonly<Record<NetworkName, readonly KnownShortfall[]>> = {
-  ethereum: [
-    { state: 2, from: 'LINK', to: 'WBTC', amount: '162351.131549994001679173', netBps: -4.48 },
-    { state: 3, from: 'USDC', to: 'LINK', amount: '6104567.861047', netBps: -3.24 },
-  ],
-  altchain: [
-    { state: 0, from: 'CAKE', to: 'DOGE', amount: '1069441.001445319971784018', netBps: -11.4 },
-    { state: 0, from: 'DOGE', to: 'CAKE', amount: '16720193.44924112', netBps: -17.76 },
-    { state: 1, from: 'DOGE', to: 'BTCB', amount: '15230080.61850585', netBps: -1.31 },
-    { state: 3, from: 'CAKE', to: 'DOGE', amount: '1117904.982200402553079412', netBps: -17.55 },
-    { state: 3, from: 'ALT', to: 'DOGE', amount: '7446.056983765807559974', netBps: -13.21 },
-  ],
+  ethereum: [],
+  altchain: [],
   base: [],
 }
 

@@ -6,9 +6,8 @@ import JSBI from 'jsbi'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { Pool } from '../../../../lib/chain/pools/pool'
-import { sqrtRatioAtTick } from '../../../../lib/chain/pools/tickMath'
-import type { RouteGasUnits } from '../../../../lib/config'
 import { searchSplit } from '../../../../lib/routing/searchSplit'
+import { C, D, marketArbitrary, TOKEN_IN, TOKEN_OUT, UNITS } from '../../../support/randomMarket'
 
 // The search against a brute force it shares no code with: every path of ≤ 3 hops found by its
 // own walk, every set of up to 3 routes (sharing pools or not) at every split of a grid, each
@@ -17,77 +16,7 @@ import { searchSplit } from '../../../../lib/routing/searchSplit'
 // least the brute force's best less 1 bps of its output, and its own figure must be the SDKs'
 // for its split, to the unit.
 
-const TOKEN_IN = '0x00000000000000000000000000000000000000a1' as Address
-const TOKEN_OUT = '0x00000000000000000000000000000000000000b2' as Address
-const C = '0x00000000000000000000000000000000000000c3' as Address
-const D = '0x00000000000000000000000000000000000000d4' as Address
-const PAIRS: [Address, Address][] = [
-  [TOKEN_IN, TOKEN_OUT],
-  [TOKEN_IN, C],
-  [C, TOKEN_OUT],
-  [TOKEN_IN, D],
-  [D, TOKEN_OUT],
-  [C, D],
-]
-const UNITS: RouteGasUnits = {
-  swap: 60_000n,
-  route: 20_000n,
-  v2Hop: 60_000n,
-  v3Hop: 80_000n,
-  tickCrossed: 25_000n,
-}
 const sdkToken = (address: Address) => new Token(1, address, 18)
-
-const poolSpec = fc.record({
-  pair: fc.integer({ min: 0, max: PAIRS.length - 1 }),
-  v3: fc.boolean(),
-  depth: fc.bigInt({ min: 10n ** 18n, max: 10n ** 22n }),
-  skewBps: fc.integer({ min: -300, max: 300 }),
-  tickOffset: fc.integer({ min: -30, max: 30 }),
-  width: fc.integer({ min: 1, max: 20 }),
-})
-
-/** Pools of comparable prices (near 1:1) on random pairs of four tokens, V2 and V3 mixed. */
-const marketArbitrary = fc.array(poolSpec, { minLength: 2, maxLength: 6 }).map((specs) =>
-  specs.map((spec, index): Pool => {
-    const [a, b] = PAIRS[spec.pair] ?? [TOKEN_IN, TOKEN_OUT]
-    const [token0, token1] = a.toLowerCase() < b.toLowerCase() ? [a, b] : [b, a]
-    const address = `0x${(index + 1).toString(16).padStart(40, '0')}` as const
-    if (!spec.v3) {
-      const reserve1 = (spec.depth * BigInt(10_000 + spec.skewBps)) / 10_000n
-      return {
-        protocol: 'v2',
-        address,
-        token0,
-        token1,
-        state: { reserve0: spec.depth, reserve1, feeBps: 30 },
-      }
-    }
-    // A position of `width` spacings each side of the price, over a full-range one.
-    const tick = spec.tickOffset * 10 + 3
-    const floor = Math.floor(tick / 60) * 60
-    const near = spec.depth * 20n
-    return {
-      protocol: 'v3',
-      address,
-      token0,
-      token1,
-      state: {
-        sqrtPriceX96: sqrtRatioAtTick(tick),
-        tick,
-        liquidity: near + spec.depth,
-        fee: 3000,
-        tickSpacing: 60,
-        ticks: [
-          { index: -887220, liquidityNet: spec.depth },
-          { index: floor - 60 * spec.width, liquidityNet: near },
-          { index: floor + 60 * spec.width, liquidityNet: -near },
-          { index: 887220, liquidityNet: -spec.depth },
-        ],
-      },
-    }
-  }),
-)
 
 interface RefHop {
   pool: Pool
@@ -301,6 +230,34 @@ describe('searchSplit', () => {
         },
       ),
       { numRuns: 40, seed: 20261127 },
+    )
+  }, 300_000)
+
+  it('stops at the best single route only where no split could pay (the Lagrange bound of splitMayPay): at sizes where gas and depth decide, it nets at least the brute force', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        marketArbitrary,
+        fc.bigInt({ min: 10n ** 13n, max: 10n ** 20n }),
+        fc.constantFrom(10n ** 6n, 10n ** 8n, 10n ** 9n),
+        async (pools, amountIn, gasPrice) => {
+          const paths = everyPath(pools)
+          fc.pre(paths.length > 1 && paths.length <= 6)
+          const reference = await bruteForce(paths, amountIn, gasPrice, 20)
+          const ours = searchSplit({
+            pools,
+            tokenIn: TOKEN_IN,
+            tokenOut: TOKEN_OUT,
+            through: [C, D],
+            amountIn,
+            units: UNITS,
+            gasPrice: { numerator: gasPrice, denominator: 1n },
+          })
+          if (!reference) return
+          if (!ours) throw new Error('no split where the brute force found one')
+          expect(ours.net + reference.out / 10_000n).toBeGreaterThanOrEqual(reference.net)
+        },
+      ),
+      { numRuns: 40, seed: 20261132 },
     )
   }, 300_000)
 
