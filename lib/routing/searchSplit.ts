@@ -95,7 +95,10 @@ interface Context {
  *    discovery's routes are narrowed down from ELIMINATION_ROUTES by dropping, after each
  *    balancing, the route given least, every set of at most maxRoutes a candidate;
  * 4. the best split is completed by the water-filling condition (complete);
- * 5. the best few are improved by a local search swapping a route for one left out (improve).
+ * 5. the best few are improved by a local search swapping a route for one left out (improve);
+ * 6. pool-level candidates (flowCandidates, poolFlow.ts): the best set of maxRoutes among the
+ *    paths that carry the pools' flows in a routing with no limit on routes, priced last (the
+ *    answer never nets less than steps 1-5 alone) and completed if it wins.
  * Every candidate is priced in the router's order on one copy of the pools, so routes sharing a
  * pool are priced together. Undefined when no route pays anything.
  */
@@ -552,7 +555,8 @@ function discover(
  * step moves input from the route whose next unit pays least (its marginal output where the
  * whole split left the pools, fastMarginal) to the one whose next unit pays most, kept when the split then pays
  * more net of gas, else the step halves. A route given nothing pays no gas. Stops when the
- * marginal outputs agree (MARGINAL_SPREAD) or the step is below a unit in 2^20 of the input.
+ * marginal outputs agree (MARGINAL_SPREAD), the step is below a unit in 2^20 of the input, or
+ * after `steps` moves (BALANCE_STEPS; the first step a 40th of the input unless `step`).
  * Returns each route's input.
  */
 function balance(
