@@ -120,7 +120,7 @@ describe('the pool lens codec', () => {
     )
   })
 
-  it('refuses an answer cut short, or pointing past its end, where viem refuses it too', () => {
+  it('refuses an answer cut short where viem refuses it too, and one not in hex words', () => {
     fc.assert(
       fc.property(
         fc.array(poolState, { minLength: 1, maxLength: 6 }),
@@ -142,5 +142,6 @@ describe('the pool lens codec', () => {
       { seed: SEED, numRuns: RUNS },
     )
     expect(() => decodeLensRead('0x1234')).toThrow(/not whole 32-byte words/)
+    expect(() => decodeLensRead(`0x${'zz'.repeat(32)}`)).toThrow(/not hex/)
   })
 })
