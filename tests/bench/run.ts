@@ -32,17 +32,17 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30)
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3)
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 9)
 // The functions whose cold path is measured: a table read, authenticated table reads, a quote
-// (chain only) and a swap (USDC to LINK, the router approved, a fresh Idempotency-Key per request).
+// and a swap (USDC to LINK, the router approved, a fresh Idempotency-Key per request).
 // `npm run bench -- --cold-only` measures just these and prints them.
-// Each with its floor: the trade lookup (of a pending trade: its receipt is asked for) and the
-// balances read a node as well as the table.
+// Each with its floor: the trade lookup (of a pending trade: its receipt is asked for), the
+// balances and the quote (its client budget) read a node as well as the table.
 const COLD_FUNCTIONS: Record<string, ColdTarget['floor']> = {
   listNetworks: 'sdk',
   getProjectDetails: 'sdk',
   listTrades: 'sdk',
   getTradeById: 'both',
   getWalletBalances: 'both',
-  quoteEthereum: 'viem',
+  quoteEthereum: 'both',
   swapTokensEthereum: 'sdk',
 }
 
