@@ -48,6 +48,9 @@ export function knownBalanceSlot(network: NetworkName, token: Address): Hex | nu
   return balanceSlots.get(`${network}:${token.toLowerCase()}`)
 }
 
+/** The probe's candidate slots: 25 keccaks, the same for every token, so worked out once. */
+let probeSlots: Hex[] | undefined
+
 /** Balance slots found per `network:token` in this container; null: no slot found. */
 const balanceSlots = new Map<string, Hex | null>()
 /** Tokens remembered at most; the map starts over beyond (a container sees few tokens). */
@@ -63,7 +66,8 @@ export async function findBalanceSlot(network: NetworkName, token: Address): Pro
   const key = `${network}:${token.toLowerCase()}`
   const known = balanceSlots.get(key)
   if (known !== undefined) return known
-  const candidates = balanceSlotCandidates(ROUTER_PROBE_ADDRESS)
+  probeSlots ??= balanceSlotCandidates(ROUTER_PROBE_ADDRESS)
+  const candidates = probeSlots
   const marker = await unlessReverted(
     onChain(network, () =>
       readUntrusted(publicClient(network), {

@@ -1,5 +1,5 @@
 import { call } from 'viem/actions'
-import { type Address, decodeFunctionResult, encodeFunctionData, type Hex, zeroAddress } from 'viem'
+import { type Address, type Hex, zeroAddress } from 'viem'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { untrustedCallGas } from './callBudget'
@@ -8,7 +8,14 @@ import { publicClient } from './clients'
 import type { Pool } from './pools/pool'
 import { MAX_TICK, MIN_TICK } from './pools/tickMath'
 import type { InitializedTick, V3PoolState } from './pools/v3Pool'
-import { POOL_LENS_ADDRESS, POOL_LENS_RUNTIME, poolLensAbi } from './poolLens'
+import { POOL_LENS_ADDRESS, POOL_LENS_RUNTIME } from './poolLens'
+import {
+  decodeLensPage,
+  decodeLensRead,
+  encodeLensPage,
+  encodeLensRead,
+  type LensLookup,
+} from './poolLensCodec'
 
 /**
  * Pool lookups per lens call: a lookup that finds no pool costs ~5,000 gas, a V3 pool read with
@@ -30,13 +37,7 @@ export const PAGE_TICKS = 96
 /** Pages per lens call (each may read PAGE_TICKS ticks). */
 export const PAGES_PER_CALL = 4
 
-interface Lookup {
-  version: number
-  factory: Address
-  tokenA: Address
-  tokenB: Address
-  fee: number
-}
+type Lookup = LensLookup
 
 /** The V2 pair and every configured V3 fee tier of each token pair. */
 export function poolLookups(network: NetworkName, pairs: readonly [Address, Address][]): Lookup[] {
@@ -85,15 +86,9 @@ export async function readPools({
       lensCall(
         network,
         blockNumber,
-        encodeFunctionData({
-          abi: poolLensAbi,
-          functionName: 'read',
-          args: [chunk, BigInt(WORDS_EACH_SIDE), BigInt(TICKS_EACH_SIDE)],
-        }),
+        encodeLensRead(chunk, BigInt(WORDS_EACH_SIDE), BigInt(TICKS_EACH_SIDE)),
       ).then((data) =>
-        decodeFunctionResult({ abi: poolLensAbi, functionName: 'read', data }).map(
-          (state, index) => ({ state, lookup: chunk[index] }),
-        ),
+        decodeLensRead(data).map((state, index) => ({ state, lookup: chunk[index] })),
       ),
     ),
   )
@@ -174,24 +169,18 @@ export async function pageTicks({
       lensCall(
         network,
         blockNumber,
-        encodeFunctionData({
-          abi: poolLensAbi,
-          functionName: 'page',
-          args: [
-            chunk.map(({ pool, up, start }) => ({
-              pool: pool.address,
-              tickSpacing: pool.state.tickSpacing,
-              start,
-              up,
-            })),
-            BigInt(PAGE_WORDS),
-            BigInt(PAGE_TICKS),
-          ],
-        }),
-      ).then((data) =>
-        decodeFunctionResult({ abi: poolLensAbi, functionName: 'page', data }).map(
-          (state, index) => ({ state, request: chunk[index] }),
+        encodeLensPage(
+          chunk.map(({ pool, up, start }) => ({
+            pool: pool.address,
+            tickSpacing: pool.state.tickSpacing,
+            start,
+            up,
+          })),
+          BigInt(PAGE_WORDS),
+          BigInt(PAGE_TICKS),
         ),
+      ).then((data) =>
+        decodeLensPage(data).map((state, index) => ({ state, request: chunk[index] })),
       ),
     ),
   )

@@ -164,10 +164,21 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     slotKnown !== undefined ? slotKnown : findBalanceSlot(network, tokenIn),
   ])
   let pools = read
+  // The gas price in token1 is the same for every plan on the same pools: worked out once each.
+  let gasPriceOn: { pools: readonly Pool[]; gasPrice: GasPriceInToken1 } | undefined
+  const gasPriceInTokenOut = () => {
+    if (gasPriceOn?.pools !== pools) {
+      gasPriceOn = {
+        pools,
+        gasPrice: parameters.ignoreGas
+          ? NO_GAS_PRICE
+          : coinPriceInToken1(pools, config, through, tokenOut, gasPriceWei),
+      }
+    }
+    return gasPriceOn.gasPrice
+  }
   const plan = (allowHop?: (hop: Hop) => boolean, maxRoutes?: number) => {
-    const gasPrice = parameters.ignoreGas
-      ? NO_GAS_PRICE
-      : coinPriceInToken1(pools, config, through, tokenOut, gasPriceWei)
+    const gasPrice = gasPriceInTokenOut()
     const split = searchSplit({
       pools,
       tokenIn,

@@ -20,6 +20,7 @@ export const SECTION_IDS = [
   'trade-scale',
   'price-history',
   'trading',
+  'quote-cpu',
   'indexer',
 ] as const
 

@@ -258,5 +258,29 @@ export function coldPathSection(figures: ColdFigure[], runs: number): string[] {
         `${ms(figure.cpu)} | ${figure.cpuRatio.toFixed(2)}× |`,
     ),
     '',
+    ...quoteAgainstViem(figures),
+  ]
+}
+
+/**
+ * Issue 33 set the quote's cold path against the lean viem floor, when a quote read only the
+ * chain; since issue 32 it first meters its client in the table (one UpdateItem before any chain
+ * call, so a client over budget costs no RPC call), so its row's floor is both; its ratio to the
+ * viem floor is given too.
+ */
+function quoteAgainstViem(figures: ColdFigure[]): string[] {
+  const viem = figures.find((figure) => figure.name === FLOOR_OF.viem)
+  const quotes = figures.filter((figure) => figure.name.startsWith('quote'))
+  if (!viem || quotes.length === 0) return []
+  return [
+    'A quote meters its client in the table before any chain call (issue 32), so its floor is ' +
+      'both; against the bare viem floor (issue 33\u2019s target: 1.5\u00d7):',
+    '',
+    ...quotes.map(
+      (figure) =>
+        `- ${figure.name}: ${(figure.loadPlusFirst / viem.loadPlusFirst).toFixed(2)}\u00d7 ` +
+        `(CPU ${(figure.cpu / viem.cpu).toFixed(2)}\u00d7)`,
+    ),
+    '',
   ]
 }

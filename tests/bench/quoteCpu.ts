@@ -1,0 +1,252 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { type Address, createPublicClient, erc20Abi, formatUnits } from 'viem'
+import { NATIVE_COIN } from '../../lib/constants'
+import type { DexDeployment } from '../../lib/local/deployDex'
+import { type LocalStack, servedDeployment } from '../../lib/local/localStack'
+import type { NetworkName } from '../../lib/networkNames'
+import { devnetTransport } from '../support/devnetTransport'
+import type { DeclaredFunction } from '../../lib/openapi/declaredFunctions'
+import { httpEvent } from '../support/httpEvent'
+import { bundle } from './bundleSizes'
+import { percentile } from './stats'
+
+// Issue 33's CPU target, measured on the inputs its generative test quotes: every ordered pair
+// of the catalog's tokens and the native coin, at 5 log-spaced sizes from 1e-6 to 50 % of the
+// input token's deepest pool (as tests/reference/runNetwork.ts sizes them), on the fresh devnet.
+// CPU is the process's own (user + system) from the handler's call to its answer: the node and
+// DynamoDB Local are processes of their own, so waiting on them costs none.
+
+const OUTPUT_DIR = join('.test-output', 'bench')
+
+const run = promisify(execFile)
+
+const SHARES = [
+  1e-6,
+  1e-6 ** 0.75 * 0.5 ** 0.25,
+  1e-6 ** 0.5 * 0.5 ** 0.5,
+  1e-6 ** 0.25 * 0.5 ** 0.75,
+  0.5,
+]
+
+export interface QuoteCpuFigure {
+  network: NetworkName
+  /** The size's share of the input token's deepest pool, or undefined for all sizes together. */
+  share?: number
+  quotes: number
+  answered: number
+  cpu: { p50: number; p90: number; p99: number; max: number }
+  wall: { p50: number; p99: number }
+}
+
+interface Token {
+  address: Address
+  /** What the pools hold: the wrapped coin for the native one. */
+  pooled: Address
+  symbol: string
+  decimals: number
+}
+
+const poolAbi = [
+  {
+    type: 'function',
+    name: 'token0',
+    inputs: [],
+    outputs: [{ type: 'address' }],
+    stateMutability: 'view',
+  },
+  {
+    type: 'function',
+    name: 'token1',
+    inputs: [],
+    outputs: [{ type: 'address' }],
+    stateMutability: 'view',
+  },
+] as const
+
+async function catalogOf(dex: DexDeployment) {
+  const client = createPublicClient({ transport: devnetTransport(dex.rpcUrl) })
+  const listed = [
+    dex.usdStablecoin,
+    ...[...dex.tokens, ...dex.v3OnlyTokens, ...dex.zoo].map((token) => token.address),
+  ]
+  const tokens: Token[] = await Promise.all(
+    listed.map(async (address) => {
+      const [symbol, decimals] = await Promise.all([
+        client.readContract({ address, abi: erc20Abi, functionName: 'symbol' }),
+        client.readContract({ address, abi: erc20Abi, functionName: 'decimals' }),
+      ])
+      return { address, pooled: address, symbol, decimals }
+    }),
+  )
+  tokens.push({ address: NATIVE_COIN, pooled: dex.wrappedNative, symbol: 'native', decimals: 18 })
+  // Each token's deepest holding among the pools the deployment seeded (V2 pairs and V3 pools).
+  const pools = [
+    ...dex.pairs.map((pair) => pair.address),
+    ...dex.v3.pools.map((pool) => pool.address),
+  ]
+  const deepest = new Map<Address, bigint>()
+  await Promise.all(
+    pools.map(async (pool) => {
+      const held = await Promise.all(
+        (['token0', 'token1'] as const).map(async (side) => {
+          const token = await client.readContract({
+            address: pool,
+            abi: poolAbi,
+            functionName: side,
+          })
+          const balance = await client.readContract({
+            address: token,
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [pool],
+          })
+          return { token: token.toLowerCase() as Address, balance }
+        }),
+      )
+      for (const { token, balance } of held) {
+        if (balance > (deepest.get(token) ?? 0n)) deepest.set(token, balance)
+      }
+    }),
+  )
+  return {
+    tokens,
+    deepestOf: (token: Token) => deepest.get(token.pooled.toLowerCase() as Address) ?? 0n,
+  }
+}
+
+// The probe: a fresh Node process holding nothing but the function's bundle, as a Lambda
+// container does (a heap of its own: no test engine's garbage to collect), sends every case once
+// to warm it, then once measured, and writes the figures to a file.
+const PROBE = `
+const { readFileSync, writeFileSync } = require('node:fs')
+const { handler } = require(process.argv[1])
+const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'))
+const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTimeInMillis: () => 30000 }
+;(async () => {
+  for (const { event } of cases) await handler(event, context)
+  const samples = []
+  for (const { share, event } of cases) {
+    const cpuBefore = process.cpuUsage()
+    const started = performance.now()
+    const response = await handler(event, context)
+    const wall = performance.now() - started
+    const cpu = process.cpuUsage(cpuBefore)
+    const body = JSON.parse(response.body)
+    samples.push({
+      share,
+      cpu: (cpu.user + cpu.system) / 1000,
+      wall,
+      status: response.statusCode,
+      query: event.queryStringParameters,
+      routes: body.result && body.result.route ? body.result.route.length : undefined,
+    })
+  }
+  writeFileSync(process.argv[3], JSON.stringify(samples))
+})()
+`
+
+interface Sample {
+  share: number
+  cpu: number
+  wall: number
+  status: number
+  query: Record<string, string>
+  routes?: number
+}
+
+/**
+ * Each quote of the grid sent once to warm the function, then once measured, in a process of its
+ * own running the function's deployed bundle. Returns per network one row for all sizes and one
+ * per size.
+ */
+export async function measureQuoteCpu(
+  functions: DeclaredFunction[],
+  stackEnv: Record<string, string>,
+  deployments: LocalStack['deployments'],
+): Promise<QuoteCpuFigure[]> {
+  const figures: QuoteCpuFigure[] = []
+  mkdirSync(OUTPUT_DIR, { recursive: true })
+  for (const network of ['ethereum', 'altchain'] as const) {
+    const dex = servedDeployment(deployments, network)
+    const name = `quote${network[0]?.toUpperCase()}${network.slice(1)}`
+    const fn = functions.find((candidate) => candidate.name === name)
+    if (!fn) throw new Error(`serverless.yml declares no ${name}`)
+    const { outfile } = await bundle(fn.name, fn.entry)
+    const { tokens, deepestOf } = await catalogOf(dex)
+    const cases = tokens.flatMap((from) =>
+      tokens
+        .filter((to) => to.address !== from.address)
+        .flatMap((to) =>
+          SHARES.map((share) => {
+            const amountIn = (deepestOf(from) * BigInt(Math.round(share * 1e12))) / 10n ** 12n
+            return {
+              share,
+              event: httpEvent({
+                route: name,
+                queryStringParameters: {
+                  amount: formatUnits(amountIn > 0n ? amountIn : 1n, from.decimals),
+                  address0: from.address,
+                  decimals0: String(from.decimals),
+                  address1: to.address,
+                  decimals1: String(to.decimals),
+                },
+              }),
+            }
+          }),
+        ),
+    )
+    const casesFile = join(OUTPUT_DIR, `quoteCpu.${network}.cases.json`)
+    const samplesFile = join(OUTPUT_DIR, `quoteCpu.${network}.json`)
+    writeFileSync(casesFile, JSON.stringify(cases))
+    await run(process.execPath, ['-e', PROBE, resolve(outfile), casesFile, samplesFile], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...stackEnv,
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        LOG_LEVEL: 'INFO',
+      },
+      maxBuffer: 256 * 1024 * 1024,
+    })
+    const samples = JSON.parse(readFileSync(samplesFile, 'utf8')) as Sample[]
+    // Every quote's figures, the most CPU first: what the slowest have in common.
+    writeFileSync(
+      samplesFile,
+      JSON.stringify(
+        [...samples].sort((a, b) => b.cpu - a.cpu),
+        null,
+        1,
+      ),
+    )
+    const row = (taken: Sample[], share?: number): QuoteCpuFigure => {
+      const cpu = taken.map((sample) => sample.cpu)
+      const wall = taken.map((sample) => sample.wall)
+      return {
+        network,
+        ...(share !== undefined && { share }),
+        quotes: taken.length,
+        answered: taken.filter((sample) => sample.status === 200).length,
+        cpu: {
+          p50: percentile(cpu, 0.5),
+          p90: percentile(cpu, 0.9),
+          p99: percentile(cpu, 0.99),
+          max: Math.max(...cpu),
+        },
+        wall: { p50: percentile(wall, 0.5), p99: percentile(wall, 0.99) },
+      }
+    }
+    figures.push(row(samples))
+    for (const share of SHARES) {
+      figures.push(
+        row(
+          samples.filter((sample) => sample.share === share),
+          share,
+        ),
+      )
+    }
+  }
+  return figures
+}
