@@ -60,7 +60,7 @@
 // A project's id is derived from (network, lower-cased address), so a catalog import is an upsert.
 // Addresses are lower-cased in keys so the key is the same whatever the checksum casing.
 
-import { isIPv4, isIPv6 } from 'node:net'
+import { isIPv4 } from 'node:net'
 import type { PriceGrain } from './priceGrains'
 
 export interface TableKey {
@@ -100,7 +100,9 @@ export function accountKey(username: string): TableKey {
  */
 export function clientOf(sourceIp: string): string {
   const address = sourceIp.toLowerCase().replace(/%.*$/, '')
-  if (!isIPv6(address)) return address
+  // API Gateway gives a valid address: the shape tells the family (node:net's isIPv6 compiles a
+  // pattern of some kilobytes at its first use, 2-3 ms of every cold start that meters a client).
+  if (!IPV6_SHAPE.test(address)) return address
   const groups = ipv6Hextets(address)
   const mapped = groups.slice(0, 6).join(':') === '0:0:0:0:0:ffff'
   if (mapped) {
@@ -109,6 +111,8 @@ export function clientOf(sourceIp: string): string {
   }
   return `${groups.slice(0, 4).join(':')}::/64`
 }
+
+const IPV6_SHAPE = /^[0-9a-f:.]*:[0-9a-f:.]*$/
 
 /** The eight hextets of a valid IPv6 address, without leading zeros ('::' and a dotted tail expanded). */
 function ipv6Hextets(address: string): string[] {

@@ -34,15 +34,15 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 9)
 // The functions whose cold path is measured: a table read, authenticated table reads, a quote
 // and a swap (USDC to LINK, the router approved, a fresh Idempotency-Key per request).
 // `npm run bench -- --cold-only` measures just these and prints them.
-// Each with its floor: the trade lookup (of a pending trade: its receipt is asked for), the
-// balances and the quote (its client budget) read a node as well as the table.
+// Each with its floor: the trade lookup (of a pending trade: its receipt is asked for) and the
+// balances read a node as well as the table; the quote writes its client's budget window first.
 const COLD_FUNCTIONS: Record<string, ColdTarget['floor']> = {
   listNetworks: 'sdk',
   getProjectDetails: 'sdk',
   listTrades: 'sdk',
   getTradeById: 'both',
   getWalletBalances: 'both',
-  quoteEthereum: 'both',
+  quoteEthereum: 'metered',
   swapTokensEthereum: 'sdk',
 }
 
