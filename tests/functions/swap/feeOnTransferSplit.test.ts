@@ -164,58 +164,6 @@ describe.each(TESTED_NETWORKS)('a split into a fee-on-transfer token on %s', (ne
     )
     expect(response.status, JSON.stringify(response.body)).toBe(200)
     const { txId } = response.body.result as { txId: Hash }
-    const r0 = await devnet(network)
-      .getTransactionReceipt({ hash: txId })
-      .catch(() => undefined)
-    console.log(
-      'DEBUG',
-      JSON.stringify(
-        quote.route.map((l) =>
-          l.hops.map((h) => [
-            h.protocol,
-            h.fee,
-            h.tokenIn.slice(0, 6),
-            h.tokenOut.slice(0, 6),
-            h.pool.slice(0, 8),
-            h.amountIn,
-            h.amountOut,
-          ]),
-        ),
-      ),
-      r0?.blockNumber,
-    )
-    for (const t of new Set(quote.route.flatMap((l) => l.hops.map((h) => h.tokenOut)))) {
-      const b = await devnet(network).readContract({
-        address: t,
-        abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
-        functionName: 'balanceOf',
-        args: [deployment(network).swapRouter],
-        blockNumber: (r0?.blockNumber ?? 1n) - 1n,
-      })
-      console.log('DEBUG router holds', t, b)
-      for (const pool of new Set(
-        quote.route.flatMap((l) => l.hops.filter((h) => h.protocol === 'v2').map((h) => h.pool)),
-      )) {
-        const bal = await devnet(network).readContract({
-          address: t,
-          abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
-          functionName: 'balanceOf',
-          args: [pool],
-          blockNumber: (r0?.blockNumber ?? 1n) - 1n,
-        })
-        const res = await devnet(network).readContract({
-          address: pool,
-          abi: parseAbi([
-            'function getReserves() view returns (uint112, uint112, uint32)',
-            'function token0() view returns (address)',
-          ]),
-          functionName: 'getReserves',
-          blockNumber: (r0?.blockNumber ?? 1n) - 1n,
-        })
-        console.log('DEBUG pair', pool, t, bal, res[0], res[1])
-      }
-    }
-
     // Exactly the route's figure computed apart (one fee per leg's transfer to the wallet), and
     // the quote's amount when no other trade moved those pools between.
     const { receipt, received } = await expectSwapMatchesQuote(network, {
