@@ -991,8 +991,9 @@ describe('function zips as deployed (lean zips)', () => {
     // zipped, 6.34 MB in all when measured; the routing's pool-level candidates and the lens
     // codec (issue 33), in every function that routes: 6.45 MB when measured.
     expect(total).toBeLessThanOrEqual(6_550_000)
-    // A swap or transfer: 182 KB (434 KB with its map).
-    expect(largest).toBeLessThanOrEqual(200 * KB)
+    // A swap or transfer: 182 KB (434 KB with its map); with issue 33's pool-level candidates and
+    // lens codec, 201 KB when measured.
+    expect(largest).toBeLessThanOrEqual(210 * KB)
     // The Swagger UI assets ship beside the docs function's bundle.
     expect(sizes.find((zip) => zip.name === 'getDocsAsset')?.bytes).toBeLessThanOrEqual(600 * KB)
   })
