@@ -49,23 +49,6 @@ interface Token {
   decimals: number
 }
 
-const poolAbi = [
-  {
-    type: 'function',
-    name: 'token0',
-    inputs: [],
-    outputs: [{ type: 'address' }],
-    stateMutability: 'view',
-  },
-  {
-    type: 'function',
-    name: 'token1',
-    inputs: [],
-    outputs: [{ type: 'address' }],
-    stateMutability: 'view',
-  },
-] as const
-
 async function catalogOf(dex: DexDeployment) {
   const client = createPublicClient({ transport: devnetTransport(dex.rpcUrl) })
   const listed = [
@@ -82,34 +65,22 @@ async function catalogOf(dex: DexDeployment) {
     }),
   )
   tokens.push({ address: NATIVE_COIN, pooled: dex.wrappedNative, symbol: 'native', decimals: 18 })
-  // Each token's deepest holding among the pools the deployment seeded (V2 pairs and V3 pools).
-  const pools = [
-    ...dex.pairs.map((pair) => pair.address),
-    ...dex.v3.pools.map((pool) => pool.address),
-  ]
+  // Each token's deepest holding among the pools the deployment seeded (V2 pairs and V3 pools,
+  // each recorded with its two tokens).
   const deepest = new Map<Address, bigint>()
   await Promise.all(
-    pools.map(async (pool) => {
-      const held = await Promise.all(
-        (['token0', 'token1'] as const).map(async (side) => {
-          const token = await client.readContract({
-            address: pool,
-            abi: poolAbi,
-            functionName: side,
-          })
-          const balance = await client.readContract({
-            address: token,
-            abi: erc20Abi,
-            functionName: 'balanceOf',
-            args: [pool],
-          })
-          return { token: token.toLowerCase() as Address, balance }
-        }),
-      )
-      for (const { token, balance } of held) {
-        if (balance > (deepest.get(token) ?? 0n)) deepest.set(token, balance)
-      }
-    }),
+    [...dex.pairs, ...dex.v3.pools].flatMap((pool) =>
+      [pool.token0, pool.token1].map(async (token) => {
+        const balance = await client.readContract({
+          address: token,
+          abi: erc20Abi,
+          functionName: 'balanceOf',
+          args: [pool.address],
+        })
+        const key = token.toLowerCase() as Address
+        if (balance > (deepest.get(key) ?? 0n)) deepest.set(key, balance)
+      }),
+    ),
   )
   return {
     tokens,

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
+import type { Pool } from '../../../../lib/chain/pools/pool'
 import { fastRoute } from '../../../../lib/routing/fastModel'
 import { enumeratePaths, type Hop } from '../../../../lib/routing/paths'
 import { decomposeFlows, subsetsOf, unlimitedFlows } from '../../../../lib/routing/poolFlow'
@@ -14,18 +15,15 @@ import { C, D, marketArbitrary, TOKEN_IN, TOKEN_OUT, UNITS } from '../../../supp
 
 const amountArbitrary = fc.bigInt({ min: 10n ** 15n, max: 10n ** 23n })
 const directed = (hop: Hop) => `${hop.pool.address}:${hop.tokenIn}`
+const pathsOf = (pools: readonly Pool[]) =>
+  enumeratePaths({ pools, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT, through: [C, D] })
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b))
 
 describe('poolFlow', () => {
   it('routes the whole input with no limit on routes: the first hops take it all, and each connector token gives out what it took in', () => {
     fc.assert(
       fc.property(marketArbitrary, amountArbitrary, (pools, amount) => {
-        const paths = enumeratePaths({
-          pools,
-          tokenIn: TOKEN_IN,
-          tokenOut: TOKEN_OUT,
-          through: [C, D],
-        })
+        const paths = pathsOf(pools)
         fc.pre(paths.length > 0)
         const amountIn = Number(amount)
         const flows = unlimitedFlows(paths, amountIn, 25, UNITS)
@@ -57,12 +55,7 @@ describe('poolFlow', () => {
   it('decomposes the flows into paths that carry no more than the input, through no pool more than it took', () => {
     fc.assert(
       fc.property(marketArbitrary, amountArbitrary, (pools, amount) => {
-        const paths = enumeratePaths({
-          pools,
-          tokenIn: TOKEN_IN,
-          tokenOut: TOKEN_OUT,
-          through: [C, D],
-        })
+        const paths = pathsOf(pools)
         fc.pre(paths.length > 0)
         const amountIn = Number(amount)
         const flows = unlimitedFlows(paths, amountIn, 25, UNITS)

@@ -23,6 +23,17 @@ interface RefHop {
   tokenIn: Address
 }
 
+/** A V2 pair of the two ends at address `n`, both reserves `reserve`, the 0.3 % fee. */
+function directPair(n: number, reserve: bigint): Pool {
+  return {
+    protocol: 'v2',
+    address: `0x${n.toString(16).padStart(40, '0')}`,
+    token0: TOKEN_IN,
+    token1: TOKEN_OUT,
+    state: { reserve0: reserve, reserve1: reserve, feeBps: 30 },
+  }
+}
+
 /** Every simple path of ≤ 3 hops, by a walk of its own. */
 function everyPath(pools: readonly Pool[]): RefHop[][] {
   const paths: RefHop[][] = []
@@ -262,17 +273,7 @@ describe('searchSplit', () => {
   }, 300_000)
 
   it('splits a large order between two equal pools evenly and keeps a small one whole when gas costs', () => {
-    const twin = (address: Address): Pool => ({
-      protocol: 'v2',
-      address,
-      token0: TOKEN_IN,
-      token1: TOKEN_OUT,
-      state: { reserve0: 10n ** 20n, reserve1: 10n ** 20n, feeBps: 30 },
-    })
-    const pools = [
-      twin('0x0000000000000000000000000000000000000001'),
-      twin('0x0000000000000000000000000000000000000002'),
-    ]
+    const pools = [directPair(1, 10n ** 20n), directPair(2, 10n ** 20n)]
     const search = (amountIn: bigint) =>
       searchSplit({
         pools,
@@ -294,19 +295,9 @@ describe('searchSplit', () => {
   it('opens a pool too thin for a 5 % part: beside one 100 times deeper, it takes its share of a large order, the best of a 0.1 % grid less 1 bps', () => {
     // Equal prices and fees: the best split is in proportion to the reserves (about 1 % to the
     // thin pool), which a 5 % part never reaches: the deep pool pays more for every such part.
-    const pair = (address: Address, reserve: bigint): Pool => ({
-      protocol: 'v2',
-      address,
-      token0: TOKEN_IN,
-      token1: TOKEN_OUT,
-      state: { reserve0: reserve, reserve1: reserve, feeBps: 30 },
-    })
     const deep = 10n ** 24n
     const thin = 10n ** 22n
-    const pools = [
-      pair('0x0000000000000000000000000000000000000001', deep),
-      pair('0x0000000000000000000000000000000000000002', thin),
-    ]
+    const pools = [directPair(1, deep), directPair(2, thin)]
     const amountIn = deep / 2n
     // x·y = k with the fee on the input, as UniswapV2Library.getAmountOut computes it.
     const out = (reserve: bigint, input: bigint) =>
@@ -337,17 +328,7 @@ describe('searchSplit', () => {
     // and the second route's gas costs 1.5 bps, but a 5 % part given to the second pool, or a
     // balancing step of 2.5 %, gains less than that gas, so a search that weighs the gas of a
     // new route against its first part alone keeps the order whole.
-    const twin = (address: Address): Pool => ({
-      protocol: 'v2',
-      address,
-      token0: TOKEN_IN,
-      token1: TOKEN_OUT,
-      state: { reserve0: 10n ** 24n, reserve1: 10n ** 24n, feeBps: 30 },
-    })
-    const pools = [
-      twin('0x0000000000000000000000000000000000000001'),
-      twin('0x0000000000000000000000000000000000000002'),
-    ]
+    const pools = [directPair(1, 10n ** 24n), directPair(2, 10n ** 24n)]
     const amountIn = 10n ** 21n
     const gasPrice = { numerator: 1_875n * 10n ** 9n, denominator: 1n }
     const out = (input: bigint) =>
