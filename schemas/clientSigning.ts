@@ -4,6 +4,7 @@ import {
   hexQuantityString,
   tokenPathSchema,
   txHashString,
+  unknownFieldsError,
 } from './formats'
 import {
   MAX_DECIMALS,
@@ -68,10 +69,7 @@ export const submitBodySchema = z.strictObject(
       )
       .check(z.minLength(1), z.maxLength(MAX_SUBMITTED_TRANSACTIONS)),
   },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys' ? 'the body takes only transactions' : undefined,
-  },
+  { error: unknownFieldsError('body', 'transactions') },
 )
 export type SubmitBody = z.infer<typeof submitBodySchema>
 

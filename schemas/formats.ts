@@ -85,3 +85,24 @@ export function privateKeyInput() {
     { pattern: '^\\s*(0[xX])?[0-9a-fA-F]{64}\\s*$' },
   )
 }
+
+// A field name that reads as a name (not a key or a phrase a client put in the wrong place).
+const PLAIN_FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,31}$/
+
+/**
+ * The message of an unknown field on a route that quotes or moves value (DECISIONS §10.1): it
+ * names the field, so a client asking a newer stage's feature (`type=exactOut`) of an older one
+ * learns why it was refused rather than getting another trade; a name that does not read as a
+ * field name (a client may have put its secret there) is not quoted.
+ */
+export function unknownFieldsError(where: 'body' | 'query', fields: string) {
+  const takes = `the ${where} takes only ${fields}`
+  return (issue: { code?: string; keys?: readonly string[] }) => {
+    if (issue.code !== 'unrecognized_keys') return undefined
+    const named = (issue.keys ?? []).filter((key) => PLAIN_FIELD_NAME.test(key))
+    const kind = where === 'body' ? 'field' : 'query parameter'
+    if (named.length === 0) return `unknown ${kind}; ${takes}`
+    const list = named.map((key) => `"${key}"`).join(', ')
+    return `unknown ${kind}${named.length > 1 ? 's' : ''} ${list}; ${takes}`
+  }
+}

@@ -11,6 +11,7 @@ import {
   privateKeyInput,
   tokenPathSchema,
   txHashString,
+  unknownFieldsError,
   uuidString,
 } from './formats'
 import {
@@ -112,15 +113,23 @@ export type ListTokensResult = z.infer<typeof listTokensResultSchema>
 // Quotes (GET /v1/swap/quote/{network}): every field arrives as a string.
 
 export const quoteQuerySchema = z
-  .object({
-    amount: amountSchema,
-    address0: addressSchema,
-    decimals0: integerString(0, MAX_DECIMALS),
-    address1: addressSchema,
-    decimals1: integerString(0, MAX_DECIMALS),
-    slippageBps: z._default(integerString(0, MAX_SLIPPAGE_BPS), DEFAULT_SLIPPAGE_BPS),
-    recipient: z._default(addressSchema, zeroAddress),
-  })
+  .strictObject(
+    {
+      amount: amountSchema,
+      address0: addressSchema,
+      decimals0: integerString(0, MAX_DECIMALS),
+      address1: addressSchema,
+      decimals1: integerString(0, MAX_DECIMALS),
+      slippageBps: z._default(integerString(0, MAX_SLIPPAGE_BPS), DEFAULT_SLIPPAGE_BPS),
+      recipient: z._default(addressSchema, zeroAddress),
+    },
+    {
+      error: unknownFieldsError(
+        'query',
+        'amount, address0, decimals0, address1, decimals1, slippageBps, recipient',
+      ),
+    },
+  )
   .check(z.superRefine(checkSides))
 export type QuoteQuery = z.infer<typeof quoteQuerySchema>
 
@@ -195,12 +204,6 @@ export function quoteResultSchemaOf(network: NetworkName) {
 export const keyParamsSchema = z.strictObject({ key: privateKeyInput() })
 export type KeyParams = z.infer<typeof keyParamsSchema>
 
-/** Bodies never carry the key, but a client may misplace it: unknown fields are not named. */
-function onlyFields(fields: string) {
-  return (issue: { code?: string }) =>
-    issue.code === 'unrecognized_keys' ? `the body takes only ${fields}` : undefined
-}
-
 const SWAP_FIELDS = 'amount, address0, decimals0, address1, decimals1, slippageBps, deadlineSeconds'
 
 const swapBodyObject = z.strictObject(
@@ -219,7 +222,7 @@ const swapBodyObject = z.strictObject(
       DEFAULT_DEADLINE_SECONDS,
     ),
   },
-  { error: onlyFields(SWAP_FIELDS) },
+  { error: unknownFieldsError('body', SWAP_FIELDS) },
 )
 
 /** Either side may be the native coin (a network without a native route of its own). */
@@ -265,7 +268,7 @@ export const transferBodySchema = z
       token: z.optional(addressSchema),
       decimals: z.optional(decimalsNumber),
     },
-    { error: onlyFields('to, amount, token, decimals') },
+    { error: unknownFieldsError('body', 'to, amount, token, decimals') },
   )
   .check(
     z.superRefine((body, context) => {

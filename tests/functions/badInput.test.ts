@@ -373,7 +373,7 @@ function quoteRoute(routeKey: string, handler: Handler): RouteSweep {
         },
       }
       return [
-        ...queryBreakers(valid, QUOTE_RULES, { strict: false }),
+        ...queryBreakers(valid, QUOTE_RULES, { strict: true }),
         ...sideBreakers(valid, 'query', 'any'),
       ]
     },

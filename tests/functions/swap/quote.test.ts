@@ -495,6 +495,39 @@ describe('GET /v1/swap/quote/{network}', () => {
       })
     })
 
+    // DECISIONS §10.1: a stage without exact output must not answer `type=exactOut` as an
+    // exact-input quote of `amount` token0.
+    it('answers 400 naming an unknown parameter such as type=exactOut, and quotes nothing', async () => {
+      const response = await quote('ethereum', { ...valid(), type: 'exactOut', side: 'buy' })
+
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({
+        ok: false,
+        error: expect.objectContaining({
+          code: 400,
+          details: [
+            {
+              path: 'query',
+              message:
+                'unknown query parameters "type", "side"; the query takes only amount, address0, ' +
+                'decimals0, address1, decimals1, slippageBps, recipient',
+            },
+          ],
+        }),
+      })
+    })
+
+    it('does not quote a parameter name that does not read as a name', async () => {
+      const secret = `0x${'ab'.repeat(32)}`
+      const response = await quote('ethereum', { ...valid(), [secret]: '1' })
+
+      expect(response.status).toBe(400)
+      expect(JSON.stringify(response.body)).not.toContain(secret)
+      expect(response.body.error?.details).toEqual([
+        { path: 'query', message: expect.stringMatching(/^unknown query parameter; the query/) },
+      ])
+    })
+
     it('answers 400 naming every missing field', async () => {
       const response = await quote('altchain', {})
 

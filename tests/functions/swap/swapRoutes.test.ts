@@ -421,6 +421,27 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
 
       expect(response.status).toBe(400)
     })
+    it('answers 400 naming a field of a newer stage (type) and sends nothing', async () => {
+      const { account, token } = await caller('ethereum')
+      const nonce = await nonceOf('ethereum', account.address)
+
+      const response = await swap('tokens/ethereum', {
+        key: account.privateKey,
+        token,
+        body: { ...request('ethereum', 'NATIVE', 'LINK', '1'), type: 'exactOut' },
+      })
+
+      expect(response.status).toBe(400)
+      expect(response.body.error?.details).toEqual([
+        {
+          path: 'body',
+          message:
+            'unknown field "type"; the body takes only amount, address0, decimals0, address1, ' +
+            'decimals1, slippageBps, deadlineSeconds',
+        },
+      ])
+      expect(await nonceOf('ethereum', account.address)).toBe(nonce)
+    })
   })
 
   describe('the key and the token', () => {
