@@ -1,8 +1,8 @@
 // `npm run -s devnet:sign -- '<EIP-4361 message>'`: the demo account's signature over a sign-in
 // message, for trying the local stack from a shell (README, "A first journey"). The demo account
 // is anvil's public test account 0, whose key anvil's docs print: it signs only a message for one
-// of the local devnets (chain id 31337 or 31338) and refuses any other, so it can never sign a
-// sign-in meant for a real chain. `--key` prints that public devnet key, which the swap and
+// of the network table's devnets (chain ids 31337, 31338 and 31339 today) and refuses any other,
+// so it can never sign a sign-in meant for a real chain. `--key` prints that public devnet key, which the swap and
 // transfer routes take in their path.
 import { privateKeyToAccount } from 'viem/accounts'
 import { ANVIL_DEPLOYER_PRIVATE_KEY, DEVNET_CHAIN_IDS } from './deployDex'
