@@ -85,7 +85,7 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['lib/serverless/', 'the deploy rules plugin: stage guards, one role per function, alarms'],
   ['lib/docs/', 'this layer model and the layout tables it writes (`npm run docs:layout`)'],
   ['lib/http/', '`defineHandler`, its middlewares, the error handler'],
-  ['schemas/', 'zod schemas of every request and result; `openapi.json` (generated)'],
+  ['schemas/', 'zod schemas of every request and result; `schemas/openapi.json` (generated)'],
   ['lib/auth/', 'sign-in (SIWE, passwords), JWT sessions, attempt budgets, the auth guards'],
   ['lib/clientSigning/', "the prepare and submit routes' work (DECISIONS §7.3)"],
   ['lib/swap/', 'quotes and `{key}` swaps: the plan, the router call, approvals'],
