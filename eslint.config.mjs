@@ -68,6 +68,47 @@ const AWS_SYNTAX = [
   },
 ]
 
+// Rooms of one idea (issue 42): no hand-written source file over 400 lines, no function over 80,
+// lines counted as they stand (comments and blank lines too). Generated files are left out by
+// name. The files below held a longer function or were longer when the rule came; each leaves the
+// list when it is split, and nothing joins it.
+const SOURCE_FILES = [...SERVICE_FILES, 'client/**/*.ts']
+const GENERATED_SOURCE = ['client/api.d.ts']
+export const NOT_YET_SPLIT = [
+  'client/walletApi.ts',
+  'lib/chain/nodeHttpTransport.ts',
+  'lib/clientSigning/checkSwapRouterCall.ts',
+  'lib/config.ts',
+  'lib/local/anvil.ts',
+  'lib/local/deployDex.ts',
+  'lib/local/deployV3.ts',
+  'lib/local/localStack.ts',
+  'lib/local/offline.ts',
+  'lib/local/sampleCatalog.ts',
+  'lib/local/seedChainHistory.ts',
+  'lib/local/start.ts',
+  'lib/markets/boundaryReader.ts',
+  'lib/markets/fillPriceBuckets.ts',
+  'lib/markets/pricingPath.ts',
+  'lib/openapi/buildOpenApiDocument.ts',
+  'lib/openapi/networkExamples.ts',
+  'lib/routing/bestRoute.ts',
+  'lib/routing/searchSplit.ts',
+  'lib/serverless/alarms.ts',
+  'lib/serverless/nestedStacks.ts',
+  'lib/trades/indexDeposits.ts',
+  'lib/trades/recordRunDeposits.ts',
+  'lib/trades/selectDeposits.ts',
+]
+const SIZE_LIMITS = {
+  files: SOURCE_FILES,
+  ignores: [...GENERATED_SOURCE, ...NOT_YET_SPLIT],
+  rules: {
+    'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+    'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+  },
+}
+
 /** One config per combination: a later config's options replace an earlier one's, never add. */
 function chokepoints(files, { imports, patterns = [], syntax }, ignores = []) {
   return {
@@ -128,6 +169,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-assignment': 'off',
     },
   },
+  SIZE_LIMITS,
   // Every service file: neither broadcasts nor AWS SDK clients.
   chokepoints(SERVICE_FILES, {
     imports: BROADCAST_IMPORTS,

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { ESLint } from 'eslint'
 import tseslint from 'typescript-eslint'
 import { describe, expect, it } from 'vitest'
@@ -104,5 +106,57 @@ describe('the chokepoints of eslint.config.mjs', () => {
     expect(await refusals(FIXTURES.sdkClient, 'lib/send/sendSigned.ts')).not.toEqual([])
     expect(await refusals(FIXTURES.importedBroadcast, 'lib/db/client.ts')).not.toEqual([])
     expect(await refusals(FIXTURES.memberBroadcast, 'lib/aws/secureParameter.ts')).not.toEqual([])
+  })
+})
+
+// Through a path held in a variable: the config is plain JavaScript, with no declarations.
+const CONFIG_PATH = '../../eslint.config.mjs'
+const { NOT_YET_SPLIT } = (await import(CONFIG_PATH)) as { NOT_YET_SPLIT: string[] }
+
+describe('the size limits of eslint.config.mjs (issue 42: rooms of one idea)', () => {
+  const SIZE_RULES = new Set(['max-lines', 'max-lines-per-function'])
+  const sizeRefusals = async (code: string, filePath: string, linter = eslint) => {
+    const [result] = await linter.lintText(code, { filePath })
+    return (result?.messages ?? [])
+      .filter((message) => message.ruleId !== null && SIZE_RULES.has(message.ruleId))
+      .map((message) => message.ruleId)
+  }
+  const functionOf = (lines: number) =>
+    `export function long(): number {\n  let n = 0\n${'  n += 1\n'.repeat(lines - 4)}  return n\n}\n`
+  const fileOf = (lines: number) => `export const n = 0\n${'// a line\n'.repeat(lines - 1)}`
+
+  it('refuses a function over 80 lines and a source file over 400, comments counted', async () => {
+    expect(await sizeRefusals(functionOf(81), 'lib/routing/long.ts')).toEqual([
+      'max-lines-per-function',
+    ])
+    expect(await sizeRefusals(fileOf(401), 'lib/routing/long.ts')).toEqual(['max-lines'])
+  })
+
+  it('allows 80 and 400, and the generated client types', async () => {
+    expect(await sizeRefusals(functionOf(80), 'lib/routing/long.ts')).toEqual([])
+    expect(await sizeRefusals(fileOf(400), 'schemas/long.ts')).toEqual([])
+    expect(await sizeRefusals(fileOf(401), 'client/api.d.ts')).toEqual([])
+  })
+
+  // The list shrinks: a file split below both limits must leave it, so it cannot grow back.
+  it.each(NOT_YET_SPLIT)('lists %s only while it is still over a limit', async (file) => {
+    const strict = new ESLint({
+      overrideConfig: [
+        tseslint.configs.disableTypeChecked,
+        {
+          files: [file],
+          rules: {
+            'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+            'max-lines-per-function': [
+              'error',
+              { max: 80, skipBlankLines: false, skipComments: false },
+            ],
+          },
+        },
+      ],
+    })
+    const code = readFileSync(resolve(import.meta.dirname, '../..', file), 'utf8')
+
+    expect(await sizeRefusals(code, file, strict)).not.toEqual([])
   })
 })
