@@ -94,8 +94,6 @@ export const NOT_YET_SPLIT = [
   'lib/openapi/networkExamples.ts',
   'lib/routing/bestRoute.ts',
   'lib/routing/searchSplit.ts',
-  'lib/serverless/alarms.ts',
-  'lib/serverless/nestedStacks.ts',
   'lib/trades/indexDeposits.ts',
   'lib/trades/recordRunDeposits.ts',
   'lib/trades/selectDeposits.ts',

@@ -63,22 +63,18 @@ const API = { ApiId: { Ref: 'HttpApi' }, Stage: '$default' }
 const rateOf = (errors: string) =>
   `IF(requests >= ${RATE_ALARM_MIN_REQUESTS}, 100 * ${errors} / requests, 0)`
 
-/** Every alarm of the stage, and the metric filter that counts the 502s, by logical id. */
-export function compileAlarms({
-  prefix,
-  namespace,
-  functions,
-  operations,
-}: AlarmSettings): Record<string, CloudFormationResource> {
-  const topic = operations.alarmTopicArn
+type Alarm = (
+  name: string,
+  description: string,
+  expression: string,
+  metrics: Metric[],
+  threshold: number,
+) => CloudFormationResource
+
+/** An alarm factory for the stage: names prefixed, actions to the topic where there is one. */
+function alarmsOf(prefix: string, topic: string | undefined): Alarm {
   const actions = topic ? { AlarmActions: [topic], OKActions: [topic] } : {}
-  const alarm = (
-    name: string,
-    description: string,
-    expression: string,
-    metrics: Metric[],
-    threshold: number,
-  ): CloudFormationResource => ({
+  return (name, description, expression, metrics, threshold) => ({
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
       AlarmName: `${prefix} ${name}`,
@@ -91,10 +87,14 @@ export function compileAlarms({
       ...actions,
     },
   })
-  const resources: Record<string, CloudFormationResource> = {}
+}
 
-  // One alarm per function for errors (crashes, timeouts) or throttles: two each would double
-  // the per-function alarms a stack holds.
+/**
+ * One alarm per function for errors (crashes, timeouts) or throttles: two each would double the
+ * per-function alarms a stack holds.
+ */
+function functionAlarms(alarm: Alarm, functions: AlarmedFunction[]) {
+  const resources: Record<string, CloudFormationResource> = {}
   for (const fn of functions) {
     const functionName = { FunctionName: { Ref: fn.functionLogicalId } }
     resources[failureAlarmLogicalId(fn.normalizedName)] = alarm(
@@ -108,65 +108,83 @@ export function compileAlarms({
       1,
     )
   }
-  resources.Http5xxRateAlarm = alarm(
-    'HTTP 5xx rate',
-    `More than ${RATE_ALARM_PERCENT}% of API requests answered 5xx in 5 minutes.`,
-    rateOf('errors'),
-    [
-      metric('errors', 'AWS/ApiGateway', '5xx', API),
-      metric('requests', 'AWS/ApiGateway', 'Count', API),
-    ],
-    RATE_ALARM_PERCENT,
-  )
-  // A 502 is a chain node that failed or timed out (DECISIONS §7.2): counted from the access
-  // log, which every answer passes through, at no cost to a function's cold start.
-  resources.Chain502MetricFilter = {
-    Type: 'AWS::Logs::MetricFilter',
-    Properties: {
-      LogGroupName: { Ref: 'HttpApiLogGroup' },
-      FilterPattern: '{ $.status = "502" }',
-      MetricTransformations: [
-        {
-          MetricNamespace: namespace,
-          MetricName: CHAIN_502_METRIC,
-          MetricValue: '1',
-          Unit: 'Count',
-        },
-      ],
-    },
-  }
-  resources.Chain502RateAlarm = alarm(
-    'chain 502 rate',
-    `More than ${RATE_ALARM_PERCENT}% of API requests answered 502 (a chain node failed) in 5 minutes.`,
-    rateOf('chain'),
-    [
-      metric('chain', namespace, CHAIN_502_METRIC, {}),
-      metric('requests', 'AWS/ApiGateway', 'Count', API),
-    ],
-    RATE_ALARM_PERCENT,
-  )
-  const table = { TableName: { Ref: 'Table' } }
-  resources.TableThrottleAlarm = alarm(
-    'DynamoDB throttles',
-    'The table throttled reads or writes in 5 minutes.',
-    'reads + writes',
-    [
-      metric('reads', 'AWS/DynamoDB', 'ReadThrottleEvents', table),
-      metric('writes', 'AWS/DynamoDB', 'WriteThrottleEvents', table),
-    ],
-    1,
-  )
-  const queue = { QueueName: { 'Fn::GetAtt': [SCHEDULE_FAILURE_QUEUE, 'QueueName'] } }
-  resources.ScheduleFailureAlarm = alarm(
-    'schedule failures',
-    'A scheduled run failed, or could not start in time; its event waits in the schedule failure queue.',
-    'failed',
-    [metric('failed', 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', queue, 'Maximum')],
-    1,
-  )
+  return resources
+}
 
-  // Latency: the p99 duration of each group of functions (the slowest function of the group),
-  // and the API's p99 latency once enough requests came in.
+/** The API's 5xx rate, and its chain-502 rate from the access log's metric filter. */
+function errorRateAlarms(alarm: Alarm, namespace: string) {
+  return {
+    Http5xxRateAlarm: alarm(
+      'HTTP 5xx rate',
+      `More than ${RATE_ALARM_PERCENT}% of API requests answered 5xx in 5 minutes.`,
+      rateOf('errors'),
+      [
+        metric('errors', 'AWS/ApiGateway', '5xx', API),
+        metric('requests', 'AWS/ApiGateway', 'Count', API),
+      ],
+      RATE_ALARM_PERCENT,
+    ),
+    // A 502 is a chain node that failed or timed out (DECISIONS §7.2): counted from the access
+    // log, which every answer passes through, at no cost to a function's cold start.
+    Chain502MetricFilter: {
+      Type: 'AWS::Logs::MetricFilter',
+      Properties: {
+        LogGroupName: { Ref: 'HttpApiLogGroup' },
+        FilterPattern: '{ $.status = "502" }',
+        MetricTransformations: [
+          {
+            MetricNamespace: namespace,
+            MetricName: CHAIN_502_METRIC,
+            MetricValue: '1',
+            Unit: 'Count',
+          },
+        ],
+      },
+    },
+    Chain502RateAlarm: alarm(
+      'chain 502 rate',
+      `More than ${RATE_ALARM_PERCENT}% of API requests answered 502 (a chain node failed) in 5 minutes.`,
+      rateOf('chain'),
+      [
+        metric('chain', namespace, CHAIN_502_METRIC, {}),
+        metric('requests', 'AWS/ApiGateway', 'Count', API),
+      ],
+      RATE_ALARM_PERCENT,
+    ),
+  }
+}
+
+/** Table throttles and failed schedule runs. */
+function backendAlarms(alarm: Alarm) {
+  const table = { TableName: { Ref: 'Table' } }
+  const queue = { QueueName: { 'Fn::GetAtt': [SCHEDULE_FAILURE_QUEUE, 'QueueName'] } }
+  return {
+    TableThrottleAlarm: alarm(
+      'DynamoDB throttles',
+      'The table throttled reads or writes in 5 minutes.',
+      'reads + writes',
+      [
+        metric('reads', 'AWS/DynamoDB', 'ReadThrottleEvents', table),
+        metric('writes', 'AWS/DynamoDB', 'WriteThrottleEvents', table),
+      ],
+      1,
+    ),
+    ScheduleFailureAlarm: alarm(
+      'schedule failures',
+      'A scheduled run failed, or could not start in time; its event waits in the schedule failure queue.',
+      'failed',
+      [metric('failed', 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', queue, 'Maximum')],
+      1,
+    ),
+  }
+}
+
+/**
+ * Latency: the p99 duration of each group of functions (the slowest function of the group), and
+ * the API's p99 latency once enough requests came in.
+ */
+function latencyAlarms(alarm: Alarm, functions: AlarmedFunction[], operations: OperationsSettings) {
+  const resources: Record<string, CloudFormationResource> = {}
   const logicalIdOf = new Map(functions.map((fn) => [fn.name, fn.functionLogicalId]))
   for (const [group, { functions: members, p99Milliseconds }] of Object.entries(
     operations.durationAlarms ?? {},
@@ -204,4 +222,20 @@ export function compileAlarms({
     )
   }
   return resources
+}
+
+/** Every alarm of the stage, and the metric filter that counts the 502s, by logical id. */
+export function compileAlarms({
+  prefix,
+  namespace,
+  functions,
+  operations,
+}: AlarmSettings): Record<string, CloudFormationResource> {
+  const alarm = alarmsOf(prefix, operations.alarmTopicArn)
+  return {
+    ...functionAlarms(alarm, functions),
+    ...errorRateAlarms(alarm, namespace),
+    ...backendAlarms(alarm),
+    ...latencyAlarms(alarm, functions, operations),
+  }
 }

@@ -184,20 +184,19 @@ function rewriteReferences(
   )
 }
 
-/**
- * Splits the compiled template into a root and the nested stacks of the plan. The root refers
- * to each nested template by `plan.templateUrl(fileName)`; nothing is written here.
- */
-export function splitIntoNestedStacks(
+/** What the split builds: the nested templates and, in the root, the stack resource of each. */
+interface SplitState {
+  stackOf: Map<string, string>
+  nested: Record<string, CloudFormationTemplate>
+  stackResources: Record<string, CloudFormationResource>
+  rootResources: Record<string, CloudFormationResource>
+}
+
+function emptySplit(
   template: CloudFormationTemplate,
-  plan: NestedStackPlan,
-): SplitTemplate {
-  const resources = template.Resources
-  for (const [id, resource] of Object.entries(resources)) {
-    if ('Condition' in resource) throw new Error(`${id}: conditions are not split into stacks`)
-  }
-  const stackOf = assignStacks(resources, plan.stackOfFunction)
-  const stackIds = [...new Set(stackOf.values())].sort()
+  stackOf: Map<string, string>,
+  stackIds: string[],
+): SplitState {
   const nested: Record<string, CloudFormationTemplate> = Object.fromEntries(
     stackIds.map((stackId) => [
       stackId,
@@ -216,10 +215,12 @@ export function splitIntoNestedStacks(
       { Type: 'AWS::CloudFormation::Stack', Properties: { Parameters: {} }, DependsOn: [] },
     ]),
   )
-  const rootResources: Record<string, CloudFormationResource> = {}
+  return { stackOf, nested, stackResources, rootResources: {} }
+}
 
-  // An output of a nested stack, for the root (or its parameters) to read.
-  const fromNested = (id: string, attribute?: string) => {
+/** An output of a nested stack, for the root (or its parameters) to read. */
+function fromNestedOf({ stackOf, nested }: SplitState) {
+  return (id: string, attribute?: string) => {
     const stackId = stackOf.get(id) as string
     const output = nameOf(id, attribute)
     const outputs = nested[stackId]?.Outputs as Record<string, { Value: unknown }>
@@ -228,70 +229,105 @@ export function splitIntoNestedStacks(
     }
     return { 'Fn::GetAtt': [stackId, `Outputs.${output}`] }
   }
+}
 
-  for (const [id, resource] of Object.entries(resources)) {
-    const stackId = stackOf.get(id)
-    if (stackId === undefined) {
-      // A root resource: what it refers to in a nested stack, it reads from that stack.
-      const { DependsOn: _dependsOn, ...rest } = resource
-      const rewritten = rewriteReferences(
-        rest,
-        (target) => !stackOf.has(target),
-        fromNested,
-      ) as CloudFormationResource
-      const dependsOn = [
-        ...new Set(dependsOnOf(resource).map((target) => stackOf.get(target) ?? target)),
-      ]
-      rootResources[id] = dependsOn.length > 0 ? { ...rewritten, DependsOn: dependsOn } : rewritten
-      continue
+/** A root resource: what it refers to in a nested stack, it reads from that stack. */
+function placeInRoot(state: SplitState, id: string, resource: CloudFormationResource): void {
+  const { stackOf } = state
+  const { DependsOn: _dependsOn, ...rest } = resource
+  const rewritten = rewriteReferences(
+    rest,
+    (target) => !stackOf.has(target),
+    fromNestedOf(state),
+  ) as CloudFormationResource
+  const dependsOn = [
+    ...new Set(dependsOnOf(resource).map((target) => stackOf.get(target) ?? target)),
+  ]
+  state.rootResources[id] =
+    dependsOn.length > 0 ? { ...rewritten, DependsOn: dependsOn } : rewritten
+}
+
+/** A nested stack's resource: what it refers to in the root arrives as a stack parameter. */
+function placeInStack(
+  state: SplitState,
+  stackId: string,
+  id: string,
+  resource: CloudFormationResource,
+): void {
+  const { stackOf } = state
+  const stack = state.nested[stackId] as CloudFormationTemplate
+  const stackResource = state.stackResources[stackId] as CloudFormationResource
+  const parameters = stack.Parameters as Record<string, { Type: string }>
+  const passed = stackResource.Properties.Parameters as Record<string, unknown>
+  const isLocal = (target: string) => stackOf.get(target) === stackId
+  const { DependsOn: _dependsOn, ...rest } = resource
+  const rewritten = rewriteReferences(rest, isLocal, (target, attribute) => {
+    if (stackOf.has(target)) {
+      throw new Error(
+        `${id} (stack ${stackId}) refers to ${target} of stack ${stackOf.get(target)}: ` +
+          'a nested stack refers only to its own resources and the root',
+      )
     }
-    const stack = nested[stackId] as CloudFormationTemplate
-    const stackResource = stackResources[stackId] as CloudFormationResource
-    const parameters = stack.Parameters as Record<string, { Type: string }>
-    const passed = stackResource.Properties.Parameters as Record<string, unknown>
-    const isLocal = (target: string) => stackOf.get(target) === stackId
-    const { DependsOn: _dependsOn, ...rest } = resource
-    const rewritten = rewriteReferences(rest, isLocal, (target, attribute) => {
-      if (stackOf.has(target)) {
-        throw new Error(
-          `${id} (stack ${stackId}) refers to ${target} of stack ${stackOf.get(target)}: ` +
-            'a nested stack refers only to its own resources and the root',
-        )
-      }
-      const parameter = nameOf(target, attribute)
-      parameters[parameter] = { Type: 'String' }
-      passed[parameter] = attribute ? { 'Fn::GetAtt': [target, attribute] } : { Ref: target }
-      return { Ref: parameter }
-    }) as CloudFormationResource
-    const local = dependsOnOf(resource).filter(isLocal)
-    // Waiting on a root resource is the whole nested stack waiting on it.
-    for (const target of dependsOnOf(resource).filter((target) => !isLocal(target))) {
-      if (stackOf.has(target)) throw new Error(`${id} waits on ${target} of another nested stack`)
-      ;(stackResource.DependsOn as string[]).push(target)
-    }
-    stack.Resources[id] = local.length > 0 ? { ...rewritten, DependsOn: local } : rewritten
+    const parameter = nameOf(target, attribute)
+    parameters[parameter] = { Type: 'String' }
+    passed[parameter] = attribute ? { 'Fn::GetAtt': [target, attribute] } : { Ref: target }
+    return { Ref: parameter }
+  }) as CloudFormationResource
+  const local = dependsOnOf(resource).filter(isLocal)
+  // Waiting on a root resource is the whole nested stack waiting on it.
+  for (const target of dependsOnOf(resource).filter((target) => !isLocal(target))) {
+    if (stackOf.has(target)) throw new Error(`${id} waits on ${target} of another nested stack`)
+    ;(stackResource.DependsOn as string[]).push(target)
   }
+  stack.Resources[id] = local.length > 0 ? { ...rewritten, DependsOn: local } : rewritten
+}
 
-  const outputs = Object.fromEntries(
-    Object.entries(template.Outputs ?? {}).map(([name, output]) => [
-      name,
-      rewriteReferences(output, (target) => !stackOf.has(target), fromNested),
-    ]),
-  ) as CloudFormationTemplate['Outputs']
+/** Each nested stack's file and, in the root, its stack resource pointing at it. */
+function closeStacks(state: SplitState, stackIds: string[], plan: NestedStackPlan) {
   const files: SplitTemplate['nested'] = {}
   for (const stackId of stackIds) {
-    const stack = nested[stackId] as CloudFormationTemplate
+    const stack = state.nested[stackId] as CloudFormationTemplate
     const fileName = nestedTemplateFileName(stackId)
     files[stackId] = { fileName, template: stack }
-    const stackResource = stackResources[stackId] as CloudFormationResource
+    const stackResource = state.stackResources[stackId] as CloudFormationResource
     stackResource.Properties.TemplateURL = plan.templateUrl(fileName)
     const dependsOn = [...new Set(stackResource.DependsOn as string[])].sort()
     if (dependsOn.length > 0) stackResource.DependsOn = dependsOn
     else delete stackResource.DependsOn
-    rootResources[stackId] = stackResource
+    state.rootResources[stackId] = stackResource
   }
+  return files
+}
+
+/**
+ * Splits the compiled template into a root and the nested stacks of the plan. The root refers
+ * to each nested template by `plan.templateUrl(fileName)`; nothing is written here.
+ */
+export function splitIntoNestedStacks(
+  template: CloudFormationTemplate,
+  plan: NestedStackPlan,
+): SplitTemplate {
+  const resources = template.Resources
+  for (const [id, resource] of Object.entries(resources)) {
+    if ('Condition' in resource) throw new Error(`${id}: conditions are not split into stacks`)
+  }
+  const stackOf = assignStacks(resources, plan.stackOfFunction)
+  const stackIds = [...new Set(stackOf.values())].sort()
+  const state = emptySplit(template, stackOf, stackIds)
+  for (const [id, resource] of Object.entries(resources)) {
+    const stackId = stackOf.get(id)
+    if (stackId === undefined) placeInRoot(state, id, resource)
+    else placeInStack(state, stackId, id, resource)
+  }
+  const outputs = Object.fromEntries(
+    Object.entries(template.Outputs ?? {}).map(([name, output]) => [
+      name,
+      rewriteReferences(output, (target) => !stackOf.has(target), fromNestedOf(state)),
+    ]),
+  ) as CloudFormationTemplate['Outputs']
+  const files = closeStacks(state, stackIds, plan)
   return {
-    root: { ...template, Resources: rootResources, ...(outputs && { Outputs: outputs }) },
+    root: { ...template, Resources: state.rootResources, ...(outputs && { Outputs: outputs }) },
     nested: files,
   }
 }
