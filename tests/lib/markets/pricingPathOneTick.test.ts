@@ -8,8 +8,13 @@ import { readPools } from '../../../lib/chain/readPools'
 import { type PricingPath, readPriceState } from '../../../lib/db/priceBoundary'
 import { type PriceBucket, queryPriceWindow } from '../../../lib/db/priceBucket'
 import { PRICE_GRAINS, type PriceGrain } from '../../../lib/db/priceGrains'
+import { db } from '../../../lib/db/client'
+import { getProjectMarket } from '../../../lib/db/marketStats'
 import { setUpHistoryTrader } from '../../../lib/local/seedChainHistory'
+import { backfillPriceHistory } from '../../../lib/markets/backfillPriceHistory'
 import { windowStart } from '../../../lib/markets/priceGrains'
+import { samplePrices } from '../../../lib/markets/samplePrices'
+import { countRequests, type RequestTally } from '../../support/requestCounters'
 import { type ReferencePath, TwapReference } from '../../support/independentTwap'
 import { catalogEntry } from '../../support/marketFixtures'
 import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMarketDevnet'
@@ -208,5 +213,88 @@ describe('capital held for one sampler tick around the review', () => {
       expect(bucket.averageE18).toBeGreaterThanOrEqual(low)
       expect(bucket.averageE18).toBeLessThanOrEqual(high)
     }
+  })
+})
+
+describe('what a sampler run costs', () => {
+  it('counts the RPC and DynamoDB calls of a run that reviews and of one that does not', async () => {
+    // A token priced by two pools (V2 and a wide V3 position: a hop's median), backfilled with its
+    // next review drawn as late as it can be (a day on).
+    const token = await own.deployToken('COST', 18, 10_000_000n * TOKEN)
+    await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
+    await own.mintV3Position({
+      tokenA: token,
+      tokenB: usdc(),
+      fee: 3000,
+      price: PRICE,
+      ticksBelow: 6960,
+      ticksAbove: 6960,
+      amountA: 200_000n * TOKEN,
+      amountB: 60_000n * USD,
+    })
+    const [projectId] = await importCatalogEntries(
+      [catalogEntry({ address: getAddress(token), decimals: 18, symbol: 'COST' })],
+      { backfill: false },
+    )
+    const project =
+      projectId === undefined ? undefined : (await getProjectMarket(projectId))?.project
+    if (!projectId || !project) throw new Error('not imported')
+    const backfillAt = (await own.chainTime()) + 60
+    await own.mineAt(backfillAt)
+    await backfillPriceHistory({
+      projects: [project],
+      now: new Date(backfillAt * 1000),
+      random: () => 1 - 2 ** -40,
+    })
+
+    // Act: the run a day and a minute on (a review is due whatever its schedule, and the hours
+    // and the day passed are closed), drawing its next review at once; the run 5 minutes later
+    // (that review, no boundary: the open buckets alone), drawing the next half a day on; and one
+    // more 5 minutes later (neither).
+    const counter = countRequests(db())
+    const tallies: Record<string, RequestTally> = {}
+    const dayOn = backfillAt + DAY + 60
+    const runs = [
+      { name: 'review and boundaries', at: dayOn, random: () => 0 },
+      { name: 'review alone', at: dayOn + TICK, random: () => 0.5 },
+      { name: 'plain', at: dayOn + 2 * TICK, random: () => 0.5 },
+    ]
+    try {
+      // In one hour, so the two later runs cross no boundary.
+      const hourLeft = HOUR - (dayOn % HOUR)
+      if (hourLeft <= 2 * TICK) await own.mineAt(dayOn)
+      for (const run of runs) {
+        if (hourLeft <= 2 * TICK) run.at += hourLeft
+        await own.mineAt(run.at)
+        counter.take()
+        await samplePrices({
+          clock: () => new Date(run.at * 1000),
+          projects: [project],
+          random: run.random,
+        })
+        tallies[run.name] = counter.take()
+      }
+    } finally {
+      counter.stop()
+    }
+    const reviewed = await pathOf(projectId)
+    console.log(
+      `sampler run costs (one project, a hop of ${poolsOf(reviewed).length} pools): ` +
+        Object.entries(tallies)
+          .map(
+            ([name, { rpc, dynamo }]) =>
+              `${name}: ${rpc.calls} RPC calls in ${rpc.roundTrips} round trips ` +
+              `${JSON.stringify(rpc.byMethod)}, ${dynamo.calls} DynamoDB calls ${JSON.stringify(dynamo.byCommand)}`,
+          )
+          .join('; '),
+    )
+    const plain = tallies.plain
+    const review = tallies['review alone']
+    if (!plain || !review) throw new Error('no tallies')
+    expect(reviewed.reviewedAt?.getTime()).toBe((runs[1]?.at ?? 0) * 1000)
+    // The sample is one lens eth_call beyond what the run read before (the quote, the supply,
+    // the head and the pools' accumulators); a run that reviews takes its sample from the review.
+    expect(review.dynamo.calls).toBe(plain.dynamo.calls + 1)
+    expect(plain.dynamo.byCommand.UpdateItem).toBeGreaterThan(0)
   })
 })
