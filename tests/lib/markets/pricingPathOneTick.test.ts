@@ -111,22 +111,79 @@ const alone = (protocol: 'v2' | 'v3', pool: Address, token: Address): ReferenceP
   usdDecimals: 6,
 })
 
+/**
+ * A token of the test's own and its honest pools at $0.30: a V2 pair of 400,000 tokens and
+ * 120,000 USDC, and a V3 0.3 % position from half to twice the price holding $60,000 a side.
+ */
+async function honestToken(symbol: string) {
+  const token = await own.deployToken(symbol, 18, 10_000_000n * TOKEN)
+  await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
+  const wide = await own.mintV3Position({
+    tokenA: token,
+    tokenB: usdc(),
+    fee: 3000,
+    price: PRICE,
+    ticksBelow: 6960,
+    ticksAbove: 6960,
+    amountA: 200_000n * TOKEN,
+    amountB: 60_000n * USD,
+  })
+  return { token, wide }
+}
+
+/**
+ * The attacker's capital: ±2 % positions in its pool holding half a percent more ±2 % depth than
+ * the honest pools together (a first position, then one scaled to make up the rest).
+ */
+async function addHonestDepth(token: Address, attackerPool: Address) {
+  const honest = [...(await depthsOf(token)).values()]
+    .filter(({ pool }) => !isAddressEqual(pool, attackerPool))
+    .reduce((sum, { depth }) => sum + depth, 0n)
+  const positions: MintedPosition[] = [await attackerPosition(token, 1_000n * USD)]
+  const first = (await depthsOf(token)).get(attackerPool.toLowerCase())?.depth ?? 0n
+  const target = (honest * 1005n) / 1000n
+  positions.push(await attackerPosition(token, (1_000n * USD * (target - first)) / first + USD))
+  const attackerDepth = (await depthsOf(token)).get(attackerPool.toLowerCase())?.depth ?? 0n
+  return { honest, attackerDepth, positions }
+}
+
+/**
+ * Every bucket of every window at `now`, with the honest pools' own averages over it (lowest and
+ * highest) and the attacker's pool's alone, from the reference's raw reads.
+ */
+async function everyBucket(
+  projectId: string,
+  now: Date,
+  pools: { honest: readonly ReferencePath[]; attacker: ReferencePath },
+) {
+  const buckets: Array<PriceBucket & { grain: PriceGrain }> = []
+  for (const grain of PRICE_GRAINS) {
+    const { buckets: window } = await queryPriceWindow(projectId, grain, windowStart(grain, now))
+    buckets.push(...window.map((bucket) => ({ ...bucket, grain })))
+  }
+  return Promise.all(
+    buckets.map(async (bucket) => {
+      const [from, to] = [bucket.start, bucket.coveredTo].map((at) =>
+        BigInt(Math.floor(at.getTime() / 1000)),
+      ) as [bigint, bigint]
+      const range = await Promise.all(
+        pools.honest.map((path) => reference.averageE18(path, from, to)),
+      )
+      return {
+        bucket,
+        low: range.reduce((a, b) => (a < b ? a : b)),
+        high: range.reduce((a, b) => (a > b ? a : b)),
+        attacker: await reference.averageE18(pools.attacker, from, to),
+      }
+    }),
+  )
+}
+
 describe('capital held for one sampler tick around the review', () => {
   it('moves no bucket beyond the honest pools’ own averages', { timeout: 600_000 }, async () => {
     // Prepare: the honest pools ($0.30), and the attacker's 0.05 % pool made (and emptied) early,
     // so it has a history like any pool of the pair.
-    const token = await own.deployToken('ONETICK', 18, 10_000_000n * TOKEN)
-    await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
-    const wide = await own.mintV3Position({
-      tokenA: token,
-      tokenB: usdc(),
-      fee: 3000,
-      price: PRICE,
-      ticksBelow: 6960,
-      ticksAbove: 6960,
-      amountA: 200_000n * TOKEN,
-      amountB: 60_000n * USD,
-    })
+    const { token, wide } = await honestToken('ONETICK')
     const seed = await attackerPosition(token, 1n * USD)
     await own.withdrawV3Position(seed)
     const attackerPool = seed.pool
@@ -140,14 +197,7 @@ describe('capital held for one sampler tick around the review', () => {
     // the attacker adds capital equal to the honest ±2 % depth, scaled from a first position.
     const review = (await own.chainTime()) + DAY + 60
     await own.mineAt(review - 120)
-    const honest = [...(await depthsOf(token)).values()]
-      .filter(({ pool }) => !isAddressEqual(pool, attackerPool))
-      .reduce((sum, { depth }) => sum + depth, 0n)
-    const positions: MintedPosition[] = [await attackerPosition(token, 1_000n * USD)]
-    const first = (await depthsOf(token)).get(attackerPool.toLowerCase())?.depth ?? 0n
-    const target = (honest * 1005n) / 1000n
-    positions.push(await attackerPosition(token, (1_000n * USD * (target - first)) / first + USD))
-    const attackerDepth = (await depthsOf(token)).get(attackerPool.toLowerCase())?.depth ?? 0n
+    const { honest, attackerDepth, positions } = await addHonestDepth(token, attackerPool)
     await own.mineAt(review)
     await runPriceSampler(() => new Date(review * 1000))
     const reviewed = await pathOf(projectId)
@@ -166,33 +216,10 @@ describe('capital held for one sampler tick around the review', () => {
       ({ pool }) => !isAddressEqual(pool, attackerPool) && !isAddressEqual(pool, wide.pool),
     )
     if (!v2) throw new Error('no V2 pair')
-    const honestPools = [alone('v2', v2.pool, token), alone('v3', wide.pool, token)]
-    const buckets: Array<PriceBucket & { grain: PriceGrain }> = []
-    for (const grain of PRICE_GRAINS) {
-      const { buckets: window } = await queryPriceWindow(
-        projectId,
-        grain,
-        windowStart(grain, new Date(end * 1000)),
-      )
-      buckets.push(...window.map((bucket) => ({ ...bucket, grain })))
-    }
-    const figures = await Promise.all(
-      buckets.map(async (bucket) => {
-        const [from, to] = [bucket.start, bucket.coveredTo].map((at) =>
-          BigInt(Math.floor(at.getTime() / 1000)),
-        ) as [bigint, bigint]
-        const range = await Promise.all(
-          honestPools.map((path) => reference.averageE18(path, from, to)),
-        )
-        const attacker = await reference.averageE18(alone('v3', attackerPool, token), from, to)
-        return {
-          bucket,
-          low: range.reduce((a, b) => (a < b ? a : b)),
-          high: range.reduce((a, b) => (a > b ? a : b)),
-          attacker,
-        }
-      }),
-    )
+    const figures = await everyBucket(projectId, new Date(end * 1000), {
+      honest: [alone('v2', v2.pool, token), alone('v3', wide.pool, token)],
+      attacker: alone('v3', attackerPool, token),
+    })
     const touched = figures.filter(({ bucket }) => bucket.coveredTo.getTime() >= review * 1000)
     console.log(
       `one-tick attack: honest ±2 % depth ${formatUnits(honest, 6)} USDC, the attacker's ` +
@@ -220,18 +247,7 @@ describe('what a sampler run costs', () => {
   it('counts the RPC and DynamoDB calls of a run that reviews and of one that does not', async () => {
     // A token priced by two pools (V2 and a wide V3 position: a hop's median), backfilled with its
     // next review drawn as late as it can be (a day on).
-    const token = await own.deployToken('COST', 18, 10_000_000n * TOKEN)
-    await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
-    await own.mintV3Position({
-      tokenA: token,
-      tokenB: usdc(),
-      fee: 3000,
-      price: PRICE,
-      ticksBelow: 6960,
-      ticksAbove: 6960,
-      amountA: 200_000n * TOKEN,
-      amountB: 60_000n * USD,
-    })
+    const { token } = await honestToken('COST')
     const [projectId] = await importCatalogEntries(
       [catalogEntry({ address: getAddress(token), decimals: 18, symbol: 'COST' })],
       { backfill: false },
