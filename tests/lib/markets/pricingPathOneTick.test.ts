@@ -236,6 +236,12 @@ describe('capital held for one sampler tick around the review', () => {
     expect(attackerDepth).toBeGreaterThanOrEqual(honest)
     expect(attackerDepth * 100n).toBeLessThan(honest * 102n)
     expect(touched.length).toBeGreaterThanOrEqual(4)
+    // The review took the attacker's pool into the hop; no bucket weighs it: a later sample
+    // found it empty.
+    expect(poolsOf(reviewed)).toContain(getAddress(attackerPool))
+    for (const { bucket } of touched) {
+      expect(bucket.minDepths?.get(attackerPool.toLowerCase()) ?? 0n).toBe(0n)
+    }
     for (const { bucket, low, high } of figures) {
       expect(bucket.averageE18).toBeGreaterThanOrEqual(low)
       expect(bucket.averageE18).toBeLessThanOrEqual(high)
