@@ -1,13 +1,14 @@
 import type { ScheduledEvent } from 'aws-lambda'
 import { logger } from '../../lib/logger'
+import type { Random } from '../../lib/markets/pricingPathReview'
 import { samplePrices } from '../../lib/markets/samplePrices'
 
 /**
  * Every 5 minutes: each project's price, and its history's boundaries passed since the last run
  * (the time-weighted averages of the buckets they close, and of the open ones up to now).
  */
-export async function runPriceSampler(clock?: () => Date) {
-  const run = await samplePrices({ clock })
+export async function runPriceSampler(clock?: () => Date, random?: Random) {
+  const run = await samplePrices({ clock, random })
   logger.info('prices sampled', {
     at: run.at.toISOString(),
     sampled: run.sampled.length,

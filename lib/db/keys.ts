@@ -39,8 +39,8 @@
 // | networks of a wallet (balance)     | Query     | pk = WALLET#<address>, sk begins_with NETWORK#   |
 // | watch / unwatch a project          | TransactWrite | pk = WALLET#<address>, sk = WATCH#<projectId> (if absent / present) + ADD watchLists on PROJECT#<id> |
 // | watchlist of a wallet              | Query, BatchGet | pk = WALLET#<address>, sk begins_with WATCH#; then the projects |
-// | write a bucket's average           | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (if no longer one of its path) |
-// | keep a pricing path                | UpdateItem| pk = PRICE#<projectId>, sk = PATH                |
+// | write a bucket's average           | UpdateItem| pk = PRICE#<projectId>, sk = HOUR#<yyyy-mm-ddThh> / DAY#<yyyy-mm-dd> / MONTH#<yyyy-mm> (if no longer one of its path); with minDepths, each pool's least sampled depth |
+// | keep a pricing path                | UpdateItem| pk = PRICE#<projectId>, sk = PATH (with reviewedAt and the secret nextReviewAt) |
 // | keep a boundary reading            | UpdateItem| pk = PRICE#<projectId>, sk = BOUNDARY#<yyyy-mm-ddThh> (TTL: until its buckets close) |
 // | path, buckets and boundaries to fill | BatchGet | pk = PRICE#<projectId>: PATH, the buckets and the BOUNDARY# readings a fill needs |
 // | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |

@@ -28,7 +28,9 @@ export interface HopPool {
   fee?: number
   /**
    * Its depth within ±2 % of its price in tokenOut base units (a decimal string) when the path was
-   * last reviewed: its weight in the hop's median (DECISIONS §9.2).
+   * last reviewed: what the sampler compares its samples with (a hop less than half as deep is
+   * reviewed at once), and its weight in the hop's median for buckets no sampler run saw
+   * (backfilled); a sampled bucket weighs each pool by its smallest sampled depth (DECISIONS §10.4).
    */
   depth?: string
 }
@@ -55,8 +57,10 @@ export interface PricingPath {
   hops: PathHop[]
   tokenDecimals: number
   usdDecimals: number
-  /** When the pools were last compared with every candidate (a backfill, the daily review). */
+  /** When the pools were last compared with every candidate (a backfill, the sampler's review). */
   reviewedAt?: Date
+  /** When the sampler reviews them next: drawn at random at each review (pricingPathReview.ts). */
+  nextReviewAt?: Date
 }
 
 /** A hop's pools, in the order of their readings. */
@@ -85,14 +89,17 @@ function boundaryLabel(at: Date): string {
   return bucketLabel('hour', at)
 }
 
-/** Stores the project's pricing path and when it was reviewed (one UpdateItem; no TTL). */
+/**
+ * Stores the project's pricing path, when it was reviewed and when it is reviewed next (one
+ * UpdateItem; no TTL).
+ */
 export async function putPricingPath(projectId: string, path: PricingPath): Promise<void> {
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: pricingPathKey(projectId),
       UpdateExpression:
-        'SET #type = :type, pathId = :id, hops = :hops, decimals = :decimals, reviewedAt = :reviewed',
+        'SET #type = :type, pathId = :id, hops = :hops, decimals = :decimals, reviewedAt = :reviewed, nextReviewAt = :next',
       ExpressionAttributeNames: { '#type': 'type' },
       ExpressionAttributeValues: {
         ':type': 'PricingPath',
@@ -101,6 +108,7 @@ export async function putPricingPath(projectId: string, path: PricingPath): Prom
         ':decimals': [path.tokenDecimals, path.usdDecimals],
         // A path stored without a review (told which pools to read) is due for one.
         ':reviewed': path.reviewedAt?.toISOString() ?? '',
+        ':next': path.nextReviewAt?.toISOString() ?? '',
       },
     }),
   )
@@ -182,14 +190,20 @@ export async function readPriceState(
     wanted.set(key.sk, take)
   want(pathKey, (item, state) => {
     const [tokenDecimals, usdDecimals] = (item.decimals as number[]).map(Number)
-    const reviewedAt = typeof item.reviewedAt === 'string' ? new Date(item.reviewedAt) : undefined
+    const dateOf = (value: unknown) => {
+      const date = typeof value === 'string' ? new Date(value) : undefined
+      return date && !Number.isNaN(date.getTime()) ? date : undefined
+    }
+    const reviewedAt = dateOf(item.reviewedAt)
+    const nextReviewAt = dateOf(item.nextReviewAt)
     state.path = {
       id: String(item.pathId),
       hops: JSON.parse(String(item.hops)) as PathHop[],
       tokenDecimals: tokenDecimals ?? 18,
       usdDecimals: usdDecimals ?? 6,
       // Paths stored before reviews were recorded, or never reviewed, have none.
-      ...(reviewedAt && !Number.isNaN(reviewedAt.getTime()) ? { reviewedAt } : {}),
+      ...(reviewedAt ? { reviewedAt } : {}),
+      ...(nextReviewAt ? { nextReviewAt } : {}),
     }
   })
   for (const { grain, start } of buckets) {

@@ -19,6 +19,22 @@ export interface PriceBucket {
   pathId: string
   /** The table's TTL. */
   expiresAt: Date
+  /**
+   * Each pool's smallest ±2 % depth over the bucket's samples (the sampler's runs within it), by
+   * lower-cased pool address: its weight in a hop's median (DECISIONS §10.4). A pool of the path
+   * that a sample did not see counts 0 from then on. Absent: no run sampled the bucket.
+   */
+  minDepths?: ReadonlyMap<string, bigint>
+}
+
+/** minDepths as the table keeps it: a map of decimal strings. */
+function depthsItem(depths: ReadonlyMap<string, bigint>): Record<string, string> {
+  return Object.fromEntries([...depths].map(([pool, depth]) => [pool, depth.toString()]))
+}
+
+function depthsOf(value: unknown): Map<string, bigint> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  return new Map(Object.entries(value).map(([pool, depth]) => [pool, BigInt(String(depth))]))
 }
 
 const WRITE_CONCURRENCY = 8
@@ -31,6 +47,7 @@ export function toPriceBucket(grain: PriceGrain, item: Record<string, unknown>):
     coveredTo: new Date(String(item.coveredTo)),
     pathId: String(item.pathId),
     expiresAt: new Date(Number(item.expiresAt) * 1000),
+    ...(item.minDepths ? { minDepths: depthsOf(item.minDepths) } : {}),
   }
 }
 
@@ -50,7 +67,8 @@ export async function putPriceBuckets(
           TableName: tableName(),
           Key: priceBucketKey(projectId, bucket.grain, bucketLabel(bucket.grain, bucket.start)),
           UpdateExpression:
-            'SET #type = :type, bucketStart = :start, averageE18 = :average, coveredTo = :to, pathId = :path, expiresAt = :expiresAt',
+            'SET #type = :type, bucketStart = :start, averageE18 = :average, coveredTo = :to, pathId = :path, expiresAt = :expiresAt' +
+            (bucket.minDepths ? ', minDepths = :depths' : ''),
           ConditionExpression:
             'attribute_not_exists(coveredTo) OR coveredTo <= :to OR pathId <> :path',
           ExpressionAttributeNames: { '#type': 'type' },
@@ -61,6 +79,7 @@ export async function putPriceBuckets(
             ':to': bucket.coveredTo.toISOString(),
             ':path': bucket.pathId,
             ':expiresAt': Math.floor(bucket.expiresAt.getTime() / 1000),
+            ...(bucket.minDepths ? { ':depths': depthsItem(bucket.minDepths) } : {}),
           },
         }),
       )
@@ -92,6 +111,7 @@ export async function putFinalPriceBuckets(
           coveredTo: bucket.coveredTo.toISOString(),
           pathId: bucket.pathId,
           expiresAt: Math.floor(bucket.expiresAt.getTime() / 1000),
+          ...(bucket.minDepths ? { minDepths: depthsItem(bucket.minDepths) } : {}),
         },
       },
     })),

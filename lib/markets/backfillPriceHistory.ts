@@ -13,6 +13,7 @@ import { failureReason } from './failureReason'
 import { fillPriceBuckets } from './fillPriceBuckets'
 import { backfillBuckets } from './priceGrains'
 import { pricingPathResolver } from './pricingPathResolver'
+import type { Random } from './pricingPathReview'
 
 /** Projects backfilled at once: each reads its path at ~70 boundaries, four at a time. */
 const PROJECT_CONCURRENCY = 4
@@ -26,6 +27,8 @@ export interface BackfillPriceHistoryParameters {
   archive?: Partial<Record<NetworkName, ChainClient | null>>
   /** The pools to read a project with (by project id), instead of choosing them. */
   paths?: ReadonlyMap<string, PricingPath>
+  /** Draws each review's next moment (the CSPRNG unless a test injects its own). */
+  random?: Random
 }
 
 export interface BackfillOutcome {
@@ -54,6 +57,7 @@ export async function backfillPriceHistory({
   now = new Date(),
   archive = {},
   paths,
+  random,
 }: BackfillPriceHistoryParameters): Promise<BackfillOutcome[]> {
   if (projects.length === 0) return []
   const readers = new Map<NetworkName, BoundaryReader>()
@@ -102,6 +106,7 @@ export async function backfillPriceHistory({
           connectors: connectorsFor(connectors, project),
           policy: 'review',
           now,
+          random,
           path: paths?.get(project.id),
         }),
       })

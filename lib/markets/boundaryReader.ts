@@ -36,7 +36,11 @@ export interface BoundaryReader {
   /** Whether boundaries older than FORWARD_REACH_MS can be read. */
   hasArchive: boolean
   readAt(path: PricingPath, at: Date): Promise<BoundaryRead>
-  readPresent(path: PricingPath): Promise<PresentRead | undefined>
+  /** The path now; its spot weighs a hop's pools by `depths` (the run's sample) where given. */
+  readPresent(
+    path: PricingPath,
+    depths?: ReadonlyMap<string, bigint>,
+  ): Promise<PresentRead | undefined>
 }
 
 export interface CreateBoundaryReaderParameters {
@@ -129,7 +133,7 @@ export function createBoundaryReader({
         return { status: 'absent' }
       }
     },
-    async readPresent(path) {
+    async readPresent(path, depths) {
       if (path.hops.length === 0)
         return { at: now, cumulatives: [], spotE18: pathSpotE18(path, []) }
       const latest = await readHead()
@@ -144,7 +148,11 @@ export function createBoundaryReader({
       }
       const cumulatives = cumulativesOf(path, states, at)
       if (!cumulatives) return undefined
-      return { at: new Date(Number(at) * 1000), cumulatives, spotE18: pathSpotE18(path, states) }
+      return {
+        at: new Date(Number(at) * 1000),
+        cumulatives,
+        spotE18: pathSpotE18(path, states, depths),
+      }
     },
   }
 }

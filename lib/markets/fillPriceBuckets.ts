@@ -7,7 +7,9 @@ import {
 } from '../db/priceBoundary'
 import { type PriceBucket, priceBucketName, putPriceBuckets } from '../db/priceBucket'
 import type { BoundaryReader } from './boundaryReader'
+import { foldDepthSample } from './minDepths'
 import { addBuckets, boundaryExpiry, type BucketRef, bucketExpiry } from './priceGrains'
+import type { ResolvedPath } from './pricingPathResolver'
 import { pathAverageE18 } from './timeWeightedPrice'
 
 /** Boundaries read from the chain at once (each a block search and the path's pools). */
@@ -21,9 +23,10 @@ export interface FillPriceBucketsParameters {
   reader: BoundaryReader
   /**
    * The path to read, given the one stored (if any): the same, another, or undefined when the
-   * token has none (nothing is filled).
+   * token has none (nothing is filled); with its pools' depths now where the run sampled them,
+   * which the open buckets fold into their smallest depths (DECISIONS §10.4).
    */
-  resolvePath: (stored: PricingPath | undefined) => Promise<PricingPath | undefined>
+  resolvePath: (stored: PricingPath | undefined) => Promise<ResolvedPath | undefined>
   /**
    * How closed buckets and readings are written: by default one conditional UpdateItem each (a
    * longer average of the path stays), as the sampler writes its few; a backfill writes many, in
@@ -85,7 +88,8 @@ export async function fillPriceBuckets({
     boundaries: [...edges.values()],
     now,
   })
-  const path = await resolvePath(state.path)
+  const resolved = await resolvePath(state.path)
+  const path = resolved?.path
   const result: FillPriceBucketsReturnType = { path, written: 0, boundariesRead: 0, outOfReach: 0 }
   if (!path) return result
 
@@ -137,7 +141,7 @@ export async function fillPriceBuckets({
   }
 
   const present = todo.some((span) => !span.end)
-    ? await reader.readPresent(path).catch((error: unknown) => {
+    ? await reader.readPresent(path, resolved.depths).catch((error: unknown) => {
         result.failure ??= error
         return undefined
       })
@@ -151,13 +155,17 @@ export async function fillPriceBuckets({
     if (!startValues || !endAt || !endValues) continue
     const seconds = BigInt(Math.floor((endAt.getTime() - span.start.getTime()) / 1000))
     if (seconds <= 0n) continue
+    // A closed bucket keeps the samples taken while it was open; an open one adds this run's.
+    const stored = state.buckets.get(priceBucketName(span.grain, span.start))?.minDepths
+    const minDepths = span.end ? stored : foldDepthSample(stored, resolved.depths)
     averages.push({
       grain: span.grain,
       start: span.start,
-      averageE18: pathAverageE18(path, startValues, endValues, seconds),
+      averageE18: pathAverageE18(path, startValues, endValues, seconds, minDepths),
       coveredTo: endAt,
       pathId: path.id,
       expiresAt: bucketExpiry(span.grain, span.start),
+      ...(minDepths ? { minDepths } : {}),
     })
   }
   const closed = averages.filter(

@@ -7,7 +7,13 @@ import { enumeratePaths } from '../routing/paths'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
-import { type HopPool, hopPools, type PathHop, type PricingPath } from '../db/priceBoundary'
+import {
+  type HopPool,
+  hopPools,
+  type PathHop,
+  pathPools,
+  type PricingPath,
+} from '../db/priceBoundary'
 import { compareFractions, type Fraction } from './weightedMedian'
 
 /** Catalog tokens tried as the middle of a path (the deepest few by market cap first). */
@@ -52,9 +58,14 @@ interface Candidate {
 const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join('/')
 const routeKey = (route: readonly Address[]) => route.map((a) => a.toLowerCase()).join('>')
 
+/** A pool's ±2 % depth as a path weighs it: the thinner side, in the hop's tokenOut. */
+function depthOutOf(pool: Pool, zeroForOne: boolean): bigint {
+  return thinnerSide(pool, depthWithin(pool, DEPTH_BAND_BPS), zeroForOne)
+}
+
 function ratePool(pool: Pool, tokenIn: Address): RatedPool {
   const zeroForOne = isAddressEqual(pool.token0, tokenIn)
-  const depthOut = thinnerSide(pool, depthWithin(pool, DEPTH_BAND_BPS), zeroForOne)
+  const depthOut = depthOutOf(pool, zeroForOne)
   const [num, den] =
     pool.protocol === 'v2'
       ? [pool.state.reserve1, pool.state.reserve0]
@@ -226,4 +237,39 @@ export async function choosePricingPath({
     tokenDecimals,
     usdDecimals: stableDecimals,
   }
+}
+
+/**
+ * A sample of a path's depth (DECISIONS §10.4): each of its pools' ±2 % depth now, in its hop's
+ * tokenOut, as the review rates it, by lower-cased pool address; 0 for a pool the lens finds
+ * empty. One lens round trip over the hops' pairs (ceil(pools of the pairs / 24) eth_calls: one
+ * for a path of up to 6 hops on Ethereum's V2 and 3 fee tiers). Nothing to read for the
+ * stablecoin.
+ */
+export async function samplePathDepths({
+  network,
+  path,
+}: {
+  network: NetworkName
+  path: PricingPath
+}): Promise<Map<string, bigint>> {
+  const depths = new Map<string, bigint>()
+  if (path.hops.length === 0) return depths
+  const pairs = new Map<string, [Address, Address]>()
+  for (const hop of path.hops)
+    pairs.set(pairKey(hop.tokenIn, hop.tokenOut), [hop.tokenIn, hop.tokenOut])
+  const pools = await onChain(network, () => readPools({ network, pairs: [...pairs.values()] }))
+  const byAddress = new Map(pools.map((pool) => [pool.address.toLowerCase(), pool]))
+  for (const hopPool of pathPools(path)) {
+    const pool = byAddress.get(hopPool.pool.toLowerCase())
+    depths.set(hopPool.pool.toLowerCase(), pool ? depthOutOf(pool, hopPool.zeroForOne) : 0n)
+  }
+  return depths
+}
+
+/** The depths a review rated the path's pools with: the sample of the run that reviewed it. */
+export function reviewedDepths(path: PricingPath): Map<string, bigint> {
+  return new Map(
+    pathPools(path).map((pool) => [pool.pool.toLowerCase(), BigInt(pool.depth ?? '0')]),
+  )
 }

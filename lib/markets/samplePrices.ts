@@ -12,6 +12,7 @@ import { failureReason } from './failureReason'
 import { fillPriceBuckets } from './fillPriceBuckets'
 import { forwardBuckets } from './priceGrains'
 import { pricingPathResolver } from './pricingPathResolver'
+import type { Random } from './pricingPathReview'
 import { quoteUsdPrice } from './quoteUsdPrice'
 import { recordPrice } from './recordPrice'
 
@@ -20,6 +21,8 @@ export interface SamplePricesParameters {
   clock?: () => Date
   /** The projects to price; the whole catalog when absent. */
   projects?: readonly Project[]
+  /** Draws each review's next moment (the CSPRNG unless a test injects its own). */
+  random?: Random
 }
 
 export interface SamplePricesReturnType {
@@ -41,13 +44,17 @@ const CONCURRENCY = 8
  * boundaries of its price history (DECISIONS §8.3): the accumulators of the project's pricing
  * path at each bucket boundary passed since the last run (FORWARD_BUCKETS back), closing those
  * buckets with their exact time-weighted averages, and the open buckets' averages up to now. The
- * price changes compare the path's own price now with the buckets' averages. A project's path is
- * reviewed once a day (DECISIONS §9.2, pricingPathReview.ts): one lens round trip that run.
+ * price changes compare the path's own price now with the buckets' averages. Each run samples the
+ * ±2 % depth of the path's pools (one lens round trip), which weighs them in the open buckets'
+ * medians by the least they held (DECISIONS §10.4); a path is reviewed at a moment drawn at random
+ * within a day of its last review, or at once when a sample finds a hop less than half as deep
+ * (pricingPathReview.ts): that run's review is its sample.
  * A project that fails (no liquidity, node down) is reported and the others carry on.
  */
 export async function samplePrices({
   clock = () => new Date(),
   projects,
+  random,
 }: SamplePricesParameters = {}): Promise<SamplePricesReturnType> {
   const started = Date.now()
   const at = clock()
@@ -104,8 +111,9 @@ export async function samplePrices({
         resolvePath: pricingPathResolver({
           project,
           connectors: candidates,
-          policy: 'daily',
+          policy: 'scheduled',
           now: at,
+          random,
         }),
       })
       midE18 = filled.spotE18

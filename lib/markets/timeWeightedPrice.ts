@@ -66,21 +66,40 @@ function poolSpot(hop: HopPool, pool: PoolAccumulators): Fraction {
 }
 
 /**
+ * Each pool's weight in its hop's median (DECISIONS §10.4): its smallest sampled depth over the
+ * bucket (`weights`, by lower-cased address; a pool missing from them counts 0), so capital counts
+ * only if it stayed through every sample. Where no sample weighs the hop (a backfilled bucket, or
+ * every pool of the hop emptied at some sample) the depths of the path's review weigh it.
+ */
+export function hopWeights(
+  pools: readonly HopPool[],
+  weights: ReadonlyMap<string, bigint> | undefined,
+): bigint[] {
+  if (weights) {
+    const sampled = pools.map((pool) => weights.get(pool.pool.toLowerCase()) ?? 0n)
+    if (sampled.some((weight) => weight > 0n)) return sampled
+  }
+  const reviewed = pools.map((pool) => BigInt(pool.depth ?? '0'))
+  return reviewed.some((weight) => weight > 0n) ? reviewed : pools.map(() => 1n)
+}
+
+/**
  * Each hop's price from its pools' (one figure each, in pathPools order): the one pool's alone, or
- * their median weighted by the depths the path was chosen with (DECISIONS §9.2).
+ * their weighted median (DECISIONS §9.2, §10.4), weighted as hopWeights says.
  */
 function hopPrices(
   path: PricingPath,
   priceOf: (pool: HopPool, index: number) => Fraction,
+  weights: ReadonlyMap<string, bigint> | undefined,
 ): Fraction[] {
   let index = 0
   return path.hops.map((hop) => {
-    const prices = hopPools(hop).map((pool) => ({ pool, value: priceOf(pool, index++) }))
+    const pools = hopPools(hop)
+    const prices = pools.map((pool) => priceOf(pool, index++))
     const [only] = prices
-    if (prices.length === 1 && only) return only.value
-    return weightedMedian(
-      prices.map(({ pool, value }) => ({ value, weight: BigInt(pool.depth ?? '1') })),
-    )
+    if (prices.length === 1 && only) return only
+    const weightOf = hopWeights(pools, weights)
+    return weightedMedian(prices.map((value, at) => ({ value, weight: weightOf[at] ?? 0n })))
   })
 }
 
@@ -99,30 +118,45 @@ function toUsdE18(path: PricingPath, fractions: readonly Fraction[]): bigint {
  * The time-weighted average USD price of one whole token (18 decimals) between two readings of
  * the path's accumulators (one per pool, in pathPools order) `seconds` apart: the product of the
  * hops' averages (the way oracles chain a token/WETH and a WETH/USDC pool), a hop's average being
- * its pool's, or the depth-weighted median of its pools' averages.
+ * its pool's, or the weighted median of its pools' averages, weighted by `weights` (the bucket's
+ * smallest sampled depths) as hopWeights says.
  */
 export function pathAverageE18(
   path: PricingPath,
   start: readonly bigint[],
   end: readonly bigint[],
   seconds: bigint,
+  weights?: ReadonlyMap<string, bigint>,
 ): bigint {
   if (seconds <= 0n) throw new RangeError('an average needs a positive interval')
   return toUsdE18(
     path,
-    hopPrices(path, (pool, index) =>
-      poolAverage(pool, start[index] ?? 0n, end[index] ?? 0n, seconds),
+    hopPrices(
+      path,
+      (pool, index) => poolAverage(pool, start[index] ?? 0n, end[index] ?? 0n, seconds),
+      weights,
     ),
   )
 }
 
-/** The path's price now (USD per whole token, 18 decimals): the pools' own prices, as above. */
-export function pathSpotE18(path: PricingPath, pools: readonly PoolAccumulators[]): bigint {
+/**
+ * The path's price now (USD per whole token, 18 decimals): the pools' own prices, as above,
+ * weighted by their depths now where the run sampled them.
+ */
+export function pathSpotE18(
+  path: PricingPath,
+  pools: readonly PoolAccumulators[],
+  weights?: ReadonlyMap<string, bigint>,
+): bigint {
   return toUsdE18(
     path,
-    hopPrices(path, (hop, index) => {
-      const pool = pools[index]
-      return pool ? poolSpot(hop, pool) : { num: 0n, den: 1n }
-    }),
+    hopPrices(
+      path,
+      (hop, index) => {
+        const pool = pools[index]
+        return pool ? poolSpot(hop, pool) : { num: 0n, den: 1n }
+      },
+      weights,
+    ),
   )
 }

@@ -6,7 +6,7 @@ export interface Fraction {
 
 export interface Weighted {
   value: Fraction
-  /** Positive. */
+  /** Not negative; a value of weight 0 takes no part. */
   weight: bigint
 }
 
@@ -18,23 +18,37 @@ export function compareFractions(a: Fraction, b: Fraction): number {
 }
 
 /**
- * The weighted median of exact values (DECISIONS §9.2, the price of a hop held by several pools):
- * the lowest value with at least half of the total weight at or below it. It is always one of the
- * values, unchanged, so a single value is its own median; moving it takes values that hold half
- * the weight.
+ * The weighted median of exact values (DECISIONS §9.2, §10.4: the price of a hop held by several
+ * pools), the median of the values each written out as many times as its weight: the value with
+ * strictly more than half of the total weight at or below it and at or above it. Where the weight
+ * splits at exactly half between two values, neither half decides and the median is their
+ * midpoint, so values holding half of the weight never carry it to their side alone. Otherwise it
+ * is one of the values, unchanged (a single value is its own median).
  */
 export function weightedMedian(items: readonly Weighted[]): Fraction {
-  if (items.length === 0) throw new RangeError('the median of nothing')
-  if (items.some((item) => item.weight <= 0n || item.value.den <= 0n)) {
-    throw new RangeError('weights and denominators must be positive')
+  if (items.some((item) => item.weight < 0n || item.value.den <= 0n)) {
+    throw new RangeError('weights must not be negative and denominators must be positive')
   }
-  const sorted = [...items].sort((a, b) => compareFractions(a.value, b.value))
+  const sorted = items
+    .filter((item) => item.weight > 0n)
+    .sort((a, b) => compareFractions(a.value, b.value))
   const total = sorted.reduce((sum, item) => sum + item.weight, 0n)
+  if (total === 0n) throw new RangeError('the median of no weight')
   let below = 0n
-  for (const item of sorted) {
+  for (const [index, item] of sorted.entries()) {
     below += item.weight
-    if (below * 2n >= total) return item.value
+    if (below * 2n < total) continue
+    const next = sorted[index + 1]
+    // Exactly half at or below: the next value holds the other half, and neither decides.
+    if (below * 2n === total && next && compareFractions(next.value, item.value) !== 0) {
+      return midpoint(item.value, next.value)
+    }
+    return item.value
   }
   // Unreachable: the last item brings `below` to the total.
   throw new RangeError('no median')
+}
+
+function midpoint(a: Fraction, b: Fraction): Fraction {
+  return { num: a.num * b.den + b.num * a.den, den: 2n * a.den * b.den }
 }

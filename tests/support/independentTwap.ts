@@ -44,11 +44,22 @@ interface Ratio {
 }
 
 /**
- * The depth-weighted median as the smallest of the prices that minimise the weighted sum of
- * distances to all of them (Σ weight × |price − m|), computed exactly: a characterisation of the
- * median, not the service's walk through cumulative weights.
+ * The weighted median as the middle of the prices that minimise the weighted sum of distances to
+ * all of them (Σ weight × |price − m|): they form an interval from one price to another, a single
+ * price unless the weight splits at exactly half, and its midpoint is taken (DECISIONS §10.4).
+ * Computed exactly: a characterisation of the median, not the service's walk through cumulative
+ * weights.
  */
-function weightedMedianReference(prices: ReadonlyArray<{ value: Ratio; weight: bigint }>): Ratio {
+function weightedMedianReference(
+  averages: readonly Ratio[],
+  pools: readonly ReferencePool[],
+  weights: ReadonlyMap<string, bigint> | undefined,
+): Ratio {
+  const sampled = pools.map((pool) => weights?.get(pool.pool.toLowerCase()) ?? 0n)
+  const weightOf = sampled.some((weight) => weight > 0n)
+    ? sampled
+    : pools.map((pool) => BigInt(pool.depth ?? 'x'))
+  const prices = averages.map((value, index) => ({ value, weight: weightOf[index] ?? 0n }))
   const costOf = (m: Ratio): Ratio =>
     prices.reduce<Ratio>(
       (sum, { value, weight }) => {
@@ -62,15 +73,16 @@ function weightedMedianReference(prices: ReadonlyArray<{ value: Ratio; weight: b
       { num: 0n, den: 1n },
     )
   const less = (a: Ratio, b: Ratio) => a.num * b.den < b.num * a.den
-  let best: { value: Ratio; cost: Ratio } | undefined
-  for (const { value } of prices) {
-    const cost = costOf(value)
-    if (!best || less(cost, best.cost) || (!less(best.cost, cost) && less(value, best.value))) {
-      best = { value, cost }
-    }
-  }
-  if (!best) throw new Error('a hop without pools')
-  return best.value
+  const costs = prices.map(({ value }) => ({ value, cost: costOf(value) }))
+  const least = costs.reduce<Ratio | undefined>(
+    (best, { cost }) => (!best || less(cost, best) ? cost : best),
+    undefined,
+  )
+  if (!least) throw new Error('a hop without pools')
+  const minimisers = costs.filter(({ cost }) => !less(least, cost)).map(({ value }) => value)
+  const low = minimisers.reduce((a, b) => (less(b, a) ? b : a))
+  const high = minimisers.reduce((a, b) => (less(a, b) ? b : a))
+  return { num: low.num * high.den + high.num * low.den, den: 2n * low.den * high.den }
 }
 
 export interface ReferencePath {
@@ -210,9 +222,16 @@ export class TwapReference {
    * The path's time-weighted average USD price of one whole token, 18 decimals, over [from, to]
    * (Unix seconds): each pool's average as an exact fraction (V2: the cumulative's difference over
    * the seconds in UQ112x112; V3: 1.0001^mean tick, the tick rounded down), a hop of several pools
-   * taking their depth-weighted median, multiplied along the path, rounded down once.
+   * taking their weighted median, multiplied along the path, rounded down once. The weights are
+   * the bucket's smallest sampled depths where given (by lower-cased pool address; a pool absent
+   * weighs 0), else, as for a hop no sample weighs, the depths recorded on the path.
    */
-  async averageE18(path: ReferencePath, from: bigint, to: bigint): Promise<bigint> {
+  async averageE18(
+    path: ReferencePath,
+    from: bigint,
+    to: bigint,
+    weights?: ReadonlyMap<string, bigint>,
+  ): Promise<bigint> {
     let num = 10n ** BigInt(path.tokenDecimals + 18)
     let den = 10n ** BigInt(path.usdDecimals)
     for (const hop of path.hops) {
@@ -220,14 +239,7 @@ export class TwapReference {
       const averages = await Promise.all(pools.map((pool) => this.#poolAverage(pool, from, to)))
       const [only] = averages
       const price =
-        averages.length === 1 && only
-          ? only
-          : weightedMedianReference(
-              averages.map((value, index) => ({
-                value,
-                weight: BigInt(pools[index]?.depth ?? 'x'),
-              })),
-            )
+        averages.length === 1 && only ? only : weightedMedianReference(averages, pools, weights)
       num *= price.num
       den *= price.den
     }

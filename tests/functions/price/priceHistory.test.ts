@@ -122,6 +122,7 @@ describe('price history from day one, on the devnets that have lived a year', ()
             path,
             BigInt(bucket.start.getTime() / 1000),
             BigInt(Math.floor(bucket.coveredTo.getTime() / 1000)),
+            bucket.minDepths,
           )
           expect({
             symbol: project.symbol,

@@ -9,7 +9,6 @@ import { getProjectMarket } from '../../../lib/db/marketStats'
 import { setUpHistoryTrader } from '../../../lib/local/seedChainHistory'
 import { backfillPriceHistory } from '../../../lib/markets/backfillPriceHistory'
 import { windowStart } from '../../../lib/markets/priceGrains'
-import { REVIEW_PERIOD_MS, reviewOffsetMs } from '../../../lib/markets/pricingPathReview'
 import { TwapReference } from '../../support/independentTwap'
 import { catalogEntry } from '../../support/marketFixtures'
 import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMarketDevnet'
@@ -188,7 +187,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
     }
   })
 
-  it('gives a path way at its daily review once the pool it follows has no depth left: real capital steers the buckets until then', async () => {
+  it('gives a path way at the next sampler run once the pool it follows has lost half its depth: real capital steers no bucket after it is withdrawn', async () => {
     // Prepare: an attacker with real capital, ±3 % around the price with up to $20,000 a side:
     // deeper within ±2 % than both honest pools together, so the median follows it.
     const token = await honestToken('DEEP')
@@ -209,56 +208,46 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
     const project =
       projectId === undefined ? undefined : (await getProjectMarket(projectId))?.project
     if (!projectId || !project) throw new Error('not imported')
-    // The backfill command runs a minute after the project's daily review moment, so the next
-    // review is the one a day later.
-    const offset = reviewOffsetMs(projectId)
-    const day = REVIEW_PERIOD_MS / 1000
-    const nowMs = (await own.chainTime()) * 1000
-    const slot = Math.ceil(
-      (Math.ceil((nowMs - offset) / REVIEW_PERIOD_MS) * REVIEW_PERIOD_MS + offset) / 1000,
-    )
-    const backfillAt = slot + 60
+    // The backfill draws its next review as late as it can be (a day on): only the sample can
+    // bring it forward.
+    const backfillAt = (await own.chainTime()) + 60
     await own.mineAt(backfillAt)
-    await backfillPriceHistory({ projects: [project], now: new Date(backfillAt * 1000) })
+    await backfillPriceHistory({
+      projects: [project],
+      now: new Date(backfillAt * 1000),
+      random: () => 1 - 2 ** -40,
+    })
     const chosen = await pathOf(projectId)
 
-    // Act: withdraw and push, the sampler two hours later, then again once the daily moment passed.
+    // Act: withdraw and push, then the sampler two hours later.
     await own.withdrawV3Position(deep)
     await pushEmptyPool(deep.pool, token)
     const steeredHour = Math.ceil((await own.chainTime()) / HOUR) * HOUR
-    const beforeReview = steeredHour + HOUR + 60
-    await own.mineAt(beforeReview)
-    await runPriceSampler(() => new Date(beforeReview * 1000))
-    const kept = await pathOf(projectId)
-    const reviewRun = slot + day + 60
-    await own.mineAt(reviewRun)
-    await runPriceSampler(() => new Date(reviewRun * 1000))
+    const nextRun = steeredHour + HOUR + 60
+    await own.mineAt(nextRun)
+    await runPriceSampler(() => new Date(nextRun * 1000))
     const reviewed = await pathOf(projectId)
 
-    // Assess: chosen with the attacker's pool (the deepest), kept until the review, then without
-    // it; the hour before the review is the honest pools' median again, to the unit.
-    const reviewedHour = Math.floor(reviewRun / HOUR) * HOUR - HOUR
-    const [steered, honest] = await Promise.all([
-      hourBucket(projectId, steeredHour, beforeReview),
-      hourBucket(projectId, reviewedHour, reviewRun),
-    ])
+    // Assess: chosen with the attacker's pool alone, reviewed by the first run whose sample found
+    // it empty, and the hour the attacker's pool was pushed reads the honest pools' median, to
+    // the unit: the run rewrote it from them.
+    const hour = await hourBucket(projectId, steeredHour, nextRun)
+    const attacker = await aloneAverage(deep.pool, token, steeredHour)
     console.log(
-      `capital-backed attack: chosen ${chosen.id}; before the review $${usdOf(steered.averageE18)}; ` +
-        `reviewed ${reviewed.reviewedAt?.toISOString()}: ${reviewed.id}, $${usdOf(honest.averageE18)}`,
+      `capital-backed attack: chosen ${chosen.id} (next review ${chosen.nextReviewAt?.toISOString()}); ` +
+        `reviewed ${reviewed.reviewedAt?.toISOString()}: ${reviewed.id}; the hour after the ` +
+        `withdrawal $${usdOf(hour.averageE18)}, the attacker's pool alone $${usdOf(attacker)}`,
     )
     expect(poolsOf(chosen)).toContain(getAddress(deep.pool))
-    expect(kept).toEqual(chosen)
     expect(chosen.reviewedAt?.getTime()).toBe(backfillAt * 1000)
-    expect(steered.averageE18).toBe(
-      await reference.averageE18(chosen, BigInt(steeredHour), BigInt(steeredHour + HOUR)),
-    )
-    expect(usdOf(steered.averageE18)).toBeGreaterThan(29)
-    expect(reviewed.reviewedAt?.getTime()).toBe(reviewRun * 1000)
+    expect(chosen.nextReviewAt?.getTime()).toBe(backfillAt * 1000 + 86_400_000)
+    expect(reviewed.reviewedAt?.getTime()).toBe(nextRun * 1000)
     expect(poolsOf(reviewed)).not.toContain(getAddress(deep.pool))
-    expect(honest.averageE18).toBe(
-      await reference.averageE18(reviewed, BigInt(reviewedHour), BigInt(reviewedHour + HOUR)),
+    expect(hour.averageE18).toBe(
+      await reference.averageE18(reviewed, BigInt(steeredHour), BigInt(steeredHour + HOUR)),
     )
-    expect(Math.abs(usdOf(honest.averageE18) - 0.3)).toBeLessThan(0.003)
+    expect(Math.abs(usdOf(hour.averageE18) - 0.3)).toBeLessThan(0.003)
+    expect(usdOf(attacker)).toBeGreaterThan(29)
   })
 
   it('reviews the path at every backfill: a pool emptied since the last one leaves it at once', async () => {
