@@ -39,6 +39,25 @@ export interface SamplePricesReturnType {
 const CONCURRENCY = 8
 
 /**
+ * A project's USD price (a sell quote on its best route) and, beside it, its total supply
+ * (DECISIONS §8.3: the supply follows the chain, not only the market sync); a token whose
+ * totalSupply fails keeps its last one, which the sync reports.
+ */
+function readPriceAndSupply(
+  project: Project,
+  connectorCandidates: ReturnType<typeof connectorsFor>,
+): Promise<[bigint, bigint | undefined]> {
+  return Promise.all([
+    quoteUsdPrice({ ...project, connectorCandidates }),
+    readContract(publicClient(project.network), {
+      address: project.address,
+      abi: erc20Abi,
+      functionName: 'totalSupply',
+    }).catch(() => undefined),
+  ])
+}
+
+/**
  * The price sampler: prices every project on its network's DEX in USD (a sell quote on its best
  * route, the project's `price`), with the token's total supply read beside it; and reads the
  * boundaries of its price history (DECISIONS §8.3): the accumulators of the project's pricing
@@ -86,16 +105,7 @@ export async function samplePrices({
     let priceE18: bigint
     let totalSupply: bigint | undefined
     try {
-      ;[priceE18, totalSupply] = await Promise.all([
-        quoteUsdPrice({ ...project, connectorCandidates: candidates }),
-        // Beside the price (DECISIONS §8.3: the supply follows the chain, not only the market
-        // sync); a token whose totalSupply fails keeps its last one, which the sync reports.
-        readContract(publicClient(project.network), {
-          address: project.address,
-          abi: erc20Abi,
-          functionName: 'totalSupply',
-        }).catch(() => undefined),
-      ])
+      ;[priceE18, totalSupply] = await readPriceAndSupply(project, candidates)
     } catch (error) {
       const reason = failureReason(translateChainError(error, project.network))
       failed.push({ projectId: project.id, reason })
