@@ -70,104 +70,108 @@ function decodeOrUndefined(data: Hex) {
   }
 }
 
+type InnerCall = NonNullable<ReturnType<typeof decodeOrUndefined>>
+
 /**
- * Checks a transaction to the SwapRouter02 (DECISIONS §7.3, §8.1) as the service would have
- * prepared it: one `multicall(deadline, data)` whose inner calls are exactInput,
- * swapExactTokensForTokens, unwrapWETH9, sweepToken, wrapETH or refundETH; every recipient the
- * signer or the router; the output reaches the wallet within the call: whatever an inner call
- * leaves in the router (ADDRESS_THIS) is spent by a later swap of that token, or swept or
- * unwrapped to the wallet, before the multicall ends (issue 32: refundETH pays back coin only, so
- * it takes no token's output out); one input token, paid by the wallet or, when `value` is sent, by exactly
- * that value of the wrapped coin. Pure: the caller checks the returned tokens against the catalog.
+ * What a multicall's inner calls move, walked in order: what the router holds for the call (lower-
+ * cased token addresses, NATIVE_COIN the coin), whether the wallet is paid, the inputs the wallet
+ * pays, the coin wrapped, and every token named.
  */
-export function checkSwapRouterCall(
+function routerLedger({ wallet, router, refuse }: CheckSwapRouterCallParameters) {
+  const held = new Set<string>()
+  const ledger = {
+    held,
+    paidWallet: false,
+    tokens: [] as Address[],
+    inputs: [] as Array<{ token: Address; amount: bigint }>,
+    wrapped: 0n,
+    hold: (token: Address) => held.add(token.toLowerCase()),
+    release: (token: Address) => held.delete(token.toLowerCase()),
+    isWallet: (recipient: Address) => isAddressEqual(recipient, wallet),
+    /** Where a swap or sweep of `token` pays: the wallet, or the router (which then holds it). */
+    payTo(recipient: Address, token: Address) {
+      if (isAddressEqual(recipient, wallet)) ledger.paidWallet = true
+      else if (isAddressEqual(recipient, ADDRESS_THIS) || isAddressEqual(recipient, router)) {
+        ledger.hold(token)
+      } else refuse('pays the swap out to another address')
+    },
+    /** A swap's input: an amount the wallet pays, or the router's whole balance it holds. */
+    spend(token: Address, amountIn: bigint) {
+      if (amountIn !== CONTRACT_BALANCE) ledger.inputs.push({ token, amount: amountIn })
+      else if (!ledger.release(token)) refuse('spends a router balance the call did not put there')
+    },
+  }
+  return ledger
+}
+
+type RouterLedger = ReturnType<typeof routerLedger>
+
+/** One inner call's effect on the ledger. */
+function applyInnerCall(
+  ledger: RouterLedger,
+  call: InnerCall,
   parameters: CheckSwapRouterCallParameters,
-): CheckedSwapRouterCall {
-  const { data, value, wallet, router, wrappedNative } = parameters
+): void {
+  const { wrappedNative } = parameters
   // Annotated, so TypeScript narrows after each call (a destructured one does not).
   const refuse: (why: string) => never = parameters.refuse
-  const outer = decodeOrUndefined(data)
-  if (outer?.functionName !== 'multicall') {
-    refuse('calls a swap router function other than multicall(deadline, data)')
-  }
-  const [, inner] = outer.args
-  if (inner.length === 0) refuse('makes an empty multicall')
-  const isRouter = (recipient: Address) =>
-    isAddressEqual(recipient, ADDRESS_THIS) || isAddressEqual(recipient, router)
-  const isWallet = (recipient: Address) => isAddressEqual(recipient, wallet)
-  // What the router holds for this call, lower-cased token addresses (NATIVE_COIN: the coin).
-  const held = new Set<string>()
-  const hold = (token: Address) => held.add(token.toLowerCase())
-  const release = (token: Address) => held.delete(token.toLowerCase())
-  let paidWallet = false
-  /** Where a swap or sweep of `token` pays: the wallet, or the router (which then holds it). */
-  const payTo = (recipient: Address, token: Address) => {
-    if (isWallet(recipient)) paidWallet = true
-    else if (isRouter(recipient)) hold(token)
-    else refuse('pays the swap out to another address')
-  }
-  /** A swap's input: an amount the wallet pays, or the router's whole balance of what it holds. */
-  const spend = (token: Address, amountIn: bigint) => {
-    if (amountIn !== CONTRACT_BALANCE) {
-      inputs.push({ token, amount: amountIn })
-      return
-    }
-    if (!release(token)) refuse('spends a router balance the call did not put there')
-  }
-  const tokens: Address[] = []
-  const inputs: Array<{ token: Address; amount: bigint }> = []
-  let wrapped = 0n
-  for (const callData of inner) {
-    const call = decodeOrUndefined(callData)
-    if (!call || call.functionName === 'multicall') {
+  switch (call.functionName) {
+    case 'multicall':
       refuse('calls a swap router function the service does not prepare')
+      break
+    case 'exactInput': {
+      const [{ path, recipient, amountIn }] = call.args
+      const pathTokens = v3PathTokens(path)
+      if (!pathTokens) refuse('swaps along a malformed V3 path')
+      ledger.tokens.push(...pathTokens)
+      ledger.spend(pathTokens[0] as Address, amountIn)
+      ledger.payTo(recipient, pathTokens[pathTokens.length - 1] as Address)
+      break
     }
-    switch (call.functionName) {
-      case 'exactInput': {
-        const [{ path, recipient, amountIn }] = call.args
-        const pathTokens = v3PathTokens(path)
-        if (!pathTokens) refuse('swaps along a malformed V3 path')
-        tokens.push(...pathTokens)
-        spend(pathTokens[0] as Address, amountIn)
-        payTo(recipient, pathTokens[pathTokens.length - 1] as Address)
-        break
-      }
-      case 'swapExactTokensForTokens': {
-        const [amountIn, , path, recipient] = call.args
-        if (path.length < 2) refuse('swaps along a path of fewer than two tokens')
-        tokens.push(...path)
-        spend(path[0] as Address, amountIn)
-        payTo(recipient, path[path.length - 1] as Address)
-        break
-      }
-      case 'unwrapWETH9': {
-        // The router's whole wrapped coin, unwrapped and paid as coin.
-        release(wrappedNative)
-        payTo(call.args[1], NATIVE_COIN)
-        break
-      }
-      case 'sweepToken': {
-        const [token, , recipient] = call.args
-        tokens.push(token)
-        if (isWallet(recipient)) release(token)
-        payTo(recipient, token)
-        break
-      }
-      case 'wrapETH':
-        // The router wraps coin it was sent: wrapped coin it holds until a swap spends it.
-        wrapped += call.args[0]
-        hold(wrappedNative)
-        break
-      case 'refundETH':
-        // Pays msg.sender (the signer) the coin the router holds: the output only when an unwrap
-        // to the router made coin the output; a token's output stays where it is.
-        if (release(NATIVE_COIN)) paidWallet = true
-        break
+    case 'swapExactTokensForTokens': {
+      const [amountIn, , path, recipient] = call.args
+      if (path.length < 2) refuse('swaps along a path of fewer than two tokens')
+      ledger.tokens.push(...path)
+      ledger.spend(path[0] as Address, amountIn)
+      ledger.payTo(recipient, path[path.length - 1] as Address)
+      break
     }
+    case 'unwrapWETH9':
+      // The router's whole wrapped coin, unwrapped and paid as coin.
+      ledger.release(wrappedNative)
+      ledger.payTo(call.args[1], NATIVE_COIN)
+      break
+    case 'sweepToken': {
+      const [token, , recipient] = call.args
+      ledger.tokens.push(token)
+      if (ledger.isWallet(recipient)) ledger.release(token)
+      ledger.payTo(recipient, token)
+      break
+    }
+    case 'wrapETH':
+      // The router wraps coin it was sent: wrapped coin it holds until a swap spends it.
+      ledger.wrapped += call.args[0]
+      ledger.hold(wrappedNative)
+      break
+    case 'refundETH':
+      // Pays msg.sender (the signer) the coin the router holds: the output only when an unwrap
+      // to the router made coin the output; a token's output stays where it is.
+      if (ledger.release(NATIVE_COIN)) ledger.paidWallet = true
+      break
   }
-  if (held.size > 0 || !paidWallet) {
+}
+
+/** The input the walk found, once the output has reached the wallet: one token, or the coin. */
+function settledInput(
+  ledger: RouterLedger,
+  parameters: CheckSwapRouterCallParameters,
+): CheckedSwapRouterCall {
+  const { value, wrappedNative } = parameters
+  const refuse: (why: string) => never = parameters.refuse
+  if (ledger.held.size > 0 || !ledger.paidWallet) {
     refuse('leaves the output in the router instead of paying the wallet')
   }
+  const { inputs, tokens, wrapped } = ledger
   const first = inputs[0]
   if (!first) refuse('swaps no input amount')
   if (inputs.some((input) => !isAddressEqual(input.token, first.token))) {
@@ -184,4 +188,34 @@ export function checkSwapRouterCall(
   if (value !== amount) refuse('sends a native value other than the amount it swaps')
   if (wrapped > value) refuse('wraps more native coin than it sends')
   return { token: NATIVE_COIN, amount: value, tokens }
+}
+
+/**
+ * Checks a transaction to the SwapRouter02 (DECISIONS §7.3, §8.1) as the service would have
+ * prepared it: one `multicall(deadline, data)` whose inner calls are exactInput,
+ * swapExactTokensForTokens, unwrapWETH9, sweepToken, wrapETH or refundETH; every recipient the
+ * signer or the router; the output reaches the wallet within the call: whatever an inner call
+ * leaves in the router (ADDRESS_THIS) is spent by a later swap of that token, or swept or
+ * unwrapped to the wallet, before the multicall ends (issue 32: refundETH pays back coin only, so
+ * it takes no token's output out); one input token, paid by the wallet or, when `value` is sent, by exactly
+ * that value of the wrapped coin. Pure: the caller checks the returned tokens against the catalog.
+ */
+export function checkSwapRouterCall(
+  parameters: CheckSwapRouterCallParameters,
+): CheckedSwapRouterCall {
+  // Annotated, so TypeScript narrows after each call (a destructured one does not).
+  const refuse: (why: string) => never = parameters.refuse
+  const outer = decodeOrUndefined(parameters.data)
+  if (outer?.functionName !== 'multicall') {
+    refuse('calls a swap router function other than multicall(deadline, data)')
+  }
+  const [, inner] = outer.args
+  if (inner.length === 0) refuse('makes an empty multicall')
+  const ledger = routerLedger(parameters)
+  for (const callData of inner) {
+    const call = decodeOrUndefined(callData)
+    if (!call) refuse('calls a swap router function the service does not prepare')
+    applyInnerCall(ledger, call, parameters)
+  }
+  return settledInput(ledger, parameters)
 }
