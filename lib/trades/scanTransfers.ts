@@ -68,7 +68,7 @@ export async function scanTransfers(
         tokens,
         knownWallets,
         // A window whose logs come in pieces stops between two once the budget is spent.
-        more: (read) => budget.examined + read < budget.limits.transfers,
+        more: (read) => budget.examined + read < budget.limits.reads,
       }),
       readNativeTransfers(client, start, end),
       traceInternal ? readInternalTransfers(client, start, end, knownWallets) : [],
@@ -93,7 +93,7 @@ export async function scanTransfers(
     for (const [number, hash] of native.hashes) if (within(number)) scan.hashes.set(number, hash)
     for (const [hash, sender] of native.senders) scan.senders.set(hash, sender)
     scan.transfers.push(...read)
-    budget.examine(read.length)
+    budget.read(read.length)
     scan.scannedTo = readTo
   }
   return scan
