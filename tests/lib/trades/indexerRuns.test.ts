@@ -85,14 +85,14 @@ async function amountsOf(wallet: Address) {
 const head = () => client.getBlockNumber({ cacheTime: 0 })
 
 describe('an indexer run', () => {
-  it('stops after the window that spent its transfer budget, and the next run goes on from the next block', async () => {
+  it('stops after the window that spent its read budget, and the next run goes on from the next block', async () => {
     const wallet = await knownWallet()
     const start = (await depositCursorOf('ethereum')) ?? 0n
     const first = await payToken(wallet, '1')
     // More than a window (200 blocks) between the two deposits.
     await client.mine({ blocks: 250 })
     const second = await payToken(wallet, '2')
-    const limits = { transfers: 1 }
+    const limits = { reads: 1 }
 
     const [one] = await indexDeposits({ networks: ['ethereum'], limits })
     const [two] = await indexDeposits({ networks: ['ethereum'], limits })
@@ -254,9 +254,9 @@ describe('an indexer run', () => {
     const { dynamo } = counter.take()
     counter.stop()
     expect(again).toMatchObject({ recorded: 0, fromBlock: native.blockNumber })
-    // The cursor, the catalog and the lags; the known wallets, the counterparties and the two
-    // markers; the cursor moved. No transaction, failed or not.
-    expect(dynamo.byCommand).toEqual({ GetItem: 1, Query: 2, BatchGetItem: 3, UpdateItem: 1 })
+    // The cursor, the catalog and the lags; the catalog's path prices, the known wallets, the
+    // counterparties and the two markers; the cursor moved. No transaction, failed or not.
+    expect(dynamo.byCommand).toEqual({ GetItem: 1, Query: 2, BatchGetItem: 4, UpdateItem: 1 })
     expect(await amountsOf(wallet)).toEqual(['1.5', '6'])
   })
 })
