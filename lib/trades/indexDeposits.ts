@@ -176,7 +176,13 @@ async function indexNetwork(
     scan.scannedTo,
   )
   const cursorTo = scannedTo + 1n
-  const lagging = await keepLags(network, { lags, lagged, outcomes, cursorTo })
+  const lagging = await keepLags(network, {
+    lags,
+    lagged,
+    outcomes,
+    cursorTo,
+    leftOut: scan.leftOut,
+  })
   const advanced =
     cursorTo !== cursor.nextBlock &&
     (await advanceDepositCursor(network, {

@@ -1,23 +1,19 @@
 import '../support/env'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { handler as listTradesHandler } from '../../functions/trades/listTrades'
-import { db } from '../../lib/db/client'
 import { listTrades } from '../../lib/db/trade'
-import type { NetworkIndexing } from '../../lib/trades/indexDeposits'
 import { depositCursorOf } from '../support/depositCursor'
 import { httpEvent, invoke } from '../support/httpEvent'
 import {
   deployFloodRig,
   type FloodRig,
+  indexerRun,
   type IndexerEngines,
+  type RunFigures,
   startIndexerEngines,
+  writeFigures,
 } from '../support/indexerEngines'
-import { countRequests } from '../support/requestCounters'
-import { runScheduled } from '../support/scheduledRun'
 import { signInWithWallet } from '../support/walletSignIn'
 
 // Issue 39, item 5, "the indexer's budget is shared by all wallets", replayed at a tenth of the
@@ -49,7 +45,7 @@ beforeAll(async () => {
   engines = await startIndexerEngines('fair-share')
   rig = await deployFloodRig(engines, '1000')
   // The first run puts the cursor at the head: what came before is not a deposit.
-  expect((await indexerRun(0)).timedOut).toBe(false)
+  expect((await indexerRun(0, FUNCTION_TIMEOUT_MS)).timedOut).toBe(false)
 }, 180_000)
 
 afterAll(async () => {
@@ -57,30 +53,6 @@ afterAll(async () => {
 })
 
 const usd = (amount: string) => parseUnits(amount, 6)
-
-interface RunFigures {
-  run: number
-  timedOut: boolean
-  ethereum?: Omit<NetworkIndexing, 'fromBlock' | 'toBlock'>
-  rpcByMethod: Record<string, number>
-  dynamoByCommand: Record<string, number>
-}
-
-async function indexerRun(run: number): Promise<RunFigures> {
-  const counter = countRequests(db())
-  try {
-    const { result, timedOut } = await runScheduled(indexDepositsHandler, FUNCTION_TIMEOUT_MS)
-    const { dynamo, rpc } = counter.take()
-    const ethereum = result?.find((entry) => entry.network === 'ethereum')
-    if (ethereum) {
-      delete ethereum.fromBlock
-      delete ethereum.toBlock
-    }
-    return { run, timedOut, ethereum, rpcByMethod: rpc.byMethod, dynamoByCommand: dynamo.byCommand }
-  } finally {
-    counter.stop()
-  }
-}
 
 /** The wallet's first page through the route, as its app reads it. */
 async function firstPage(access: string) {
@@ -95,19 +67,12 @@ async function firstPage(access: string) {
   }
 }
 
-function writeFigures(name: string, figures: unknown): void {
-  const folder = join('.test-output', 'faults')
-  mkdirSync(folder, { recursive: true })
-  writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(figures, null, 2)}\n`)
-  console.log(`${name}: ${JSON.stringify(figures)}`)
-}
-
 /** Runs until `done` says so or MAX_RUNS have run; each run's figures, and the first that was. */
 async function runUntil(name: string, done: () => Promise<boolean>) {
   const runs: RunFigures[] = []
   let doneAt: number | undefined
   for (let run = 1; run <= MAX_RUNS && doneAt === undefined; run += 1) {
-    runs.push(await indexerRun(run))
+    runs.push(await indexerRun(run, FUNCTION_TIMEOUT_MS))
     if (await done()) doneAt = run
   }
   writeFigures(name, { doneAt, runs })
@@ -185,7 +150,7 @@ describe('deposits at the dust threshold, fifteen times the run’s deposit shar
       deferred: 15 * DEPOSITS + 1 - DEPOSITS,
       lagging: 1,
     })
-    const second = await indexerRun(2)
+    const second = await indexerRun(2, FUNCTION_TIMEOUT_MS)
     expect(second.ethereum).toMatchObject({ recorded: DEPOSITS, lagging: 1 })
     const { count, trades } = await listTrades({
       wallet: wallet.address,

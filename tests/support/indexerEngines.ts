@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import {
   type Address,
   encodeEventTopics,
@@ -11,7 +13,10 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { expect } from 'vitest'
+import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { chainOf } from '../../lib/chain/clients'
+import { db } from '../../lib/db/client'
+import type { NetworkIndexing } from '../../lib/trades/indexDeposits'
 import { loadChainConfig } from '../../lib/config'
 import { setProjectPrice } from '../../lib/db/marketStats'
 import { projectId } from '../../lib/db/project'
@@ -22,6 +27,8 @@ import { findFreePort } from '../../lib/local/findFreePort'
 import { createTable } from '../../lib/local/localStack'
 import { listInCatalog } from './catalogListing'
 import { ownDevnetClient } from './faultEngines'
+import { countRequests } from './requestCounters'
+import { runScheduled } from './scheduledRun'
 import { loadTransferLoop, transferLoopAbi } from './transferLoop'
 
 export interface IndexerEngines {
@@ -160,4 +167,37 @@ export async function deployFloodRig(
   }
   await pay(loop, parseUnits(loopFunds, decimals))
   return { usd, decimals, loop, pay, spray }
+}
+
+export interface RunFigures {
+  run: number
+  timedOut: boolean
+  ethereum?: Omit<NetworkIndexing, 'fromBlock' | 'toBlock'>
+  rpcByMethod: Record<string, number>
+  dynamoByCommand: Record<string, number>
+}
+
+/** One run of the real scheduled handler with its function's deadline, its calls counted. */
+export async function indexerRun(run: number, timeoutMs: number): Promise<RunFigures> {
+  const counter = countRequests(db())
+  try {
+    const { result, timedOut } = await runScheduled(indexDepositsHandler, timeoutMs)
+    const { dynamo, rpc } = counter.take()
+    const ethereum = result?.find((entry) => entry.network === 'ethereum')
+    if (ethereum) {
+      delete ethereum.fromBlock
+      delete ethereum.toBlock
+    }
+    return { run, timedOut, ethereum, rpcByMethod: rpc.byMethod, dynamoByCommand: dynamo.byCommand }
+  } finally {
+    counter.stop()
+  }
+}
+
+/** Writes a replay's figures to .test-output/faults and the log. */
+export function writeFigures(name: string, figures: unknown): void {
+  const folder = join('.test-output', 'faults')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(figures, null, 2)}\n`)
+  console.log(`${name}: ${JSON.stringify(figures)}`)
 }
