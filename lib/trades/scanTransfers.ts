@@ -62,7 +62,11 @@ interface ScanState {
  */
 async function readWindowLogs(
   client: ChainClient,
-  parameters: ScanTransfersParameters & { start: bigint; end: bigint; readBefore: IncomingTransfer[] },
+  parameters: ScanTransfersParameters & {
+    start: bigint
+    end: bigint
+    readBefore: IncomingTransfer[]
+  },
   state: ScanState,
 ): Promise<{ transfers: IncomingTransfer[]; readTo: bigint }> {
   const { start, end, maxRange, tokens, knownWallets, budget } = parameters
