@@ -59,7 +59,7 @@ async function readPhase(
       knownWallets: () => Promise.resolve(chunk),
       more: (read) => transfers.length + read < allowance,
     })
-    transfers.push(...answer.transfers)
+    for (const transfer of answer.transfers) transfers.push(transfer)
     if (answer.readTo < readTo) readTo = answer.readTo
     if (readTo < fromBlock) break
   }
@@ -92,7 +92,7 @@ export async function readWalletLogs(
       recipients,
       Math.ceil(reads / PHASE_SHARE),
     )
-    transfers.push(...read.transfers)
+    for (const transfer of read.transfers) transfers.push(transfer)
     if (read.readTo >= toBlock) return { transfers, readTo: toBlock }
     const heavy = [...countByRecipient(read.transfers)].filter(
       ([, count]) => count * HEAVY_SHARE >= reads,

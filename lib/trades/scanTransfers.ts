@@ -153,7 +153,8 @@ export async function scanTransfers(
     ]
     for (const [number, hash] of native.hashes) if (within(number)) scan.hashes.set(number, hash)
     for (const [hash, sender] of native.senders) scan.senders.set(hash, sender)
-    scan.transfers.push(...read)
+    // One at a time: a window can hold 150,000 logs, past what a spread call's arguments take.
+    for (const transfer of read) scan.transfers.push(transfer)
     budget.read(read.length)
     scan.scannedTo = readTo
     if (readTo < end) {
