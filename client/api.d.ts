@@ -1747,6 +1747,8 @@ export interface components {
             amount: number;
             /** @description Exact decimal string in whole units, e.g. "62293681.038691758060043412713395". */
             amountExact: string;
+            /** @constant */
+            unpriced?: true;
         };
         /**
          * @description A page of the wallet’s trades and their total.
@@ -1814,6 +1816,8 @@ export interface components {
             from: string;
             to: string;
             createdAt: string;
+            /** @constant */
+            unpriced?: true;
         };
         /**
          * @description A watched project and its price.

@@ -22,12 +22,17 @@ export const listTradesQuerySchema = z.strictObject({
 })
 export type ListTradesQuery = z.infer<typeof listTradesQuerySchema>
 
+// Present (true) only on a deposit of a token that had no path price when it was recorded
+// (DECISIONS §10.4): listed rather than dropped, for the app to show apart.
+const unpricedFlag = z.optional(z.literal(true))
+
 export const tradeListItemSchema = z.object({
   id: uuidString,
   type: tradeTypeSchema,
   status: tradeStatusSchema,
   amount: z.number(),
   amountExact: exactAmountString,
+  unpriced: unpricedFlag,
 })
 
 export const listTradesResultSchema = z.object({
@@ -68,5 +73,6 @@ export const tradeRecordSchema = z.object({
   from: addressString,
   to: addressString,
   createdAt: timestampString,
+  unpriced: unpricedFlag,
 })
 export type TradeRecord = z.infer<typeof tradeRecordSchema>

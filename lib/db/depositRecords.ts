@@ -32,6 +32,8 @@ export interface NewDeposit {
   blockNumber: bigint
   blockHash: `0x${string}`
   gasUsed: bigint
+  /** The token had no path price when it was recorded (DECISIONS §10.4): listed, flagged. */
+  unpriced?: boolean
 }
 
 /** The id of a deposit's marker, the same for every scan of the same transfer. */
@@ -86,6 +88,7 @@ function depositItems(deposit: NewDeposit, id: string, createdAt: Date, position
       token: deposit.token,
       isNativeTransfer: native,
       logIndex: native ? undefined : Number(deposit.place),
+      unpriced: deposit.unpriced,
       outcome: {
         status: 'successful',
         gasUsed: deposit.gasUsed,

@@ -29,7 +29,7 @@
 // | record a wallet's deposits once    | TransactWrite | up to 24 × (trade + TRADE#}<position> + journal entry + marker Put if absent) + TRADE# + TRADE#~ |
 // | deposit indexer cursor (+ last hash)| GetItem, UpdateItem | pk = DEPOSIT_CURSOR, sk = NETWORK#<network> (moved only from the value read) |
 // | wallets left behind by the indexer | Query, PutItem, DeleteItem | pk = DEPOSIT_LAG#<network>, sk = WALLET#<address> (written only as read) |
-// | catalog tokens with their prices   | Query     | pk = CATALOG, filtered on network (address, price, dustMinimum) |
+// | catalog tokens of a network        | Query     | pk = CATALOG, filtered on network (address, dustMinimum) |
 // | deposits recorded from a block on  | Query     | pk = DEPOSIT_JOURNAL#<network>, sk >= BLOCK#<number> (for reorg roll-back) |
 // | known wallets among addresses      | BatchGet  | pk = WALLET#<address>, sk = WALLET               |
 // | every known wallet (indexer: recipient filters of a block too big to read whole) | Query GSI1 | gsi1pk = KNOWN_WALLET (the wallet item; sk = its address) |
@@ -45,6 +45,7 @@
 // | path, buckets and boundaries to fill | BatchGet | pk = PRICE#<projectId>: PATH, the buckets and the BOUNDARY# readings a fill needs |
 // | price history of a window          | Query     | pk = PRICE#<projectId>, sk BETWEEN <GRAIN>#<window start> AND <GRAIN>#~ |
 // | price-change references            | BatchGet  | pk = PRICE#<projectId>, the buckets 24 h and 7/30/60/90 days back |
+// | dust floors: path prices           | BatchGet  | pk = PRICE#<projectId>, the last closed HOUR# (and the one before), DAY# |
 // | project details (catalog + market) | GetItem   | pk = CATALOG, sk = PROJECT#<id> (market metrics on the same item) |
 //
 // Trade ids are time-ordered UUIDs (v7), so TRADE#<id> sorts by creation time. The trades of a

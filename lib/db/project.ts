@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { getAddress, parseUnits } from 'viem'
+import { getAddress } from 'viem'
 import type { NetworkName } from '../networkNames'
 import { db, tableName } from './client'
 import { nameBasedUuid } from './ids'
@@ -63,33 +63,34 @@ export async function queryCatalogItems(): Promise<Record<string, unknown>[]> {
 export interface CatalogTokenValue {
   /** Checksummed. */
   address: `0x${string}`
-  /** USD per whole token, 18 decimals; undefined until the sampler priced it. */
-  priceE18?: bigint
-  /** The catalog's own floor for deposits of it, whole units (a decimal string), if it sets one. */
+  /**
+   * The catalog's own floor for deposits of it while it has no path price, whole units (a
+   * decimal string), if it sets one.
+   */
   dustMinimum?: string
 }
 
 /**
- * The catalog's tokens on `network` with their prices: one Query of the catalog partition (paged
- * past 1 MB) reading four attributes of each project.
+ * The catalog's tokens on `network`: one Query of the catalog partition (paged past 1 MB) reading
+ * three attributes of each project. Not the project's `price`: that is a spot quote through any
+ * pool, which an attacker's pool can move (DECISIONS §10.4); the indexer prices by the path
+ * (lib/db/pathPrices.ts).
  */
 export async function listCatalogTokens(network: NetworkName): Promise<CatalogTokenValue[]> {
   const items = await queryAll({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
     FilterExpression: '#network = :network',
-    ProjectionExpression: '#network, #address, #price, #dustMinimum',
+    ProjectionExpression: '#network, #address, #dustMinimum',
     ExpressionAttributeNames: {
       '#network': 'network',
       '#address': 'address',
-      '#price': 'price',
       '#dustMinimum': 'dustMinimum',
     },
     ExpressionAttributeValues: { ':pk': CATALOG_PARTITION, ':network': network },
   })
   return items.map((item) => ({
     address: getAddress(String(item.address)),
-    ...(typeof item.price === 'string' && { priceE18: parseUnits(item.price, 18) }),
     ...(typeof item.dustMinimum === 'string' && { dustMinimum: item.dustMinimum }),
   }))
 }

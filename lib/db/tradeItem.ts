@@ -30,6 +30,8 @@ export interface NewTrade {
   isNativeTransfer: boolean
   /** The log of an ERC-20 deposit; a native deposit has none. */
   logIndex?: number
+  /** A deposit of a token without a path price (DECISIONS §10.4): listed, flagged. */
+  unpriced?: boolean
   /** Already mined (deposits): recorded with this outcome instead of `pending`. */
   outcome?: TradeOutcome
 }
@@ -61,6 +63,7 @@ export function toTrade(item: Record<string, unknown>): Trade {
     token: item.token as `0x${string}`,
     isNativeTransfer: item.isNativeTransfer === true,
     logIndex: item.logIndex === undefined ? undefined : Number(item.logIndex),
+    ...(item.unpriced === true && { unpriced: true }),
     gasUsed: item.gasUsed === undefined ? undefined : BigInt(item.gasUsed as number),
     blockNumber: item.blockNumber === undefined ? undefined : BigInt(item.blockNumber as number),
     createdAt: new Date(String(item.createdAt)),
@@ -91,6 +94,7 @@ export function tradeItem(trade: NewTrade, id: string, createdAt: Date, position
     token: getAddress(trade.token),
     isNativeTransfer: trade.isNativeTransfer,
     logIndex: trade.logIndex,
+    ...(trade.unpriced && { unpriced: true }),
     gasUsed: trade.outcome && Number(trade.outcome.gasUsed),
     blockNumber: trade.outcome && Number(trade.outcome.blockNumber),
     createdAt: createdAt.toISOString(),

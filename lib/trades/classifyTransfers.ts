@@ -1,6 +1,5 @@
 import { type Address, parseUnits } from 'viem'
 import { NATIVE_COIN } from '../constants'
-import type { CatalogTokenValue } from '../db/project'
 import type { IncomingTransfer } from './transferSources'
 
 // What makes a transfer into a wallet a deposit it lists (DECISIONS §8.2 no fake deposits, §9.1
@@ -41,21 +40,46 @@ export function posesAsCounterparty(sender: Address, sentTo: ReadonlySet<string>
 
 const USD_DECIMALS = 18
 
+/** How the indexer weighs a token's deposits (DECISIONS §9.1, §10.4), in its base units. */
+export interface TokenScale {
+  /** The smallest deposit that is not dust: below it a deposit is counted, never listed. */
+  floor: bigint
+  /** The smallest deposit listed before a wallet's smaller ones; undefined without a price. */
+  firstAt?: bigint
+  /** Without a path price: every deposit from `floor` up is listed, flagged unpriced. */
+  unpriced: boolean
+}
+
+/** `usd` (a decimal string) in the token's base units at `priceE18`, rounded up. */
+function unitsWorth(usd: string, priceE18: bigint, decimals: number): bigint {
+  const scaled = parseUnits(usd, USD_DECIMALS) * 10n ** BigInt(decimals)
+  return (scaled + priceE18 - 1n) / priceE18
+}
+
 /**
- * The smallest deposit of a token that is not dust, in its base units (DECISIONS §9.1): worth
- * `dustUsd` at the catalog's price, rounded up; for a token without a price, the catalog's
- * minimum for it, or else `dustUsd` whole tokens (as if a token were worth 1 USD). A deposit
- * below it is dust, counted and not listed.
+ * A token's scale: with a path price (lib/db/pathPrices.ts), its floor is `dustUsd` worth of it
+ * and deposits worth `firstUsd` go first. Without one, its floor is the catalog's `dustMinimum`
+ * (whole units) or else one base unit: a real deposit of a token nobody priced is never hidden,
+ * only flagged (an operator sets `dustMinimum` for a token whose dust floods wallets).
  */
-export function dustFloor(
-  token: Pick<CatalogTokenValue, 'priceE18' | 'dustMinimum'>,
+export function tokenScale(
+  token: { priceE18?: bigint; dustMinimum?: string },
   decimals: number,
-  dustUsd: string,
-): bigint {
-  const dustE18 = parseUnits(dustUsd, USD_DECIMALS)
-  if (token.priceE18 !== undefined && token.priceE18 > 0n) {
-    const scaled = dustE18 * 10n ** BigInt(decimals)
-    return (scaled + token.priceE18 - 1n) / token.priceE18
+  { dustUsd, firstUsd }: { dustUsd: string; firstUsd: string },
+): TokenScale {
+  const { priceE18 } = token
+  if (priceE18 !== undefined && priceE18 > 0n) {
+    return {
+      floor: unitsWorth(dustUsd, priceE18, decimals),
+      firstAt: unitsWorth(firstUsd, priceE18, decimals),
+      unpriced: false,
+    }
   }
-  return parseUnits(token.dustMinimum ?? dustUsd, decimals)
+  const minimum = token.dustMinimum === undefined ? 0n : parseUnits(token.dustMinimum, decimals)
+  return { floor: minimum > 1n ? minimum : 1n, unpriced: true }
+}
+
+/** Whether a deposit of `value` is listed before a wallet's smaller ones. */
+export function listsFirst(value: bigint, scale: TokenScale): boolean {
+  return scale.firstAt === undefined || value >= scale.firstAt
 }

@@ -1,12 +1,14 @@
-import { getBlockNumber } from 'viem/actions'
+import { getBlock } from 'viem/actions'
 import type { Address } from 'viem'
 import { blockHashAt } from '../chain/blockHashAt'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { loadChainConfig, loadServedNetworks } from '../config'
+import { type ChainConfig, loadChainConfig, loadServedNetworks } from '../config'
+import { NATIVE_COIN } from '../constants'
 import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
 import { listDepositLags } from '../db/depositLags'
-import { listCatalogTokens } from '../db/project'
+import { readPathPrices } from '../db/pathPrices'
+import { listCatalogTokens, projectId } from '../db/project'
 import { listKnownWallets } from '../db/wallet'
 import type { NetworkName } from '../networkNames'
 import { keepLags } from './keepLags'
@@ -17,11 +19,13 @@ import { createRunBudget, type RunLimits, type StopReason } from './runBudget'
 import { scanTransfers } from './scanTransfers'
 import { selectDeposits } from './selectDeposits'
 
+const ONE_USD_E18 = 10n ** 18n
+
 export interface IndexDepositsParameters {
   networks?: readonly NetworkName[]
   /** Blocks scanned per network and run, at most. */
   maxBlocks?: number
-  /** The run's counts (DEPOSIT_RUN_TRANSFERS, DEPOSIT_RUN_DEPOSITS unless given). */
+  /** The run's counts (DEPOSIT_RUN_TRANSFERS, _DEPOSITS and _READS unless given). */
   limits?: Partial<RunLimits>
   /** The invocation's time left in ms (a Lambda context's getRemainingTimeInMillis). */
   remainingMs?: () => number
@@ -38,13 +42,13 @@ export interface NetworkIndexing {
   advanced: boolean
   /** Deposits of orphaned blocks removed after a reorganisation was detected. */
   removed: number
-  /** Transfers examined: catalog token logs, native and internal value. */
+  /** Transfers read: catalog token logs, native and internal value. */
   examined: number
-  /** Deposits below the dust threshold: counted, never listed (DECISIONS §9.1). */
+  /** Transfers below the dust threshold (to anyone): counted, never listed (DECISIONS §9.1). */
   dust: number
   /** Transfers from look-alikes of an address the wallet sent to (DECISIONS §9.1). */
   lookAlikes: number
-  /** Token deposits left for later runs, beyond their wallets' fair share. */
+  /** Token deposits left for later runs, beyond their wallets' fair shares. */
   deferred: number
   /** Wallets with deposits left for later runs once this run ended. */
   lagging: number
@@ -52,17 +56,41 @@ export interface NetworkIndexing {
   stoppedBy?: StopReason
 }
 
+/**
+ * The path prices the dust floors weigh by (DECISIONS §10.4), by lower-cased token: the USD
+ * stablecoin at 1 USD, the native coin at its wrapped token's, each catalog token at its path's
+ * last closed bucket at the chain's time `at` (lib/db/pathPrices.ts); none for a token without.
+ */
+async function dustPrices(
+  network: NetworkName,
+  { usdStablecoin, wrappedNative }: Pick<ChainConfig, 'usdStablecoin' | 'wrappedNative'>,
+  { tokens, at }: { tokens: readonly Address[]; at: Date },
+): Promise<Map<string, bigint>> {
+  const ids = new Map(tokens.map((token) => [token.toLowerCase(), projectId(network, token)]))
+  const byProject = await readPathPrices([...ids.values()], at)
+  const prices = new Map<string, bigint>()
+  for (const [token, id] of ids) {
+    const price = byProject.get(id)
+    if (price !== undefined) prices.set(token, price)
+  }
+  prices.set(usdStablecoin.toLowerCase(), ONE_USD_E18)
+  const native = prices.get(wrappedNative.toLowerCase())
+  if (native !== undefined) prices.set(NATIVE_COIN.toLowerCase(), native)
+  return prices
+}
+
 async function indexNetwork(
   network: NetworkName,
   options: Required<Pick<IndexDepositsParameters, 'maxBlocks'>> & IndexDepositsParameters,
 ): Promise<NetworkIndexing> {
   const client = publicClient(network)
-  const { confirmations, logsMaxBlocks, traceInternal, wrappedNative } = loadChainConfig(network)
+  const chain = loadChainConfig(network)
+  const { confirmations, logsMaxBlocks, traceInternal } = chain
   const budget = createRunBudget(options.limits, options.remainingMs)
   const quiet = { recorded: 0, removed: 0, examined: 0, dust: 0, lookAlikes: 0, deferred: 0 }
-  const [cursor, head] = await Promise.all([
+  const [cursor, { number: head, timestamp }] = await Promise.all([
     getDepositCursorState(network),
-    getBlockNumber(client, { cacheTime: 0 }),
+    getBlock(client, { blockTag: 'latest' }),
   ])
   // DECISIONS §7.2: deposits only from blocks with `confirmations` blocks on top.
   const safeHead = head - BigInt(confirmations)
@@ -122,19 +150,19 @@ async function indexNetwork(
     knownWallets,
     budget,
   })
-  // What the scan left of the transfer budget, and never less than a quarter of it.
+  // What the scan left of the read budget, and never less than a quarter of it.
   const lagged = await readLaggingTransfers(client, lags, {
     maxRange: BigInt(logsMaxBlocks),
     tokens,
-    transfers: Math.max(budget.limits.transfers - budget.examined, budget.limits.transfers / 4),
+    transfers: Math.max(budget.limits.reads - budget.examined, budget.limits.reads / 4),
     budget,
   })
   const selection = await selectDeposits(client, network, {
     scanned: scan.transfers,
     lagging: lagged.flatMap((read) => read.transfers),
     catalog,
-    wrappedNative,
-    perWallet: budget.limits.deposits,
+    prices: await dustPrices(network, chain, { tokens, at: new Date(Number(timestamp) * 1000) }),
+    transfers: budget.limits.transfers,
   })
   const outcomes = await recordRunDeposits(client, network, selection, {
     budget,
@@ -148,7 +176,13 @@ async function indexNetwork(
     scan.scannedTo,
   )
   const cursorTo = scannedTo + 1n
-  const lagging = await keepLags(network, { lags, lagged, outcomes, cursorTo })
+  const lagging = await keepLags(network, {
+    lags,
+    lagged,
+    outcomes,
+    cursorTo,
+    leftOut: scan.leftOut,
+  })
   const advanced =
     cursorTo !== cursor.nextBlock &&
     (await advanceDepositCursor(network, {

@@ -50,16 +50,22 @@ export async function keepLags(
     lagged: readonly LagTransfers[]
     outcomes: readonly WalletOutcome[]
     cursorTo: bigint
+    /** Wallets whose transfers the scan did not read from a block on (a flood's target). */
+    leftOut: ReadonlyMap<string, { wallet: `0x${string}`; fromBlock: bigint }>
   },
 ): Promise<number> {
-  const { lags, lagged, outcomes, cursorTo } = parameters
+  const { lags, lagged, outcomes, cursorTo, leftOut } = parameters
   const unread = unreadOf(lags, lagged)
+  for (const [key, { fromBlock }] of leftOut) {
+    const position = earlier(unread.get(key), { block: fromBlock, log: 0 })
+    if (position) unread.set(key, position)
+  }
   const served = new Set(lagged.map((read) => read.lag.wallet.toLowerCase()))
   const byWallet = new Map(outcomes.map((outcome) => [outcome.wallet.toLowerCase(), outcome]))
   const lagOf = new Map(lags.map((lag) => [lag.wallet.toLowerCase(), lag]))
   const now = new Date().toISOString()
   let lagging = 0
-  const keys = [...new Set([...lagOf.keys(), ...byWallet.keys()])]
+  const keys = [...new Set([...lagOf.keys(), ...byWallet.keys(), ...leftOut.keys()])]
   await mapConcurrently(keys, LAG_WRITES_IN_PARALLEL, async (key) => {
     const lag = lagOf.get(key)
     const outcome = byWallet.get(key)
@@ -71,7 +77,7 @@ export async function keepLags(
       return
     }
     lagging += 1
-    const wallet = outcome?.wallet ?? lag?.wallet
+    const wallet = outcome?.wallet ?? lag?.wallet ?? leftOut.get(key)?.wallet
     if (!wallet) return
     const next: DepositLag = {
       wallet,

@@ -51,7 +51,7 @@ export async function readLaggingTransfers(
       more: (logs) => count + logs < cap,
     })
     count += answer.transfers.length
-    budget.examine(answer.transfers.length)
+    budget.read(answer.transfers.length)
     for (const lag of chunk) {
       const wallet = lag.wallet.toLowerCase()
       const after = (transfer: IncomingTransfer) =>

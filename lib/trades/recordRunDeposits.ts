@@ -8,11 +8,12 @@ import type { NetworkName } from '../networkNames'
 import { readDepositOutcomes } from './depositOutcomes'
 import { shareFairly } from './fairShare'
 import type { RunBudget } from './runBudget'
-import type { Candidate, Selection } from './selectDeposits'
+import { type Candidate, chainOrder, type Selection } from './selectDeposits'
 import type { IncomingTransfer } from './transferSources'
 
-// Recording a run's deposits (DECISIONS §9.1): the run's deposit budget shared fairly among the
-// wallets that received some, each wallet's share written in batches (lib/db/depositRecords.ts).
+// Recording a run's deposits (DECISIONS §9.1, §10.4): the run's deposit budget shared fairly
+// among the wallets that received some, each wallet's share taken in its ranked order (larger
+// deposits first) and written in batches (lib/db/depositRecords.ts).
 
 export interface WalletOutcome {
   wallet: Address
@@ -39,7 +40,7 @@ export async function recordRunDeposits(
   const natives = entries.reduce((sum, entry) => sum + entry.natives.length, 0)
   // Native value first (it cannot wait: lib/trades/readLaggingTransfers.ts), then fair shares.
   const shares = shareFairly(
-    new Map(entries.map((entry) => [entry.wallet, entry.checked])),
+    new Map(entries.map((entry) => [entry.wallet, entry.tokens.length])),
     budget.limits.deposits - natives,
   )
   const chosen = entries.map((entry) => [
@@ -53,7 +54,7 @@ export async function recordRunDeposits(
     senders,
   )
 
-  const toDeposit = ({ transfer, decimals }: Candidate): NewDeposit | undefined => {
+  const toDeposit = ({ transfer, decimals, unpriced }: Candidate): NewDeposit | undefined => {
     const outcome = outcomes.get(transfer.hash)
     // A reverted transaction moved no value; a wallet's own transaction is its own trade (a
     // swap's output, a transfer to itself), not a deposit; a transaction mined again elsewhere
@@ -71,6 +72,7 @@ export async function recordRunDeposits(
       blockNumber: outcome.blockNumber,
       blockHash: outcome.blockHash,
       gasUsed: outcome.gasUsed,
+      ...(unpriced && { unpriced }),
     }
   }
 
@@ -108,12 +110,17 @@ export async function recordRunDeposits(
       .slice(firstLeftIndex)
       .find(({ transfer }) => typeof transfer.place !== 'number')
     const tokensHandled = Math.max(0, firstLeftIndex - entry.natives.length)
-    const tokensLeft = entry.tokens.slice(tokensHandled)
+    // Ranked, not in chain order: the lag starts at the earliest left (those recorded after it
+    // are found by their markers when its range is read again).
+    const tokensLeft = entry.tokens.slice(tokensHandled).map(({ transfer }) => transfer)
+    const [firstLeft] = [...tokensLeft, ...(entry.firstBeyond ? [entry.firstBeyond] : [])].sort(
+      chainOrder,
+    )
     return {
       wallet: entry.wallet,
       recorded,
-      firstLeft: tokensLeft[0]?.transfer,
-      left: tokensLeft.length,
+      firstLeft,
+      left: tokensLeft.length + entry.beyond,
       nativeLeftAt: leftNative?.transfer.block.number,
     }
   })

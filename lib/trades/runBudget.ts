@@ -1,24 +1,27 @@
 import { loadDepositConfig } from '../config'
 
-// What one indexer run may still do on one network (DECISIONS §9.1, bounded work): transfers to
-// examine and deposits to record, counted, with the invocation's time as a safety stop only.
+// What one indexer run may still do on one network (DECISIONS §9.1, §10.4): transfers to read,
+// deposits into known wallets to weigh past the dust floor (shared per wallet) and deposits to
+// record, counted, with the invocation's time as a safety stop only.
 
 export type StopReason = 'budget' | 'time'
 
 export interface RunLimits {
-  /** Transfers a run examines, checked between block windows. */
+  /** Deposits into known wallets weighed past the dust floor, shared fairly among wallets. */
   transfers: number
   /** Deposits a run records, shared fairly among wallets. */
   deposits: number
+  /** Transfers a run reads (logs, native and internal value), checked between pieces. */
+  reads: number
 }
 
 export interface RunBudget {
   readonly limits: RunLimits
-  /** Counts `count` transfers examined. */
-  examine(count: number): void
-  /** Transfers examined so far. */
+  /** Counts `count` transfers read. */
+  read(count: number): void
+  /** Transfers read so far. */
   readonly examined: number
-  /** Why no new work should start now, or undefined while it may. */
+  /** Why no new read should start now, or undefined while it may. */
   stop(): StopReason | undefined
   /** Whether the invocation is too near its end to start a write. */
   timeUp(): boolean
@@ -37,12 +40,13 @@ export function createRunBudget(
   const resolved = {
     transfers: limits.transfers ?? config.runTransfers,
     deposits: limits.deposits ?? config.runDeposits,
+    reads: limits.reads ?? config.runReads,
   }
   let examined = 0
   const timeUp = () => remainingMs !== undefined && remainingMs() < config.runSafetyMs
   return {
     limits: resolved,
-    examine(count) {
+    read(count) {
       examined += count
     },
     get examined() {
@@ -50,7 +54,7 @@ export function createRunBudget(
     },
     stop() {
       if (timeUp()) return 'time'
-      return examined >= resolved.transfers ? 'budget' : undefined
+      return examined >= resolved.reads ? 'budget' : undefined
     },
     timeUp,
   }

@@ -8,34 +8,49 @@ import type { CatalogTokenValue } from '../db/project'
 import { findKnownWallets } from '../db/wallet'
 import { logger } from '../logger'
 import type { NetworkName } from '../networkNames'
-import { dustFloor, isGenuineTransfer, posesAsCounterparty } from './classifyTransfers'
+import {
+  isGenuineTransfer,
+  listsFirst,
+  posesAsCounterparty,
+  type TokenScale,
+  tokenScale,
+} from './classifyTransfers'
+import { shareFairly } from './fairShare'
 import { tokenDecimals } from './tokenDecimals'
 import type { IncomingTransfer } from './transferSources'
 
-// The transfers of a run that are deposits to record: genuine (DECISIONS §8.2), into a known
-// wallet, not dust, not from a look-alike of the wallet's counterparties (§9.1), and not recorded
-// yet (their markers, read: §9.1 "scanning again costs reads"). Grouped by wallet, in chain order.
+// The transfers of a run that are deposits to record (DECISIONS §8.2, §9.1, §10.4): genuine, not
+// dust (weighed first, from the log alone: a dust flood costs its reads and nothing else), into a
+// known wallet, within the wallet's fair share of the run's transfer budget, not from a look-alike
+// of the wallet's counterparties, and not recorded yet (their markers, read). Grouped by wallet.
 
 export interface Candidate {
   transfer: IncomingTransfer
   /** The token's decimals (18 for the native coin), for the amount in whole units. */
   decimals: number
+  /** The token had no path price: listed, flagged. */
+  unpriced: boolean
 }
 
 export interface WalletCandidates {
   wallet: Address
   /** Native value (never left for a later run: it cannot be read back by recipient). */
   natives: Candidate[]
-  /** Token transfers by block and log index, not recorded yet as far as `checked` goes. */
+  /**
+   * Token deposits within the wallet's share, not recorded yet: those worth DEPOSIT_FIRST_USD or
+   * more (or unpriced) first, then the smaller ones, each in chain order.
+   */
   tokens: Candidate[]
-  /** How many of `tokens`, from the first, were checked against their markers. */
-  checked: number
+  /** The wallet's first token deposit beyond its share (chain order), left for a later run. */
+  firstBeyond?: IncomingTransfer
+  /** How many token deposits are beyond its share. */
+  beyond: number
 }
 
 export interface Selection {
   /** By lower-cased wallet. */
   wallets: Map<string, WalletCandidates>
-  /** Deposits worth less than the dust threshold: counted, not listed. */
+  /** Transfers worth less than the dust threshold (to anyone): counted, not listed. */
   dust: number
   /** Transfers from look-alikes of an address the wallet sent to. */
   lookAlikes: number
@@ -49,10 +64,10 @@ export interface SelectDepositsParameters {
   /** Lagging wallets' own transfers (to known wallets, by construction). */
   lagging: readonly IncomingTransfer[]
   catalog: readonly CatalogTokenValue[]
-  /** The network's wrapped coin: its catalog price is the native coin's. */
-  wrappedNative: Address
-  /** Token transfers a wallet's markers are read for, at most (it records no more in a run). */
-  perWallet: number
+  /** Path prices by lower-cased token address (NATIVE_COIN's too), USD per whole token, E18. */
+  prices: ReadonlyMap<string, bigint>
+  /** Token deposits weighed past the dust floor a run keeps, shared fairly among wallets. */
+  transfers: number
 }
 
 /** Transfers in chain order: block, then log index (native value first in its transaction). */
@@ -63,98 +78,133 @@ export function chainOrder(a: IncomingTransfer, b: IncomingTransfer): number {
   return place(a) - place(b)
 }
 
-export async function selectDeposits(
+/** Each token's decimals and scale (tokens without decimals() are absent: skipped, logged). */
+async function scalesOf(
   client: ChainClient,
   network: NetworkName,
-  parameters: SelectDepositsParameters,
-): Promise<Selection> {
-  const { scanned, lagging, catalog, wrappedNative, perWallet } = parameters
-  const catalogTokens = new Set(catalog.map((token) => token.address))
-  const genuine = scanned.filter((transfer) => isGenuineTransfer(transfer, catalogTokens))
-  const known = await findKnownWallets(genuine.map((transfer) => transfer.to))
+  tokens: readonly Address[],
+  { catalog, prices }: Pick<SelectDepositsParameters, 'catalog' | 'prices'>,
+): Promise<Map<Address, { decimals: number; scale: TokenScale }>> {
+  const config = loadDepositConfig()
+  const minimums = new Map(catalog.map((token) => [token.address.toLowerCase(), token.dustMinimum]))
+  const entries = await Promise.all(
+    tokens.map(async (token) => {
+      const decimals = token === NATIVE_COIN ? 18 : await tokenDecimals(client, network, token)
+      if (decimals === undefined) {
+        logger.warn('deposit skipped: token without decimals()', { network, token })
+        return []
+      }
+      const key = token.toLowerCase()
+      const value = { priceE18: prices.get(key), dustMinimum: minimums.get(key) }
+      return [[token, { decimals, scale: tokenScale(value, decimals, config) }] as const]
+    }),
+  )
+  return new Map(entries.flat())
+}
+
+/** The same transfer twice (a lag's range scanned again, or read by both reads): once. */
+function distinct(network: NetworkName, transfers: readonly IncomingTransfer[]) {
   const seen = new Set<string>()
-  const into = [
-    ...genuine.filter((transfer) => known.has(transfer.to.toLowerCase())),
-    ...lagging.filter((transfer) => isGenuineTransfer(transfer, catalogTokens)),
-  ].filter((transfer) => {
-    // The same transfer twice (a lag's range scanned again after a reorganisation): once.
+  return transfers.filter((transfer) => {
     const id = depositId({ network, ...transfer })
     if (seen.has(id)) return false
     seen.add(id)
     return true
   })
+}
 
-  // Dust: each token's floor from its catalog price, in its own decimals.
-  const { dustUsd } = loadDepositConfig()
-  const values = new Map(catalog.map((token) => [token.address.toLowerCase(), token]))
-  const nativeValue = values.get(wrappedNative.toLowerCase()) ?? {}
-  const tokens = [...new Set(into.map((transfer) => transfer.token))]
-  const decimalsOf = new Map(
-    await Promise.all(
-      tokens.map(async (token) => {
-        const decimals = token === NATIVE_COIN ? 18 : await tokenDecimals(client, network, token)
-        return [token, decimals] as const
-      }),
-    ),
-  )
-  const floorOf = new Map(
-    tokens.flatMap((token) => {
-      const decimals = decimalsOf.get(token)
-      if (decimals === undefined) {
-        logger.warn('deposit skipped: token without decimals()', { network, token })
-        return []
-      }
-      const value = token === NATIVE_COIN ? nativeValue : (values.get(token.toLowerCase()) ?? {})
-      return [[token, dustFloor(value, decimals, dustUsd)] as const]
-    }),
-  )
-  let dust = 0
-  const worth = into.filter((transfer) => {
-    const floor = floorOf.get(transfer.token)
-    if (floor === undefined) return false
-    if (transfer.value >= floor) return true
-    dust += 1
-    return false
-  })
-
-  // Look-alikes of the addresses each wallet has sent to.
-  const sentToLike = await findCounterpartiesLike(
-    worth.map((transfer) => ({ wallet: transfer.to, sender: transfer.from })),
-  )
-  let lookAlikes = 0
-  const deposits = worth.filter((transfer) => {
-    const poses = posesAsCounterparty(
-      transfer.from,
-      sentToLike({ wallet: transfer.to, sender: transfer.from }),
-    )
-    if (poses) lookAlikes += 1
-    return !poses
-  })
-
+/**
+ * Groups deposits by wallet: native value whole; token deposits cut at the wallet's fair share of
+ * `transfers` in chain order (the rest waits in its lag), then ranked, larger ones first.
+ */
+function groupByWallet(
+  deposits: readonly IncomingTransfer[],
+  scales: ReadonlyMap<Address, { decimals: number; scale: TokenScale }>,
+  transfers: number,
+): Map<string, WalletCandidates> {
   const wallets = new Map<string, WalletCandidates>()
   for (const transfer of deposits.toSorted(chainOrder)) {
     const key = transfer.to.toLowerCase()
-    const entry = wallets.get(key) ?? { wallet: transfer.to, natives: [], tokens: [], checked: 0 }
+    const entry = wallets.get(key) ?? { wallet: transfer.to, natives: [], tokens: [], beyond: 0 }
     wallets.set(key, entry)
-    const candidate = { transfer, decimals: decimalsOf.get(transfer.token) ?? 18 }
+    const scale = scales.get(transfer.token)
+    const candidate = {
+      transfer,
+      decimals: scale?.decimals ?? 18,
+      unpriced: scale?.scale.unpriced ?? false,
+    }
     if (typeof transfer.place === 'number') entry.tokens.push(candidate)
     else entry.natives.push(candidate)
   }
-
-  // Recorded already: one marker read each, for what a wallet could record in this run.
-  const toCheck = [...wallets.values()].flatMap((entry) => [
-    ...entry.natives,
-    ...entry.tokens.slice(0, perWallet),
-  ])
-  const recorded = await findRecordedDeposits(
-    toCheck.map(({ transfer }) => ({ network, hash: transfer.hash, place: transfer.place })),
+  const natives = [...wallets.values()].reduce((sum, entry) => sum + entry.natives.length, 0)
+  const shares = shareFairly(
+    new Map([...wallets].map(([key, entry]) => [key, entry.tokens.length])),
+    transfers - natives,
   )
-  const fresh = ({ transfer }: Candidate) => !recorded.has(depositId({ network, ...transfer }))
+  const first = ({ transfer }: Candidate) => {
+    const scale = scales.get(transfer.token)?.scale
+    return scale !== undefined && listsFirst(transfer.value, scale)
+  }
+  for (const [key, entry] of wallets) {
+    const kept = entry.tokens.slice(0, shares.get(key) ?? 0)
+    entry.firstBeyond = entry.tokens[kept.length]?.transfer
+    entry.beyond = entry.tokens.length - kept.length
+    entry.tokens = [...kept.filter(first), ...kept.filter((candidate) => !first(candidate))]
+  }
+  return wallets
+}
+
+export async function selectDeposits(
+  client: ChainClient,
+  network: NetworkName,
+  parameters: SelectDepositsParameters,
+): Promise<Selection> {
+  const { scanned, lagging, catalog, prices, transfers } = parameters
+  const catalogTokens = new Set(catalog.map((token) => token.address))
+  const genuine = distinct(network, [...lagging, ...scanned]).filter((transfer) =>
+    isGenuineTransfer(transfer, catalogTokens),
+  )
+  const tokens = [...new Set(genuine.map((transfer) => transfer.token))]
+  const scales = await scalesOf(client, network, tokens, { catalog, prices })
+
+  // Dust first: weighed from the log alone, before any read of the table.
+  let dust = 0
+  const worth = genuine.filter((transfer) => {
+    const scale = scales.get(transfer.token)?.scale
+    if (scale === undefined) return false
+    if (transfer.value >= scale.floor) return true
+    dust += 1
+    return false
+  })
+  const laggingIds = new Set(lagging.map((transfer) => depositId({ network, ...transfer })))
+  const fromScan = worth.filter((transfer) => !laggingIds.has(depositId({ network, ...transfer })))
+  const known = await findKnownWallets(fromScan.map((transfer) => transfer.to))
+  const into = worth.filter(
+    (transfer) =>
+      laggingIds.has(depositId({ network, ...transfer })) || known.has(transfer.to.toLowerCase()),
+  )
+  const wallets = groupByWallet(into, scales, transfers)
+
+  // Look-alikes of the addresses each wallet has sent to, among what the shares kept.
+  const kept = [...wallets.values()].flatMap((entry) => [...entry.natives, ...entry.tokens])
+  const pairOf = ({ transfer }: Candidate) => ({ wallet: transfer.to, sender: transfer.from })
+  const sentToLike = await findCounterpartiesLike(kept.map(pairOf))
+  let lookAlikes = 0
+  const genuineSender = (candidate: Candidate) => {
+    const poses = posesAsCounterparty(candidate.transfer.from, sentToLike(pairOf(candidate)))
+    if (poses) lookAlikes += 1
+    return !poses
+  }
+
+  // Recorded already: one marker read each, for what the shares kept.
+  const recorded = await findRecordedDeposits(
+    kept.map(({ transfer }) => ({ network, hash: transfer.hash, place: transfer.place })),
+  )
+  const fresh = (candidate: Candidate) =>
+    !recorded.has(depositId({ network, ...candidate.transfer })) && genuineSender(candidate)
   for (const entry of wallets.values()) {
-    const checked = entry.tokens.slice(0, perWallet).filter(fresh)
     entry.natives = entry.natives.filter(fresh)
-    entry.tokens = [...checked, ...entry.tokens.slice(perWallet)]
-    entry.checked = checked.length
+    entry.tokens = entry.tokens.filter(fresh)
   }
   return { wallets, dust, lookAlikes, recordedBefore: recorded.size }
 }

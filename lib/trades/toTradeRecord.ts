@@ -23,6 +23,7 @@ export function toTradeRecord(trade: Trade) {
     from: trade.from,
     to: trade.to,
     createdAt: formatTimestamp(trade.createdAt),
+    ...(trade.unpriced && { unpriced: true as const }),
   }
 }
 
@@ -34,5 +35,6 @@ export function toTradeListItem(trade: Trade) {
     status: trade.status,
     amount: Number(trade.amount),
     amountExact: trade.amount,
+    ...(trade.unpriced && { unpriced: true as const }),
   }
 }

@@ -19,8 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { handler as listTradesHandler } from '../../functions/trades/listTrades'
 import { db } from '../../lib/db/client'
-import { setProjectPrice } from '../../lib/db/marketStats'
-import { projectId } from '../../lib/db/project'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletsKnown } from '../../lib/db/wallet'
 import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
@@ -78,13 +76,10 @@ beforeAll(async () => {
       account: deployer,
     }),
   )
+  // The deployer's first contract: the network's USD stablecoin (startIndexerEngines), 1 USD a
+  // coin, so 1 unit (0.000001) is dust and 0.01 is not.
+  expect(usd).toBe(engines.usdStablecoin)
   await listInCatalog('ethereum', { address: usd, decimals: USD_DECIMALS, symbol: 'USDC' })
-  // The sampler's price: 1 USD a coin, so 1 unit (0.000001) is dust and 0.01 is not.
-  await setProjectPrice(projectId('ethereum', usd), {
-    priceE18: 10n ** 18n,
-    at: new Date(),
-    changes: { '24h': 0, '7d': 0, '30d': 0, '60d': 0, '90d': 0 },
-  })
   await pay(loop, parseUnits('1', USD_DECIMALS))
 }, 180_000)
 

@@ -85,30 +85,48 @@ async function amountsOf(wallet: Address) {
 const head = () => client.getBlockNumber({ cacheTime: 0 })
 
 describe('an indexer run', () => {
-  it('stops after the window that spent its transfer budget, and the next run goes on from the next block', async () => {
-    const wallet = await knownWallet()
+  it('reads its budget unfiltered, as much again for known wallets only (leaving out the one that took its share), stops after the window that spent both, and the next run goes on from the next block', async () => {
+    const [a, b, c] = [await knownWallet(), await knownWallet(), await knownWallet()]
     const start = (await depositCursorOf('ethereum')) ?? 0n
-    const first = await payToken(wallet, '1')
-    // More than a window (200 blocks) between the two deposits.
+    const first = await payToken(a, '1')
+    // More than a window (200 blocks) between the deposits.
     await client.mine({ blocks: 250 })
-    const second = await payToken(wallet, '2')
-    const limits = { transfers: 1 }
+    const second = await payToken(b, '2')
+    await client.mine({ blocks: 250 })
+    const third = await payToken(c, '3')
+    const limits = { reads: 1 }
 
     const [one] = await indexDeposits({ networks: ['ethereum'], limits })
+    const lags = await listDepositLags('ethereum')
     const [two] = await indexDeposits({ networks: ['ethereum'], limits })
 
     expect(first.blockNumber).toBe(start)
+    expect(second.blockNumber).toBeLessThan(start + 400n)
     expect(one).toMatchObject({
       fromBlock: start,
-      toBlock: start + 199n,
-      recorded: 1,
-      examined: 1,
+      toBlock: start + 399n,
+      recorded: 2,
+      examined: 2,
       stoppedBy: 'budget',
       advanced: true,
+      lagging: 1,
     })
-    expect(two).toMatchObject({ fromBlock: start + 200n, toBlock: second.blockNumber, recorded: 1 })
+    // `a` took the whole unfiltered budget: the rest of the range waits in its lag.
+    expect(lags).toEqual([
+      expect.objectContaining({ wallet: a, fromBlock: start + 200n, toBlock: start + 400n }),
+    ])
+    expect(two).toMatchObject({
+      fromBlock: start + 400n,
+      toBlock: third.blockNumber,
+      recorded: 1,
+      lagging: 0,
+    })
     expect(two?.stoppedBy).toBeUndefined()
-    expect(await amountsOf(wallet)).toEqual(['1', '2'])
+    expect([await amountsOf(a), await amountsOf(b), await amountsOf(c)]).toEqual([
+      ['1'],
+      ['2'],
+      ['3'],
+    ])
   })
 
   it('with less time left than its safety margin starts nothing, and the next run does the work', async () => {
@@ -254,9 +272,9 @@ describe('an indexer run', () => {
     const { dynamo } = counter.take()
     counter.stop()
     expect(again).toMatchObject({ recorded: 0, fromBlock: native.blockNumber })
-    // The cursor, the catalog and the lags; the known wallets, the counterparties and the two
-    // markers; the cursor moved. No transaction, failed or not.
-    expect(dynamo.byCommand).toEqual({ GetItem: 1, Query: 2, BatchGetItem: 3, UpdateItem: 1 })
+    // The cursor, the catalog and the lags; the catalog's path prices, the known wallets, the
+    // counterparties and the two markers; the cursor moved. No transaction, failed or not.
+    expect(dynamo.byCommand).toEqual({ GetItem: 1, Query: 2, BatchGetItem: 4, UpdateItem: 1 })
     expect(await amountsOf(wallet)).toEqual(['1.5', '6'])
   })
 })

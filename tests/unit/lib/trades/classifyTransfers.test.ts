@@ -2,11 +2,23 @@ import { Fraction } from '@uniswap/sdk-core'
 import fc from 'fast-check'
 import { getAddress, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { dustFloor, looksLike, posesAsCounterparty } from '../../../../lib/trades/classifyTransfers'
+import {
+  listsFirst,
+  looksLike,
+  posesAsCounterparty,
+  tokenScale,
+} from '../../../../lib/trades/classifyTransfers'
 
-// DECISIONS §9.1. Dust, against exact fractions of the Uniswap SDK (not our arithmetic): a deposit
-// of `value` base units at `priceE18` USD a whole token is dust when value × price / 10^decimals
-// is below the threshold; the floor must be the least value that is not.
+// DECISIONS §9.1, §10.4. Dust, against exact fractions of the Uniswap SDK (not our arithmetic): a
+// deposit of `value` base units at `priceE18` USD a whole token is dust when value × price /
+// 10^decimals is below the threshold; the floor must be the least value that is not, and the same
+// for the amount listed first (DEPOSIT_FIRST_USD).
+
+const dustFloor = (
+  token: { priceE18?: bigint; dustMinimum?: string },
+  decimals: number,
+  dustUsd: string,
+) => tokenScale(token, decimals, { dustUsd, firstUsd: '1' }).floor
 
 const isDustByFractions = (value: bigint, priceE18: bigint, decimals: number, dustUsd: string) =>
   new Fraction((value * priceE18).toString(), (10n ** BigInt(decimals + 18)).toString()).lessThan(
@@ -37,12 +49,33 @@ describe('dustFloor', () => {
     expect(floor).toBe(10_000n)
   })
 
-  it('takes an unpriced token’s catalog minimum, or else the threshold in whole tokens', () => {
-    expect(dustFloor({ dustMinimum: '0.5' }, 18, '0.01')).toBe(5n * 10n ** 17n)
-    expect(dustFloor({}, 6, '0.01')).toBe(10_000n)
-    expect(dustFloor({ priceE18: 0n }, 8, '0.01')).toBe(1_000_000n)
+  it('lists an unpriced token from its catalog minimum, or else from one base unit, flagged', () => {
+    expect(tokenScale({ dustMinimum: '0.5' }, 18, { dustUsd: '0.01', firstUsd: '1' })).toEqual({
+      floor: 5n * 10n ** 17n,
+      unpriced: true,
+    })
+    // No minimum: nothing a real deposit can be is hidden (0.01 whole WBTC was about 900 USD).
+    expect(dustFloor({}, 8, '0.01')).toBe(1n)
+    expect(dustFloor({ priceE18: 0n }, 8, '0.01')).toBe(1n)
+    expect(dustFloor({ dustMinimum: '0' }, 6, '0.01')).toBe(1n)
     // A price wins over the minimum: the minimum is for tokens without one.
     expect(dustFloor({ priceE18: 2n * 10n ** 18n, dustMinimum: '5' }, 6, '0.01')).toBe(5_000n)
+  })
+
+  it('lists first exactly the deposits worth DEPOSIT_FIRST_USD, on random prices and decimals, and every unpriced one', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 30n }),
+        fc.integer({ min: 0, max: 36 }),
+        fc.bigInt({ min: 0n, max: 10n ** 40n }),
+        (priceE18, decimals, value) => {
+          const scale = tokenScale({ priceE18 }, decimals, { dustUsd: '0.01', firstUsd: '1' })
+          expect(listsFirst(value, scale)).toBe(!isDustByFractions(value, priceE18, decimals, '1'))
+        },
+      ),
+      { numRuns: 3000, seed: 3903 },
+    )
+    expect(listsFirst(1n, tokenScale({}, 18, { dustUsd: '0.01', firstUsd: '1' }))).toBe(true)
   })
 })
 
