@@ -42,6 +42,49 @@ export interface V3Dex {
   feeTiers: number[]
 }
 
+/**
+ * Gas units a swap through the network's SwapRouter02 multicall spends, by part (DECISIONS §9.5,
+ * §10.2): fitted by least squares from receipts of swaps executed on the network's devnet
+ * (`npm run gas:fit`, tests/gas/), each `<NET>_GAS_PER_<PART>` may override one. A transaction's
+ * gas is the sum of each part times its count in the route's shape (lib/routing/gasModel.ts).
+ */
+export interface GasUnitsEntry {
+  /** Once per transaction: 21,000 intrinsic, the calldata, the multicall and its deadline check. */
+  swap: number
+  /** Once per route (leg) of a split: its first call's transfer of the input into the pools. */
+  route: number
+  /** Once per router call of consecutive V2 hops (`swapExactTokensForTokens`). */
+  v2Call: number
+  /** Per V2 hop: the pair's swap, its transfer out and reserves. */
+  v2Hop: number
+  /** Per V3 hop (its own `exactInput` call): the pool's swap, callback and transfers. */
+  v3Hop: number
+  /** Per initialized tick a V3 hop crosses. */
+  tickCrossed: number
+  /** Per tick-bitmap word a V3 hop steps across without an initialized tick. */
+  wordCrossed: number
+  /** Per router call after a route's first: the router holds the token between and pays it. */
+  routerPays: number
+  /**
+   * Per distinct token the swap moves besides its two ends (the wrapped coin counts as one):
+   * the first touch of a token's contract and balances is cold (EIP-2929); later hops through a
+   * token the swap already moved are warm, so hops cost less in a split through the same tokens.
+   */
+  connectorToken: number
+  /** Per route when the native coin goes in: WETH's deposit instead of a `transferFrom`. */
+  wrap: number
+  /** Once when the native coin comes out: `unwrapWETH9` (WETH's withdraw, the coin sent). */
+  unwrap: number
+  /** Once when a split's routes pay the router: `sweepToken` of the output to the recipient. */
+  sweep: number
+  /** Per hop that moves a fee-on-transfer token: the fee's own balance writes and event. */
+  feeOnTransferHop: number
+  /** When the recipient held none of the output token: its balance slot written from zero. */
+  freshBalance: number
+  /** When the native coin goes to an account that does not exist yet (EIP-161 empty). */
+  freshAccount: number
+}
+
 export interface NetworkEntry {
   /** As people write it (the local devnet's chain name). */
   title: string
@@ -82,6 +125,11 @@ export interface NetworkEntry {
     /** A usual gas price, in wei. */
     gasPriceWei: bigint
   }
+  /**
+   * Gas units of a swap (GasUnitsEntry), fitted on the devnet, whose DEX contracts are the
+   * deployed ones' builds (the tokens are the catalog's own); written by `npm run gas:fit`.
+   */
+  gas: GasUnitsEntry
   /** Its local devnet (npm start, the tests). */
   devnet: {
     chainId: number
@@ -140,6 +188,24 @@ export const NETWORK_TABLE = {
       nativePrice: 2650,
       gasPriceWei: 24_000_000_000n,
     },
+    // Gas units fitted by `npm run gas:fit` (seed 2, 150 swaps a network)
+    gas: {
+      swap: 34_174,
+      route: 15_712,
+      v2Call: 26_792,
+      v2Hop: 22_992,
+      v3Hop: 55_352,
+      tickCrossed: 31_244,
+      wordCrossed: 1_097,
+      routerPays: 6_432,
+      connectorToken: 33_637,
+      wrap: 27_526,
+      unwrap: 41_062,
+      sweep: 32_588,
+      feeOnTransferHop: 6_499,
+      freshBalance: 17_075,
+      freshAccount: 26_673,
+    },
     devnet: { chainId: 31337, port: 8545, v3: 'uniswap-v3', catalog: 'ethereum' },
   },
   // BNB Chain in deployed stages: PancakeSwap V2 and V3 and its SmartRouter.
@@ -181,6 +247,24 @@ export const NETWORK_TABLE = {
       stablecoin: { symbol: 'USDC', decimals: 18 },
       nativePrice: 600,
       gasPriceWei: 1_000_000_000n,
+    },
+    // Gas units fitted by `npm run gas:fit` (seed 2, 150 swaps a network)
+    gas: {
+      swap: 31_472,
+      route: 21_668,
+      v2Call: 29_281,
+      v2Hop: 16_823,
+      v3Hop: 60_075,
+      tickCrossed: 30_787,
+      wordCrossed: 0,
+      routerPays: 7_688,
+      connectorToken: 37_580,
+      wrap: 30_827,
+      unwrap: 42_384,
+      sweep: 40_112,
+      feeOnTransferHop: 7_336,
+      freshBalance: 17_205,
+      freshAccount: 27_477,
     },
     devnet: { chainId: 31338, port: 8546, v3: 'pancakeswap-v3', catalog: 'altchain' },
   },
@@ -226,6 +310,24 @@ export const NETWORK_TABLE = {
       stablecoin: { symbol: 'USDC', decimals: 6 },
       nativePrice: 2650,
       gasPriceWei: 10_000_000n,
+    },
+    // Gas units fitted by `npm run gas:fit` (seed 2, 150 swaps a network)
+    gas: {
+      swap: 34_235,
+      route: 15_599,
+      v2Call: 26_606,
+      v2Hop: 23_321,
+      v3Hop: 55_434,
+      tickCrossed: 31_646,
+      wordCrossed: 869,
+      routerPays: 6_441,
+      connectorToken: 33_261,
+      wrap: 27_565,
+      unwrap: 41_278,
+      sweep: 32_741,
+      feeOnTransferHop: 6_474,
+      freshBalance: 16_922,
+      freshAccount: 26_456,
     },
     // Cheap gas from the first block: a base fee of 0.01 gwei (anvil's default is 1 gwei).
     devnet: {

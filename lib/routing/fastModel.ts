@@ -255,7 +255,7 @@ function preparePath(hops: readonly Hop[]): PreparedHop[] {
 /** The gas units as numbers, once per settings object. */
 const numericUnits = new WeakMap<
   RouteGasUnits,
-  { route: number; v2Hop: number; v3Hop: number; tick: number }
+  { route: number; v2Call: number; v2Hop: number; v3Hop: number; tick: number }
 >()
 
 function unitsOf(units: RouteGasUnits) {
@@ -263,6 +263,7 @@ function unitsOf(units: RouteGasUnits) {
   if (!numbers) {
     numbers = {
       route: Number(units.route),
+      v2Call: Number(units.v2Call ?? 0n),
       v2Hop: Number(units.v2Hop),
       v3Hop: Number(units.v3Hop),
       tick: Number(units.tickCrossed),
@@ -284,15 +285,18 @@ export function fastRoute(
   let amount = amountIn
   let marginal = 1
   let gas = gasUnits.route
+  let previous: 'v2' | 'v3' | undefined
   for (const hop of preparePath(hops)) {
     const swapped = swap(hop.fast, states.get(hop.pool) ?? hop.fast.initial, hop.zeroForOne, amount)
     if (update) states.set(hop.pool, stateAfter(hop.fast, swapped))
     amount = swapped.amountOut
     marginal *= swapped.marginal
+    // Consecutive V2 hops share one router call (gasModel.routeGas).
     gas +=
       hop.fast.protocol === 'v2'
-        ? gasUnits.v2Hop
+        ? gasUnits.v2Hop + (previous === 'v2' ? 0 : gasUnits.v2Call)
         : gasUnits.v3Hop + gasUnits.tick * swapped.ticksCrossed
+    previous = hop.fast.protocol
   }
   return { amountOut: amount, marginal, gas }
 }
