@@ -272,6 +272,10 @@ export interface RouteGasUnits {
   v3Hop: bigint
   /** Per initialized tick a V3 hop crosses. */
   tickCrossed: bigint
+  /** Per router call after a route's first (before its refund, CLEARED_SLOT_REFUND); absent: 0. */
+  routerPays?: bigint
+  /** Per token a route passes through (counted once a route by the search); absent: 0. */
+  connectorToken?: bigint
 }
 
 /**
@@ -280,8 +284,6 @@ export interface RouteGasUnits {
  */
 export interface GasUnits extends Required<RouteGasUnits> {
   wordCrossed: bigint
-  routerPays: bigint
-  connectorToken: bigint
   wrap: bigint
   unwrap: bigint
   sweep: bigint

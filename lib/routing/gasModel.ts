@@ -37,19 +37,34 @@ export interface GasHop {
   tokenOut?: string
 }
 
-/** Units of one route of a split (its leg of the multicall and its hops). */
+/**
+ * Units of one route of a split, as the search ranks it (additive, route by route): its leg of
+ * the multicall and its hops; each token it passes through (`connectorToken`, counted for this
+ * route alone: a split through the same token pays it once, which transactionShape counts); each
+ * router call after its first (`routerPays`, less the refund of the router's balance cleared).
+ */
 export function routeGas(hops: readonly GasHop[], units: RouteGasUnits): bigint {
   let gas = units.route
+  let calls = 0
   hops.forEach((hop, index) => {
     if (hop.protocol === 'v3') {
+      calls += 1
       gas += units.v3Hop + units.tickCrossed * BigInt(hop.ticksCrossed)
       return
     }
     // The router runs consecutive V2 hops in one call (lib/chain/swapRouterCall.ts segmentsOf).
     const opensCall = hops[index - 1]?.protocol !== 'v2'
+    if (opensCall) calls += 1
     gas += units.v2Hop + (opensCall ? (units.v2Call ?? 0n) : 0n)
   })
-  return gas
+  const through = BigInt(Math.max(0, hops.length - 1))
+  const heldCalls = BigInt(Math.max(0, calls - 1))
+  return gas + through * (units.connectorToken ?? 0n) + heldCalls * heldCallGas(units)
+}
+
+/** A router call after a route's first, net of its refund; 0 where the units have no such part. */
+export function heldCallGas(units: RouteGasUnits): bigint {
+  return units.routerPays === undefined ? 0n : units.routerPays - CLEARED_SLOT_REFUND
 }
 
 /** What `gas` units cost in token1 base units, rounded down. */

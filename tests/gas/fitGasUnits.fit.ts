@@ -42,6 +42,20 @@ const gasOf = (swap: ExecutedShape, units: GasUnitsEntry) =>
     ) as unknown as GasUnits,
   )
 
+/**
+ * The estimate the model before issue 40 gave the same route: 60,000 a transaction, 20,000 a
+ * route, 60,000 a V2 hop, 80,000 a V3 hop, 25,000 a tick crossed, the same on every network.
+ */
+function legacyEstimate({ shape }: ExecutedShape): bigint {
+  return BigInt(
+    60_000 +
+      20_000 * shape.route +
+      60_000 * shape.v2Hop +
+      80_000 * shape.v3Hop +
+      25_000 * shape.tickCrossed,
+  )
+}
+
 it('fits each network’s gas units to the receipts of generated swaps', async () => {
   console.log(`gas fit: seed ${SEED} (GAS_FIT_SEED replays it), ${COUNT} swaps a network`)
   const deployments = NETWORKS.map((network) => inject('deployments')[network])
@@ -58,6 +72,9 @@ it('fits each network’s gas units to the receipts of generated swaps', async (
         typeof value === 'bigint' ? value.toString() : value,
       ),
     )
+    const legacy = errorDistribution(
+      executed.map((swap) => ({ ...swap, estimate: legacyEstimate(swap) })),
+    )
     const before = errorDistribution(executed)
     const units = fitUnits(executed, NETWORK_ENTRIES[network].gas)
     const refitted = executed.map((swap) => ({ ...swap, estimate: gasOf(swap, units) }))
@@ -65,6 +82,7 @@ it('fits each network’s gas units to the receipts of generated swaps', async (
     console.log(
       [
         `${network}: ${executed.length} swaps; units ${JSON.stringify(units)}`,
+        `  by the model before issue 40:  ${JSON.stringify(legacy)}`,
         `  with the table's units before: ${JSON.stringify(before)}`,
         `  with the fitted units:         ${JSON.stringify(after)}`,
         ...residualLines(refitted).map((line) => `  ${line}`),
