@@ -38,7 +38,7 @@ const gasOf = (swap: ExecutedShape, units: GasUnitsEntry) =>
   shapeGas(
     swap.shape,
     Object.fromEntries(
-      Object.entries(units).map(([part, value]) => [part, BigInt(value)]),
+      Object.entries(units).map(([part, value]: [string, number]) => [part, BigInt(value)]),
     ) as unknown as GasUnits,
   )
 
