@@ -7,6 +7,7 @@ import { NETWORK_ENTRIES } from './networks'
 
 const nonEmpty = z.string().check(z.minLength(1))
 const positiveInt = z.pipe(z.coerce.number(), z.int().check(z.positive()))
+const gasUnit = z.pipe(z.coerce.number(), z.int().check(z.nonnegative(), z.maximum(10_000_000)))
 
 /** Connector tokens a network may configure beside its base tokens (a quote reads their pools). */
 export const MAX_CONNECTOR_TOKENS = 6
@@ -180,13 +181,11 @@ function chainSchema(prefix: Uppercase<NetworkName>) {
       [`${prefix}_V2_FEE_BPS`]: z.optional(
         z.pipe(z.coerce.number(), z.int().check(z.nonnegative(), z.maximum(1000))),
       ),
-      // The gas model a route is ranked by (units; see RouteGasUnits): mainnet SwapRouter02
-      // receipts, rounded up, unless a network sets its own.
-      [`${prefix}_GAS_PER_SWAP`]: z._default(positiveInt, 60_000),
-      [`${prefix}_GAS_PER_ROUTE`]: z._default(positiveInt, 20_000),
-      [`${prefix}_GAS_PER_V2_HOP`]: z._default(positiveInt, 60_000),
-      [`${prefix}_GAS_PER_V3_HOP`]: z._default(positiveInt, 80_000),
-      [`${prefix}_GAS_PER_TICK_CROSSED`]: z._default(positiveInt, 25_000),
+      // The gas model (units; see GasUnits): the network table's, fitted from devnet receipts
+      // (lib/networks.ts `gas`, npm run gas:fit), unless one of these overrides a part.
+      ...Object.fromEntries(
+        GAS_PARTS.map((part) => [`${prefix}_GAS_PER_${gasVariable(part)}`, z.optional(gasUnit)]),
+      ),
       // Tokens beside the base tokens that a quote's route may pass through (DECISIONS §8.1),
       // deepest first: at most MAX_CONNECTOR_TOKENS, so a quote's reads stay bounded.
       [`${prefix}_CONNECTOR_TOKENS`]: z.optional(
@@ -255,8 +254,8 @@ export interface ChainConfig {
   connectorTokens: `0x${string}`[]
   /** What the V2 DEX's pairs charge, in basis points (DECISIONS §9.3). */
   v2FeeBps: number
-  /** Gas units the router spends, by which routes are ranked net of gas (DECISIONS §8.1). */
-  gasUnits: RouteGasUnits
+  /** Gas units the router spends, by which routes are ranked net of gas (DECISIONS §8.1, §10.2). */
+  gasUnits: GasUnits
   /**
    * A node serving state at past blocks (`<NET>_ARCHIVE_RPC_URL`; the RPC URL on the local
    * stage); absent: the price history fills forward only (DECISIONS §8.3). A secret like the
@@ -266,19 +265,75 @@ export interface ChainConfig {
 }
 
 /**
- * Gas units a swap through the network's SwapRouter02 spends, by part (DECISIONS §8.1, §9.3): a
- * route's gas is `route` plus each hop's, plus `tickCrossed` per initialized tick a V3 hop
- * crosses; a split's is `swap` plus its routes'.
+ * The units the search ranks routes by (DECISIONS §8.1, §9.3): a route's gas is `route` plus each
+ * hop's (`v2Call` once per run of consecutive V2 hops, `v2Hop` each; `v3Hop` each plus
+ * `tickCrossed` per initialized tick it crosses); a split's is `swap` plus its routes'.
  */
 export interface RouteGasUnits {
-  /** Once per transaction: 21,000 intrinsic, the multicall, the input's transfer in. */
+  /** Once per transaction: 21,000 intrinsic, the calldata, the multicall. */
   swap: bigint
-  /** Once per route of a split: its leg of the multicall. */
+  /** Once per route of a split: its leg of the multicall and the input's transfer in. */
   route: bigint
+  /** Once per router call of consecutive V2 hops; absent: 0. */
+  v2Call?: bigint
   v2Hop: bigint
   v3Hop: bigint
   /** Per initialized tick a V3 hop crosses. */
   tickCrossed: bigint
+  /** Per router call after a route's first (before its refund, CLEARED_SLOT_REFUND); absent: 0. */
+  routerPays?: bigint
+  /** Per token a route passes through (counted once a route by the search); absent: 0. */
+  connectorToken?: bigint
+}
+
+/**
+ * Every part of a network's gas model (lib/networks.ts GasUnitsEntry): the search's units and
+ * what the transaction's ends add (wrap, unwrap, sweep, fee-on-transfer hops, fresh balances).
+ */
+export interface GasUnits extends Required<RouteGasUnits> {
+  wordCrossed: bigint
+  wrap: bigint
+  unwrap: bigint
+  sweep: bigint
+  feeOnTransferHop: bigint
+  freshBalance: bigint
+  freshAccount: bigint
+}
+
+/** The parts of the gas model, as the network table names them. */
+export const GAS_PARTS = [
+  'swap',
+  'route',
+  'v2Call',
+  'v2Hop',
+  'v3Hop',
+  'tickCrossed',
+  'wordCrossed',
+  'routerPays',
+  'connectorToken',
+  'wrap',
+  'unwrap',
+  'sweep',
+  'feeOnTransferHop',
+  'freshBalance',
+  'freshAccount',
+] as const satisfies readonly (keyof GasUnits)[]
+
+/** A part's variable suffix: `v2Hop` is `<NET>_GAS_PER_V2_HOP`. */
+export function gasVariable(part: (typeof GAS_PARTS)[number]): string {
+  return part.replace(/([a-z])([A-Z0-9])/g, '$1_$2').toUpperCase()
+}
+
+/** The table's units, each overridden by its `<NET>_GAS_PER_<PART>` where set. */
+function gasUnitsOf(env: Record<string, string | number>, network: NetworkName): GasUnits {
+  const table = NETWORK_ENTRIES[network].gas
+  const prefix = network.toUpperCase()
+  return Object.fromEntries(
+    GAS_PARTS.map((part) => {
+      const set = env[`${prefix}_GAS_PER_${gasVariable(part)}`]
+      return [part, BigInt(set ?? table[part])]
+    }),
+  ) as unknown as GasUnits
 }
 
 export interface V3Config {
@@ -423,13 +478,7 @@ const chainLoaders = Object.fromEntries(
         swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
         connectorTokens: baseTokensOf(env[`${prefix}_CONNECTOR_TOKENS`]),
         v2FeeBps: v2FeeBpsOf(env, network),
-        gasUnits: {
-          swap: BigInt(env[`${prefix}_GAS_PER_SWAP`] ?? 0),
-          route: BigInt(env[`${prefix}_GAS_PER_ROUTE`] ?? 0),
-          v2Hop: BigInt(env[`${prefix}_GAS_PER_V2_HOP`] ?? 0),
-          v3Hop: BigInt(env[`${prefix}_GAS_PER_V3_HOP`] ?? 0),
-          tickCrossed: BigInt(env[`${prefix}_GAS_PER_TICK_CROSSED`] ?? 0),
-        },
+        gasUnits: gasUnitsOf(env, network),
         archiveRpcUrl: archiveRpcUrlOf(env, prefix),
       }
     })

@@ -42,6 +42,49 @@ export interface V3Dex {
   feeTiers: number[]
 }
 
+/**
+ * Gas units a swap through the network's SwapRouter02 multicall spends, by part (DECISIONS §9.5,
+ * §10.2): fitted by least squares from receipts of swaps executed on the network's devnet
+ * (`npm run gas:fit`, tests/gas/), each `<NET>_GAS_PER_<PART>` may override one. A transaction's
+ * gas is the sum of each part times its count in the route's shape (lib/routing/gasModel.ts).
+ */
+export interface GasUnitsEntry {
+  /** Once per transaction: 21,000 intrinsic, the calldata, the multicall and its deadline check. */
+  swap: number
+  /** Once per route (leg) of a split: its first call's transfer of the input into the pools. */
+  route: number
+  /** Once per router call of consecutive V2 hops (`swapExactTokensForTokens`). */
+  v2Call: number
+  /** Per V2 hop: the pair's swap, its transfer out and reserves. */
+  v2Hop: number
+  /** Per V3 hop (its own `exactInput` call): the pool's swap, callback and transfers. */
+  v3Hop: number
+  /** Per initialized tick a V3 hop crosses. */
+  tickCrossed: number
+  /** Per tick-bitmap word a V3 hop steps across without an initialized tick. */
+  wordCrossed: number
+  /** Per router call after a route's first: the router holds the token between and pays it. */
+  routerPays: number
+  /**
+   * Per distinct token the swap moves besides its two ends (the wrapped coin counts as one):
+   * the first touch of a token's contract and balances is cold (EIP-2929); later hops through a
+   * token the swap already moved are warm, so hops cost less in a split through the same tokens.
+   */
+  connectorToken: number
+  /** Per route when the native coin goes in: WETH's deposit instead of a `transferFrom`. */
+  wrap: number
+  /** Once when the native coin comes out: `unwrapWETH9` (WETH's withdraw, the coin sent). */
+  unwrap: number
+  /** Once when a split's routes pay the router: `sweepToken` of the output to the recipient. */
+  sweep: number
+  /** Per hop that moves a fee-on-transfer token: the fee's own balance writes and event. */
+  feeOnTransferHop: number
+  /** When the recipient held none of the output token: its balance slot written from zero. */
+  freshBalance: number
+  /** When the native coin goes to an account that does not exist yet (EIP-161 empty). */
+  freshAccount: number
+}
+
 export interface NetworkEntry {
   /** As people write it (the local devnet's chain name). */
   title: string
@@ -82,6 +125,11 @@ export interface NetworkEntry {
     /** A usual gas price, in wei. */
     gasPriceWei: bigint
   }
+  /**
+   * Gas units of a swap (GasUnitsEntry), fitted on the devnet, whose DEX contracts are the
+   * deployed ones' builds (the tokens are the catalog's own); written by `npm run gas:fit`.
+   */
+  gas: GasUnitsEntry
   /** Its local devnet (npm start, the tests). */
   devnet: {
     chainId: number
@@ -140,6 +188,24 @@ export const NETWORK_TABLE = {
       nativePrice: 2650,
       gasPriceWei: 24_000_000_000n,
     },
+    // Gas units fitted by `npm run gas:fit` (seed 40, 150 swaps a network)
+    gas: {
+      swap: 36_423,
+      route: 14_526,
+      v2Call: 23_355,
+      v2Hop: 26_765,
+      v3Hop: 57_168,
+      tickCrossed: 35_168,
+      wordCrossed: 5_021,
+      routerPays: 5_997,
+      connectorToken: 31_447,
+      wrap: 25_199,
+      unwrap: 37_460,
+      sweep: 38_912,
+      feeOnTransferHop: 5_364,
+      freshBalance: 15_760,
+      freshAccount: 28_182,
+    },
     devnet: { chainId: 31337, port: 8545, v3: 'uniswap-v3', catalog: 'ethereum' },
   },
   // BNB Chain in deployed stages: PancakeSwap V2 and V3 and its SmartRouter.
@@ -181,6 +247,24 @@ export const NETWORK_TABLE = {
       stablecoin: { symbol: 'USDC', decimals: 18 },
       nativePrice: 600,
       gasPriceWei: 1_000_000_000n,
+    },
+    // Gas units fitted by `npm run gas:fit` (seed 40, 150 swaps a network)
+    gas: {
+      swap: 29_681,
+      route: 26_081,
+      v2Call: 30_374,
+      v2Hop: 15_462,
+      v3Hop: 59_680,
+      tickCrossed: 34_915,
+      wordCrossed: 0,
+      routerPays: 3_973,
+      connectorToken: 42_162,
+      wrap: 28_220,
+      unwrap: 36_877,
+      sweep: 41_334,
+      feeOnTransferHop: 6_213,
+      freshBalance: 14_581,
+      freshAccount: 27_481,
     },
     devnet: { chainId: 31338, port: 8546, v3: 'pancakeswap-v3', catalog: 'altchain' },
   },
@@ -226,6 +310,24 @@ export const NETWORK_TABLE = {
       stablecoin: { symbol: 'USDC', decimals: 6 },
       nativePrice: 2650,
       gasPriceWei: 10_000_000n,
+    },
+    // Gas units fitted by `npm run gas:fit` (seed 40, 150 swaps a network)
+    gas: {
+      swap: 36_317,
+      route: 14_465,
+      v2Call: 23_126,
+      v2Hop: 27_128,
+      v3Hop: 57_393,
+      tickCrossed: 35_449,
+      wordCrossed: 4_672,
+      routerPays: 6_054,
+      connectorToken: 30_993,
+      wrap: 25_144,
+      unwrap: 37_407,
+      sweep: 38_488,
+      feeOnTransferHop: 5_199,
+      freshBalance: 16_117,
+      freshAccount: 27_951,
     },
     // Cheap gas from the first block: a base fee of 0.01 gwei (anvil's default is 1 gwei).
     devnet: {

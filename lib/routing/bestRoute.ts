@@ -17,8 +17,12 @@ import {
   gasCost,
   gasPriceInToken1,
   type GasPriceInToken1,
+  type GasShape,
   NO_GAS_PRICE,
+  shapeGas,
+  transactionShape,
 } from './gasModel'
+import { recipientIsFresh } from './freshRecipient'
 import { pairsToRead } from './marketPairs'
 import type { Hop } from './paths'
 import { priceImpactBps } from './priceImpact'
@@ -88,8 +92,10 @@ export interface BestRoute {
   routes: AnsweredRoute[]
   /** The exact local figure of the split (equal to amountOut unless a transfer fee was taken). */
   searchedAmountOut: bigint
-  /** Gas units of the whole transaction, by the network's gas model. */
+  /** Gas units of the whole transaction, by the network's gas model (`shape` times its units). */
   gas: bigint
+  /** What the gas model counted: hops, calls, ticks crossed and the transaction's ends. */
+  gasShape: GasShape
   gasPrice: bigint
   gasCostToken1: bigint
   priceImpactBps: number
@@ -157,11 +163,20 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   const through = [...config.baseTokens, ...candidates]
   const client = publicClient(network)
   const slotKnown = !simulate || nativeIn ? null : knownBalanceSlot(network, tokenIn)
-  const [read, gasPriceWei, blockNumber, balanceSlot] = await Promise.all([
+  const [read, gasPriceWei, blockNumber, balanceSlot, freshRecipient] = await Promise.all([
     readPools({ network, pairs: pairsToRead(tokenIn, tokenOut, through) }),
     onChain(network, () => getGasPrice(client)),
     onChain(network, () => getBlockNumber(client, { cacheTime: 0 })),
     slotKnown !== undefined ? slotKnown : findBalanceSlot(network, tokenIn),
+    // Writing a balance from zero costs 17,100 gas more (a tenth of a swap): a known recipient's
+    // is read beside the pools (DECISIONS §10.2); an anonymous quote assumes one that holds it.
+    recipientIsFresh({
+      network,
+      recipient,
+      token: tokenOut,
+      native: nativeOut,
+      ignoreGas: parameters.ignoreGas,
+    }),
   ])
   let pools = read
   // The gas price in token1 is the same for every plan on the same pools: worked out once each.
@@ -238,6 +253,25 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     )
     plans.push(...direct.map((candidate) => ({ ...candidate, legsPayRecipient: true })))
   }
+  const shapeOf = (chosen: (typeof plans)[number], simulated?: SimulatedSplit) =>
+    transactionShape(
+      chosen.split.routes.map((route) =>
+        route.hops.map((hop) => ({
+          protocol: hop.pool.protocol,
+          ticksCrossed: hop.ticksCrossed,
+          wordsCrossed: hop.wordsCrossed,
+          tokenIn: hop.tokenIn,
+          tokenOut: hop.tokenOut,
+        })),
+      ),
+      {
+        nativeIn,
+        nativeOut,
+        legsPayRecipient: chosen.legsPayRecipient,
+        feeOnTransferHops: feeOnTransferHops(chosen, unsure, simulated),
+        freshRecipient,
+      },
+    )
   const answer = (
     chosen: (typeof plans)[number],
     simulated?: SimulatedSplit,
@@ -245,13 +279,16 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   ): BestRoute => {
     const routes = answeredRoutes(chosen.split, simulated)
     const amountOut = simulated?.received ?? chosen.split.amountOut
+    const gasShape = shapeOf(chosen, simulated)
+    const gas = shapeGas(gasShape, config.gasUnits)
     return {
       amountOut,
       routes,
       searchedAmountOut: chosen.split.amountOut,
-      gas: chosen.split.gas,
+      gas,
+      gasShape,
       gasPrice: gasPriceWei,
-      gasCostToken1: chosen.split.gasCostToken1,
+      gasCostToken1: gasCost(gas, chosen.gasPrice),
       priceImpactBps: priceImpactBps(routes, amountOut),
       blockNumber,
       router: router ?? zeroAddress,
@@ -310,7 +347,8 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   outcomes.forEach(([simulated], index) => {
     const candidate = plans[index]
     if (!simulated || !candidate) return
-    const net = simulated.received - gasCost(candidate.split.gas, candidate.gasPrice)
+    const gas = shapeGas(shapeOf(candidate, simulated), config.gasUnits)
+    const net = simulated.received - gasCost(gas, candidate.gasPrice)
     if (!chosen || net > chosen.net) chosen = { index, net }
   })
   const [simulatedBest] = outcomes[0] ?? []
@@ -333,6 +371,32 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     )
   }
   return answer(winner, outcome[0], outcome[1] || undefined)
+}
+
+/**
+ * Hops that move a token taking a fee on transfer, each paying the fee's own writes: where the
+ * simulation paid less than the pools' math (a fee was taken), the hops moving an end token not
+ * seen plain, and the router's sweep when the output is one of them. Without a simulation, none.
+ */
+function feeOnTransferHops(
+  candidate: { split: PricedSplit; legsPayRecipient: boolean },
+  unsure: readonly Address[],
+  simulated?: SimulatedSplit,
+): number {
+  if (!simulated || simulated.received >= candidate.split.amountOut) return 0
+  const moves = (hop: Hop) =>
+    unsure.some((token) => sameToken(token, hop.tokenIn) || sameToken(token, hop.tokenOut))
+  const hops = candidate.split.routes.reduce(
+    (count, route) => count + route.hops.filter(moves).length,
+    0,
+  )
+  const lastOut = candidate.split.routes[0]?.hops.at(-1)?.tokenOut
+  const swept =
+    candidate.split.routes.length > 1 &&
+    !candidate.legsPayRecipient &&
+    lastOut !== undefined &&
+    unsure.some((token) => sameToken(token, lastOut))
+  return hops + (swept ? 1 : 0)
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Pool, sameToken } from '../chain/pools/pool'
 import { MAX_TICK, MIN_TICK } from '../chain/pools/tickMath'
 import type { RouteGasUnits } from '../config'
 import type { Hop } from './paths'
+import { heldCallGas } from './gasModel'
 
 // The search's model of a pool: the same curves as the exact math (x·y = k with the fee on the
 // input; V3's constant-liquidity ranges between initialized ticks, liquidityNet at each, the
@@ -255,7 +256,15 @@ function preparePath(hops: readonly Hop[]): PreparedHop[] {
 /** The gas units as numbers, once per settings object. */
 const numericUnits = new WeakMap<
   RouteGasUnits,
-  { route: number; v2Hop: number; v3Hop: number; tick: number }
+  {
+    route: number
+    v2Call: number
+    v2Hop: number
+    v3Hop: number
+    tick: number
+    connector: number
+    heldCall: number
+  }
 >()
 
 function unitsOf(units: RouteGasUnits) {
@@ -263,9 +272,12 @@ function unitsOf(units: RouteGasUnits) {
   if (!numbers) {
     numbers = {
       route: Number(units.route),
+      v2Call: Number(units.v2Call ?? 0n),
       v2Hop: Number(units.v2Hop),
       v3Hop: Number(units.v3Hop),
       tick: Number(units.tickCrossed),
+      connector: Number(units.connectorToken ?? 0n),
+      heldCall: Number(heldCallGas(units)),
     }
     numericUnits.set(units, numbers)
   }
@@ -284,15 +296,21 @@ export function fastRoute(
   let amount = amountIn
   let marginal = 1
   let gas = gasUnits.route
+  let previous: 'v2' | 'v3' | undefined
   for (const hop of preparePath(hops)) {
     const swapped = swap(hop.fast, states.get(hop.pool) ?? hop.fast.initial, hop.zeroForOne, amount)
     if (update) states.set(hop.pool, stateAfter(hop.fast, swapped))
     amount = swapped.amountOut
     marginal *= swapped.marginal
+    // Consecutive V2 hops share one router call (gasModel.routeGas).
     gas +=
       hop.fast.protocol === 'v2'
-        ? gasUnits.v2Hop
+        ? gasUnits.v2Hop + (previous === 'v2' ? 0 : gasUnits.v2Call)
         : gasUnits.v3Hop + gasUnits.tick * swapped.ticksCrossed
+    // As gasModel.routeGas: a token passed through, a router call after the first.
+    if (previous) gas += gasUnits.connector
+    if (previous && (hop.fast.protocol === 'v3' || previous === 'v3')) gas += gasUnits.heldCall
+    previous = hop.fast.protocol
   }
   return { amountOut: amount, marginal, gas }
 }

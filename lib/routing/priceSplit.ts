@@ -11,6 +11,8 @@ export interface PricedHop extends Hop {
   amountIn: bigint
   amountOut: bigint
   ticksCrossed: number
+  /** V3: bitmap word edges stepped to without an initialized tick. */
+  wordsCrossed: number
   /** False where a V3 swap reached the edge of the ticks read with input left (see V3PoolState.known). */
   exact: boolean
   /** The pool as this hop found it, and as it left it. */
@@ -75,6 +77,7 @@ export function priceRoute(
       amountIn: amount,
       amountOut: quote.amountOut,
       ticksCrossed: quote.ticksCrossed,
+      wordsCrossed: quote.wordsCrossed,
       exact: quote.exact,
       before,
       after,

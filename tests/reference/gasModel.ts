@@ -1,33 +1,57 @@
+import { readFileSync } from 'node:fs'
 import { loadChainConfig } from '../../lib/config'
 import type { NetworkName } from '../../lib/networkNames'
 import type { Path } from './poolTypes'
 
-// One gas model for both sides of the comparison: the network's gas settings are the only thing
-// the reference takes from the service, and only as numbers (the <NET>_GAS_PER_* settings, read
-// through the service's configuration as its router reads them: units per transaction, per
-// route, per V2 and V3 hop, per tick crossed). The arithmetic is the reference's own, and every
-// route's gas, the service's answered route's too, is counted from the reference's simulation
-// (ticks crossed included).
+// The reference's own gas model: units fitted from receipts of swaps executed on the devnets
+// (`npm run gas:fit` writes them here, tests/reference/fittedGasUnits.json, beside the network
+// table; never read through the service's configuration), through the reference's own additive
+// arithmetic: a transaction, then per leg its route, each hop (a V2 run of hops one router call,
+// each V3 hop its own), each initialized tick crossed, each token passed through, and each router
+// call after a leg's first net of the refund of the router's cleared balance. Every route's gas,
+// the service's answered route's too, is counted from the reference's simulation (ticks crossed
+// included).
 
 export interface GasUnits {
   transaction: bigint
   route: bigint
+  v2Call: bigint
   v2Hop: bigint
   v3Hop: bigint
   tickCrossed: bigint
+  connectorToken: bigint
+  /** A router call after a leg's first, its cleared balance's refund (19,900) taken off. */
+  heldCall: bigint
 }
 
-/**
- * The network's gas units, as configured. Read after the network's environment is set (the
- * configuration is read once).
- */
+/** What EIP-3529 refunds for a slot set back to 0 in the transaction that made it non-zero. */
+const CLEARED_SLOT_REFUND = 19_900n
+
+const FITTED_UNITS_FILE = new URL('./fittedGasUnits.json', import.meta.url)
+
+/** The network's gas units as the fit wrote them. */
 export function gasUnits(network: NetworkName): GasUnits {
-  const { swap, route, v2Hop, v3Hop, tickCrossed } = loadChainConfig(network).gasUnits
-  const units = { transaction: swap, route, v2Hop, v3Hop, tickCrossed }
-  for (const [part, value] of Object.entries(units)) {
-    if (value <= 0n) throw new Error(`${network}: no gas units configured per ${part}`)
+  const fitted = JSON.parse(readFileSync(FITTED_UNITS_FILE, 'utf8')) as Record<
+    string,
+    Record<string, number> | undefined
+  >
+  const units = fitted[network]
+  if (!units) throw new Error(`${network}: no fitted gas units (run npm run gas:fit)`)
+  const unit = (part: string) => BigInt(units[part] ?? 0)
+  const result = {
+    transaction: unit('swap'),
+    route: unit('route'),
+    v2Call: unit('v2Call'),
+    v2Hop: unit('v2Hop'),
+    v3Hop: unit('v3Hop'),
+    tickCrossed: unit('tickCrossed'),
+    connectorToken: unit('connectorToken'),
+    heldCall: unit('routerPays') - CLEARED_SLOT_REFUND,
   }
-  return units
+  if (result.transaction <= 0n || result.v2Hop <= 0n || result.v3Hop <= 0n) {
+    throw new Error(`${network}: the fitted gas units lack a transaction or hop figure`)
+  }
+  return result
 }
 
 /** The V2 fee the service prices pairs with (<NET>_V2_FEE_BPS or the network's entry). */
@@ -41,7 +65,19 @@ export function splitGas(
   let gas = units.transaction
   for (const { path, ticksCrossed } of legs) {
     gas += units.route + BigInt(ticksCrossed) * units.tickCrossed
-    for (const hop of path.hops) gas += hop.pool.protocol === 'v2' ? units.v2Hop : units.v3Hop
+    let calls = 0n
+    path.hops.forEach((hop, index) => {
+      if (hop.pool.protocol === 'v3') {
+        calls += 1n
+        gas += units.v3Hop
+        return
+      }
+      const opens = path.hops[index - 1]?.pool.protocol !== 'v2'
+      if (opens) calls += 1n
+      gas += units.v2Hop + (opens ? units.v2Call : 0n)
+    })
+    gas += BigInt(Math.max(0, path.hops.length - 1)) * units.connectorToken
+    if (calls > 1n) gas += (calls - 1n) * units.heldCall
   }
   return gas
 }

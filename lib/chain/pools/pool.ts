@@ -11,6 +11,8 @@ export interface PoolQuote {
   amountOut: bigint
   /** V3 only: initialized ticks crossed. */
   ticksCrossed: number
+  /** V3 only: bitmap word edges stepped to without an initialized tick. */
+  wordsCrossed: number
   /** False when the pool could not take the whole input by what was read (a lower bound then). */
   complete: boolean
   /** False when a V3 pool's swap reached the edge of the ticks read with input left. */
@@ -34,6 +36,7 @@ export function quotePool(pool: Pool, tokenIn: Address, amountIn: bigint): PoolQ
   return {
     amountOut: swap.amountOut,
     ticksCrossed: swap.ticksCrossed,
+    wordsCrossed: swap.wordsCrossed,
     complete: swap.complete,
     exact: swap.exact,
   }
@@ -45,6 +48,7 @@ function v2Quote(state: V2PoolState, zeroForOne: boolean, amountIn: bigint): Poo
   return {
     amountOut,
     ticksCrossed: 0,
+    wordsCrossed: 0,
     complete: amountIn <= 0n || (amountOut > 0n && amountOut < reserveOut),
     exact: true,
   }
@@ -67,6 +71,7 @@ export function swapPool(
     quote: {
       amountOut: swap.amountOut,
       ticksCrossed: swap.ticksCrossed,
+      wordsCrossed: swap.wordsCrossed,
       complete: swap.complete,
       exact: swap.exact,
     },

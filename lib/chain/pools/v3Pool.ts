@@ -40,6 +40,8 @@ export interface V3SwapResult {
   amountInUsed: bigint
   /** Initialized ticks crossed (each costs the swap gas). */
   ticksCrossed: number
+  /** Bitmap word edges the swap stepped to without an initialized tick (each a step of gas). */
+  wordsCrossed: number
   /** False when the swap stopped (price limit, or the edge of what was read) with input left. */
   complete: boolean
   /**
@@ -114,6 +116,7 @@ export function v3SwapExactIn(
   let tick = pool.tick
   let liquidity = pool.liquidity
   let ticksCrossed = 0
+  let wordsCrossed = 0
   let exact = true
   // The tick of the price is known exactly only at step ends that reach their target.
   let tickSettled = true
@@ -155,7 +158,7 @@ export function v3SwapExactIn(
         const net = ticks[step.position]?.liquidityNet ?? 0n
         liquidity += zeroForOne ? -net : net
         ticksCrossed += 1
-      }
+      } else wordsCrossed += 1
       tick = zeroForOne ? tickNext - 1 : tickNext
       tickSettled = true
     } else if (sqrtPrice !== stepStart) {
@@ -167,6 +170,7 @@ export function v3SwapExactIn(
     amountOut,
     amountInUsed: (amountIn > 0n ? amountIn : 0n) - remaining,
     ticksCrossed,
+    wordsCrossed,
     complete: remaining === 0n,
     exact,
     sqrtPriceX96After: sqrtPrice,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Pool } from '../../../../lib/chain/pools/pool'
 import type { BestRoute } from '../../../../lib/routing/bestRoute'
 import { searchSplit } from '../../../../lib/routing/searchSplit'
+import { transactionShape } from '../../../../lib/routing/gasModel'
 import { describeBestRoute, largestRoutePath } from '../../../../lib/swap/routeAnswer'
 
 // The §8.1 answer of an engine quote (issue 26): built from a real search over two V2 pools of
@@ -51,6 +52,21 @@ describe('describeBestRoute', () => {
       })),
       searchedAmountOut: split.amountOut,
       gas: split.gas,
+      gasShape: transactionShape(
+        split.routes.map((route) =>
+          route.hops.map((hop) => ({
+            protocol: hop.pool.protocol,
+            ticksCrossed: hop.ticksCrossed,
+          })),
+        ),
+        {
+          nativeIn: false,
+          nativeOut: false,
+          legsPayRecipient: false,
+          feeOnTransferHops: 0,
+          freshRecipient: false,
+        },
+      ),
       gasPrice: 1n,
       gasCostToken1: 12_345n,
       priceImpactBps: 42,
