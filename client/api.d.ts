@@ -215,7 +215,7 @@ export interface paths {
         put?: never;
         /**
          * Login account
-         * @description Signs an account in with username and password. Answers an access and a refresh token.
+         * @description Signs an account in with username and password. Answers an access and a refresh token, and `device`, a token of this device for this username (90 days) to send with the next login: a username gets at most 10 password checks per 15 minutes from devices without one (429 with `Retry-After` beyond), and a login with a valid one is held only by its own client's budget.
          */
         post: operations["loginAccount"];
         delete?: never;
@@ -1014,13 +1014,27 @@ export interface components {
          * @description An account session: its tokens under `token`.
          * @example {
          *       "token": {
-         *         "access": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiIzNmZhN2VkOC0yZTRlLTVjOTEtYmQ2Mi01MWQ5NGI5MTcwMjQiLCJ0eXAiOiJhY2Nlc3MiLCJpc3MiOiJ3YWxsZXQtYmFja2VuZCIsImF1ZCI6ImFjY291bnQiLCJzdWIiOiIwYjNjOWEyZS01ZjRkLTRlOGItOWMxYS03ZDZlNWY0YTNiMmMiLCJqdGkiOiI1M2MyMThhZC01MjA5LTU3OTktYjViMi00ZDg5OWY0NmZmNTUiLCJpYXQiOjE3OTUwMDAwMDAsImV4cCI6MTc5NTAwMDkwMH0.shwZnyezmGzVt4XeiyNRzhSggBczKnsYb32Xk0XGoLs",
-         *         "refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiIzNmZhN2VkOC0yZTRlLTVjOTEtYmQ2Mi01MWQ5NGI5MTcwMjQiLCJ0eXAiOiJyZWZyZXNoIiwiZmlkIjoiYWRkNzUwODctYWM1NS01OWFhLTkzNzMtZDdjM2U5MzdhNzNmIiwiaXNzIjoid2FsbGV0LWJhY2tlbmQiLCJhdWQiOiJhY2NvdW50Iiwic3ViIjoiMGIzYzlhMmUtNWY0ZC00ZThiLTljMWEtN2Q2ZTVmNGEzYjJjIiwianRpIjoiYjNkMmQyYjYtMmQyNC01MTU0LTllMTItNzBmOTc3MWRjYjU1IiwiaWF0IjoxNzk1MDAwMDAwLCJleHAiOjE3OTc1OTIwMDB9.Xw2QYQ1nP48JJ_XoL45uKVH2hLrGK8_vCR5Maf3bdTw"
+         *         "access": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiI0YzRkMTMxNy1kYjQ2LTVlNjItYmUzZS03YjdkNDFhZmI3YjciLCJ0eXAiOiJhY2Nlc3MiLCJpc3MiOiJ3YWxsZXQtYmFja2VuZCIsImF1ZCI6ImFjY291bnQiLCJzdWIiOiIwYjNjOWEyZS01ZjRkLTRlOGItOWMxYS03ZDZlNWY0YTNiMmMiLCJqdGkiOiIzOGM0OTIxZS1mYTM1LTU5ZjktODZiNi1lOTEwNjU0MGRmOWUiLCJpYXQiOjE3OTUwMDAwMDAsImV4cCI6MTc5NTAwMDkwMH0.-QWHA4NET6ThDuE9RRQKjD1M3pPXaFy941YH9V9YXIo",
+         *         "refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiI0YzRkMTMxNy1kYjQ2LTVlNjItYmUzZS03YjdkNDFhZmI3YjciLCJ0eXAiOiJyZWZyZXNoIiwiZmlkIjoiYWRkNzUwODctYWM1NS01OWFhLTkzNzMtZDdjM2U5MzdhNzNmIiwiaXNzIjoid2FsbGV0LWJhY2tlbmQiLCJhdWQiOiJhY2NvdW50Iiwic3ViIjoiMGIzYzlhMmUtNWY0ZC00ZThiLTljMWEtN2Q2ZTVmNGEzYjJjIiwianRpIjoiMjNmYzEyYWItYTZhMS01MTg3LThlZTYtNGMzNWNlZTY5OGZkIiwiaWF0IjoxNzk1MDAwMDAwLCJleHAiOjE3OTc1OTIwMDB9.YIyTk2JkA7LgfTbsrN37t1Z0kY5o1OOvx8_OdsEvQ1k"
          *       }
          *     }
          */
         AccountSession: {
             token: components["schemas"]["Session"];
+        };
+        /**
+         * @description An account session (`token`) and the device token to send with the next login (`device`).
+         * @example {
+         *       "token": {
+         *         "access": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiIzNmZhN2VkOC0yZTRlLTVjOTEtYmQ2Mi01MWQ5NGI5MTcwMjQiLCJ0eXAiOiJhY2Nlc3MiLCJpc3MiOiJ3YWxsZXQtYmFja2VuZCIsImF1ZCI6ImFjY291bnQiLCJzdWIiOiIwYjNjOWEyZS01ZjRkLTRlOGItOWMxYS03ZDZlNWY0YTNiMmMiLCJqdGkiOiI1M2MyMThhZC01MjA5LTU3OTktYjViMi00ZDg5OWY0NmZmNTUiLCJpYXQiOjE3OTUwMDAwMDAsImV4cCI6MTc5NTAwMDkwMH0.shwZnyezmGzVt4XeiyNRzhSggBczKnsYb32Xk0XGoLs",
+         *         "refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiIzNmZhN2VkOC0yZTRlLTVjOTEtYmQ2Mi01MWQ5NGI5MTcwMjQiLCJ0eXAiOiJyZWZyZXNoIiwiZmlkIjoiYWRkNzUwODctYWM1NS01OWFhLTkzNzMtZDdjM2U5MzdhNzNmIiwiaXNzIjoid2FsbGV0LWJhY2tlbmQiLCJhdWQiOiJhY2NvdW50Iiwic3ViIjoiMGIzYzlhMmUtNWY0ZC00ZThiLTljMWEtN2Q2ZTVmNGEzYjJjIiwianRpIjoiYjNkMmQyYjYtMmQyNC01MTU0LTllMTItNzBmOTc3MWRjYjU1IiwiaWF0IjoxNzk1MDAwMDAwLCJleHAiOjE3OTc1OTIwMDB9.Xw2QYQ1nP48JJ_XoL45uKVH2hLrGK8_vCR5Maf3bdTw"
+         *       },
+         *       "device": "d1.1802776002.gQrW0l3uWtS0FhjqN-W-XA.IvfZI0OMiinQAvjvNI53-9hQ9zWz7JLbreYN95OnUpo"
+         *     }
+         */
+        AccountSignInResult: {
+            token: components["schemas"]["Session"];
+            device: string;
         };
         /**
          * @description A new account name and password.
@@ -1034,15 +1048,18 @@ export interface components {
             password: string;
         };
         /**
-         * @description An account name and password.
+         * @description An account name and password, and the device token of an earlier login.
          * @example {
          *       "username": "satoshi_n",
-         *       "password": "correct horse battery staple"
+         *       "password": "correct horse battery staple",
+         *       "device": "d1.1802776001.yJE5-rIcVBOrXwwYdN245g.UvVXLIayNgyTEhtAj5xv9kC2tECgVTbeqNaj7OtWq2A"
          *     }
          */
         AccountSignIn: {
             username: string;
             password: string;
+            /** @description The `device` of an earlier login with this username (valid 90 days): the login is then held only by its own client's budget. One that is not valid for this username is ignored. */
+            device?: string;
         };
         /**
          * @description Nothing to answer.
@@ -3148,7 +3165,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "username": "satoshi_n",
-                 *       "password": "correct horse battery staple"
+                 *       "password": "correct horse battery staple",
+                 *       "device": "d1.1802776001.yJE5-rIcVBOrXwwYdN245g.UvVXLIayNgyTEhtAj5xv9kC2tECgVTbeqNaj7OtWq2A"
                  *     }
                  */
                 "application/json": components["schemas"]["AccountSignIn"];
@@ -3168,14 +3186,15 @@ export interface operations {
                      *         "token": {
                      *           "access": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiIzNmZhN2VkOC0yZTRlLTVjOTEtYmQ2Mi01MWQ5NGI5MTcwMjQiLCJ0eXAiOiJhY2Nlc3MiLCJpc3MiOiJ3YWxsZXQtYmFja2VuZCIsImF1ZCI6ImFjY291bnQiLCJzdWIiOiIwYjNjOWEyZS01ZjRkLTRlOGItOWMxYS03ZDZlNWY0YTNiMmMiLCJqdGkiOiI1M2MyMThhZC01MjA5LTU3OTktYjViMi00ZDg5OWY0NmZmNTUiLCJpYXQiOjE3OTUwMDAwMDAsImV4cCI6MTc5NTAwMDkwMH0.shwZnyezmGzVt4XeiyNRzhSggBczKnsYb32Xk0XGoLs",
                      *           "refresh": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzaWQiOiIzNmZhN2VkOC0yZTRlLTVjOTEtYmQ2Mi01MWQ5NGI5MTcwMjQiLCJ0eXAiOiJyZWZyZXNoIiwiZmlkIjoiYWRkNzUwODctYWM1NS01OWFhLTkzNzMtZDdjM2U5MzdhNzNmIiwiaXNzIjoid2FsbGV0LWJhY2tlbmQiLCJhdWQiOiJhY2NvdW50Iiwic3ViIjoiMGIzYzlhMmUtNWY0ZC00ZThiLTljMWEtN2Q2ZTVmNGEzYjJjIiwianRpIjoiYjNkMmQyYjYtMmQyNC01MTU0LTllMTItNzBmOTc3MWRjYjU1IiwiaWF0IjoxNzk1MDAwMDAwLCJleHAiOjE3OTc1OTIwMDB9.Xw2QYQ1nP48JJ_XoL45uKVH2hLrGK8_vCR5Maf3bdTw"
-                     *         }
+                     *         },
+                     *         "device": "d1.1802776002.gQrW0l3uWtS0FhjqN-W-XA.IvfZI0OMiinQAvjvNI53-9hQ9zWz7JLbreYN95OnUpo"
                      *       }
                      *     }
                      */
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        result: components["schemas"]["AccountSession"];
+                        result: components["schemas"]["AccountSignInResult"];
                     };
                 };
             };

@@ -173,8 +173,13 @@ export function createWalletApi(options: WalletApiOptions) {
       if (login.data) setSession('wallet', login.data.result)
       return login
     },
-    async signInWithAccount(username: string, password: string) {
-      const login = await api.POST('/api/v1/account/login', { body: { username, password } })
+    /**
+     * `device`: the `result.device` of an earlier sign-in with this username (keep it with the
+     * app's settings, 90 days): strangers' guesses at the name never delay a known device.
+     */
+    async signInWithAccount(username: string, password: string, device?: string) {
+      const body = { username, password, ...(device !== undefined && { device }) }
+      const login = await api.POST('/api/v1/account/login', { body })
       if (login.data) setSession('account', login.data.result.token)
       return login
     },

@@ -43,9 +43,6 @@ const authSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
     SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
     SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
-    // DECISIONS §9.4: outstanding sign-in nonces kept per address; a new one takes the oldest's
-    // place, so a stranger's requests never refuse the owner one and cannot grow the table.
-    NONCES_KEPT_PER_ADDRESS: z._default(positiveInt, 50),
   })
   .check(
     z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
@@ -405,7 +402,6 @@ export const loadAuthConfig = memoize(() => {
     refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
     siweDomain: env.SIWE_DOMAIN,
     siweUri: env.SIWE_URI,
-    noncesKeptPerAddress: env.NONCES_KEPT_PER_ADDRESS,
   }
 })
 

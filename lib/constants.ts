@@ -20,8 +20,11 @@ export const DEFAULT_DEADLINE_SECONDS = 20 * 60
  */
 export const QUOTE_RPC_CALLS = 10
 
-/** A sign-in nonce is drawn from this range: 12 to 15 digits, a safe integer (the result schema bounds it too). */
-export const SIWE_NONCE_RANGE = { min: 100_000_000_000, max: 2 ** 48 - 1 } as const
+/**
+ * The range a sign-in nonce is within, a safe integer (the result schema bounds it too): the
+ * service issues 16-digit ones from 2^52 up (lib/auth/mintNonce.ts); earlier ones had 12 to 15.
+ */
+export const SIWE_NONCE_RANGE = { min: 100_000_000_000, max: Number.MAX_SAFE_INTEGER } as const
 
 /** The links a project may have, in the interface's order (a catalog entry and a project alike). */
 export const SOCIAL_LINKS = [

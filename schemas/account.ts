@@ -24,18 +24,37 @@ export const accountCredentialsBodySchema = z.strictObject({
   password: passwordSchema,
 })
 
+// DECISIONS §10.4: opaque to the client; the bound is only the body's (a token is 80 characters).
+const DEVICE_TOKEN_MAX_CHARS = 256
+
+export const deviceTokenSchema = documented(
+  z.string().check(z.maxLength(DEVICE_TOKEN_MAX_CHARS, 'must be at most 256 characters')),
+  {
+    description:
+      "The `device` of an earlier login with this username (valid 90 days): the login is then held only by its own client's budget. One that is not valid for this username is ignored.",
+  },
+)
+
 // Login checks only the bounds, so a stricter password rule later does not lock out older accounts.
 export const loginBodySchema = z.strictObject({
   username: usernameSchema,
   password: z
     .string()
     .check(z.minLength(1, 'is required'), z.maxLength(128, 'must be at most 128 characters')),
+  device: z.optional(deviceTokenSchema),
 })
 
 export const accountTokenResultSchema = z.object({
   token: sessionTokensSchema,
 })
 
+/** A login's answer: the session's tokens and a device token to send with the next login. */
+export const accountLoginResultSchema = z.object({
+  token: sessionTokensSchema,
+  device: z.string(),
+})
+
 export type AccountCredentialsBody = z.infer<typeof accountCredentialsBodySchema>
 export type LoginBody = z.infer<typeof loginBodySchema>
 export type AccountTokenResult = z.infer<typeof accountTokenResultSchema>
+export type AccountLoginResult = z.infer<typeof accountLoginResultSchema>

@@ -1,10 +1,11 @@
 import { checkCredentials } from '../../lib/auth/checkCredentials'
+import { issueDeviceToken } from '../../lib/auth/deviceToken'
 import { startSession } from '../../lib/auth/sessions'
 import { clientLimit } from '../../lib/http/clientLimit'
 import { defineHandler } from '../../lib/http/defineHandler'
 import {
-  type AccountTokenResult,
-  accountTokenResultSchema,
+  type AccountLoginResult,
+  accountLoginResultSchema,
   type LoginBody,
   loginBodySchema,
 } from '../../schemas/account'
@@ -12,16 +13,19 @@ import {
 export async function loginAccount(
   credentials: LoginBody,
   sourceIp: string,
-): Promise<AccountTokenResult> {
-  const { accountId } = await checkCredentials(credentials, sourceIp)
-  const token = await startSession({ audience: 'account', subject: accountId })
-  return { token }
+): Promise<AccountLoginResult> {
+  const { account, checks } = await checkCredentials(credentials, sourceIp)
+  const [token, device] = await Promise.all([
+    startSession({ audience: 'account', subject: account.accountId, releasing: checks }),
+    issueDeviceToken(credentials.username),
+  ])
+  return { token, device }
 }
 
 export const handler = defineHandler({
   auth: 'none',
   clientLimit: clientLimit('login'),
   body: loginBodySchema,
-  result: accountTokenResultSchema,
+  result: accountLoginResultSchema,
   run: ({ body, sourceIp }) => loginAccount(body, sourceIp),
 })

@@ -3,8 +3,8 @@ import { clientLimit } from '../../lib/http/clientLimit'
 import { defineHandler } from '../../lib/http/defineHandler'
 import { type NonceParams, nonceParamsSchema, nonceResultSchema } from '../../schemas/auth'
 
-export async function getNonce({ address }: NonceParams) {
-  return issueNonce(address)
+export async function getNonce({ address }: NonceParams, sourceIp: string) {
+  return issueNonce(address, sourceIp)
 }
 
 export const handler = defineHandler({
@@ -12,5 +12,5 @@ export const handler = defineHandler({
   clientLimit: clientLimit('nonce'),
   params: nonceParamsSchema,
   result: nonceResultSchema,
-  run: ({ params }) => getNonce(params),
+  run: ({ params, sourceIp }) => getNonce(params, sourceIp),
 })

@@ -9,6 +9,7 @@ import {
   rotateSessionRecord,
   type Session,
 } from '../db/session'
+import type { TableKey } from '../db/keys'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Principal } from './principal'
 import { signToken } from './tokens'
@@ -51,13 +52,17 @@ export async function issueTokens(session: Session): Promise<SessionTokens> {
   return { access, refresh }
 }
 
-/** Creates a session for the subject and signs its two tokens. */
+/**
+ * Creates a session for the subject and signs its two tokens; the same transaction gives back
+ * the credential checks `releasing` names (a right password's).
+ */
 export async function startSession(parameters: {
   audience: Audience
   subject: string
+  releasing?: readonly TableKey[]
 }): Promise<SessionTokens> {
   const session = createSessionRecord(parameters.audience, parameters.subject)
-  await putSession(session)
+  await putSession(session, { releasing: parameters.releasing })
   const tokens = await issueTokens(session)
   countMetric('SignIn', { Method: parameters.audience })
   return tokens

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto'
 import {
   type Address,
   encodeDeployData,
@@ -17,8 +16,7 @@ import { createSiweMessage } from 'viem/siwe'
 import { isNodeFailure, onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadAuthConfig, loadChainConfig } from '../config'
-import { SIWE_NONCE_RANGE } from '../constants'
-import type { WalletNonce } from '../db/wallet'
+import type { WalletNonce } from '../db/nonce'
 
 export const NONCE_LIFETIME_MS = 5 * 60 * 1000
 const STATEMENT = 'Sign in to the wallet app. This request costs nothing and sends no transaction.'
@@ -26,11 +24,6 @@ const STATEMENT = 'Sign in to the wallet app. This request costs nothing and sen
 const ECDSA_SIGNATURE_BYTES = 65
 /** DECISIONS §7.1: a contract wallet's check may not burn more than this. */
 export const CONTRACT_CHECK_GAS = 1_000_000n
-
-/** A random nonce of 12 to 15 digits, as a number (the interface's type). */
-export function generateNonce(now = new Date()): WalletNonce {
-  return { nonce: randomInt(SIWE_NONCE_RANGE.min, SIWE_NONCE_RANGE.max), issuedAt: now }
-}
 
 /** The exact EIP-4361 text a wallet signs for this nonce; rebuilt, never stored. */
 export function signInMessage(address: Address, nonce: WalletNonce): string {
@@ -48,11 +41,13 @@ export function signInMessage(address: Address, nonce: WalletNonce): string {
   })
 }
 
-/** How a signature must be checked (DECISIONS §7.1: the cheap way first). */
-export function signatureKind(signature: Hex): 'ecdsa' | 'contract' {
+/**
+ * Whether a signature may be an EOA's (65 bytes, not ERC-6492-wrapped), so checked locally first
+ * (DECISIONS §7.1: the cheap way first). A contract wallet's may be 65 bytes too (a 1-of-1 Safe,
+ * an ERC-1271 wallet of one owner): when recovery does not give the address, it goes on chain.
+ */
+export function mayBeEcdsa(signature: Hex): boolean {
   return size(signature) === ECDSA_SIGNATURE_BYTES && !isErc6492Signature(signature)
-    ? 'ecdsa'
-    : 'contract'
 }
 
 /** The nonce among `nonces` whose message the EOA signature recovers to `address`; no RPC call. */
@@ -85,9 +80,19 @@ export function contractCheckRpcCalls(signature: Hex): number {
 }
 
 /**
+ * Whether the address holds code (a deployed contract wallet, or an EOA with an EIP-7702
+ * delegation): one `eth_getCode`. An ERC-6492-wrapped signature does not need it (it deploys
+ * the wallet first in the check itself).
+ */
+export async function hasContractCode(address: Address): Promise<boolean> {
+  const code = await onChain('ethereum', () => getCode(publicClient('ethereum'), { address }))
+  return code !== undefined && code !== '0x'
+}
+
+/**
  * A contract wallet's signature (EIP-1271, or ERC-6492 for one not yet deployed), checked on
- * chain by the ERC-6492 validator in a deployless `eth_call` capped at CONTRACT_CHECK_GAS. An
- * address without code is refused unless the signature is ERC-6492-wrapped (it deploys first).
+ * chain by the ERC-6492 validator in one deployless `eth_call` capped at CONTRACT_CHECK_GAS.
+ * The caller has made sure the address holds code unless the signature is ERC-6492-wrapped.
  */
 export async function verifyContractSignature(
   address: Address,
@@ -96,10 +101,6 @@ export async function verifyContractSignature(
 ): Promise<boolean> {
   const client = publicClient('ethereum')
   return onChain('ethereum', async () => {
-    if (!isErc6492Signature(signature)) {
-      const code = await getCode(client, { address })
-      if (!code || code === '0x') return false
-    }
     try {
       const { data } = await call(client, {
         data: encodeDeployData({

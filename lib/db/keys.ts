@@ -5,10 +5,11 @@
 // | list networks                      | Query     | pk = NETWORK                                     |
 // | find a network by id               | Query     | pk = NETWORK (two items; matched on `id`)        |
 // | know a wallet (created at 1st login)| UpdateItem| pk = WALLET#<address>, sk = WALLET (in the login transaction) |
-// | issue a sign-in nonce             | UpdateItem, PutItem | number it: ADD pk = NONCE#<address>, sk = RING; then Put sk = SLOT#<number mod kept> (TTL 5 min; the oldest gives way) |
-// | outstanding nonces, newest first   | Query     | pk = NONCE#<address>, sk begins_with SLOT# (at most `kept` items; sorted by number) |
-// | consume a nonce once               | TransactWrite | Delete the slot (if it still holds that nonce) + Put the session and its family |
+// | issue a sign-in nonce (per client)| PutItem   | pk = NONCE#<address>#CLIENT#<client>, sk = ISSUED#<epoch ms>#<nonce> (TTL 5 min) |
+// | a client's newest nonces          | Query     | pk = NONCE#<address>#CLIENT#<client>, sk >= ISSUED#<start of the oldest live second>, newest first, Limit 5 |
+// | consume a nonce once               | TransactWrite | Put pk = NONCE#<address>, sk = USED#<nonce> (if absent; TTL) + the session and its family |
 // | credential checks of a client      | UpdateItem| pk = ATTEMPTS#ACCOUNT#<lower name>#CLIENT#<client> or ATTEMPTS#WALLET#<address>#CLIENT#<client>, sk = WINDOW#<start> (ADD if < limit) |
+// | password checks of a name, unknown devices | UpdateItem | pk = ATTEMPTS#ACCOUNT#<lower name>, sk = WINDOW#<start> (ADD if < 10) |
 // | requests of a client in a window   | UpdateItem| pk = CLIENT#<budget>#<client>, sk = WINDOW#<start> (ADD weight if it fits) |
 // | token family (refresh lineage)     | GetItem, TransactWrite | pk = FAMILY#<familyId>, sk = FAMILY (current session, revoked) |
 // | get a session by id (guard)        | GetItem   | pk = SESSION#<sid>, sk = SESSION#<sid>           |
@@ -153,20 +154,50 @@ export function clientWindowKey(budget: string, sourceIp: string, windowStart: n
   return { pk: `CLIENT#${budget}#${clientOf(sourceIp)}`, sk: `WINDOW#${windowStart}` }
 }
 
+/** Where the marks of an address's used nonces live (every nonce item's key starts NONCE#). */
 export function noncePartition(address: string): string {
   return `NONCE#${address.toLowerCase()}`
 }
 
-/** The counter that numbers the nonces issued to an address (it sorts before the slots). */
-export function nonceCounterKey(address: string): TableKey {
-  return { pk: noncePartition(address), sk: 'RING' }
+/**
+ * The nonces issued to one client for one address (DECISIONS §10.4): a login without `nonce`
+ * tries only its own client's, so no other client's requests can push them out.
+ */
+export function clientNoncePartition(address: string, sourceIp: string): string {
+  return `${noncePartition(address)}#CLIENT#${clientOf(sourceIp)}`
 }
 
-export const NONCE_SLOT_PREFIX = 'SLOT#'
+export const ISSUED_NONCE_PREFIX = 'ISSUED#'
 
-/** Slot `slot` of the address's ring of outstanding nonces. */
-export function nonceSlotKey(address: string, slot: number): TableKey {
-  return { pk: noncePartition(address), sk: `${NONCE_SLOT_PREFIX}${String(slot).padStart(4, '0')}` }
+/** Epoch milliseconds of the request, zero-padded, so a client's nonces sort in issue order. */
+export function issuedNonceSortKey(requestedAtMs: number, nonce?: number): string {
+  const issued = `${ISSUED_NONCE_PREFIX}${String(requestedAtMs).padStart(14, '0')}`
+  return nonce === undefined ? issued : `${issued}#${nonce}`
+}
+
+/** A nonce issued to a client for an address, at the request's moment (TTL at its expiry). */
+export function clientNonceKey(
+  address: string,
+  sourceIp: string,
+  { nonce, requestedAt }: { nonce: number; requestedAt: Date },
+): TableKey {
+  return {
+    pk: clientNoncePartition(address, sourceIp),
+    sk: issuedNonceSortKey(requestedAt.getTime(), nonce),
+  }
+}
+
+/** The mark of a nonce that signed in: put once, conditionally, so a replay fails. */
+export function usedNonceKey(address: string, nonce: number): TableKey {
+  return { pk: noncePartition(address), sk: `USED#${nonce}` }
+}
+
+/**
+ * One window of the password checks of an account name from clients without a device token for
+ * it (DECISIONS §10.4), whichever client made them; the per-client windows add `#CLIENT#`.
+ */
+export function usernameAttemptWindowKey(username: string, windowStart: number): TableKey {
+  return { pk: `ATTEMPTS#ACCOUNT#${username.toLowerCase()}`, sk: `WINDOW#${windowStart}` }
 }
 
 // A token family: the sessions descended from one login by refresh; it points at its current one.

@@ -6,7 +6,8 @@ import {
 } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto'
 import { db, tableName } from './client'
-import { familyKey, sessionKey } from './keys'
+import { familyKey, sessionKey, type TableKey } from './keys'
+import { releaseItem } from './windowCounter'
 import { isConditionFailed, isTransactionCanceled, transact } from './writeConflicts'
 
 /** Who a session and its tokens are for: a wallet (signature login) or an account (password). */
@@ -115,10 +116,22 @@ export function putFamilyItem(session: Session): TransactItem {
   }
 }
 
-/** Creates a login's first session and its token family, in one transaction. */
-export async function putSession(session: Session): Promise<void> {
+/**
+ * Creates a login's first session and its token family, in one transaction, which also gives
+ * back the window counters `releasing` names (the credential checks a right password reserved).
+ */
+export async function putSession(
+  session: Session,
+  { releasing = [] }: { releasing?: readonly TableKey[] } = {},
+): Promise<void> {
   await db().send(
-    new TransactWriteCommand({ TransactItems: [putSessionItem(session), putFamilyItem(session)] }),
+    new TransactWriteCommand({
+      TransactItems: [
+        putSessionItem(session),
+        putFamilyItem(session),
+        ...releasing.map(releaseItem),
+      ],
+    }),
   )
 }
 

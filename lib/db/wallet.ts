@@ -1,109 +1,13 @@
-import {
-  BatchWriteCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb'
+import { BatchWriteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { batchGetItems } from './batchGet'
 import { db, tableName } from './client'
-import {
-  KNOWN_WALLET_INDEX_PARTITION,
-  knownWalletIndexKey,
-  NONCE_SLOT_PREFIX,
-  nonceCounterKey,
-  noncePartition,
-  nonceSlotKey,
-  type TableKey,
-  walletKey,
-} from './keys'
+import { KNOWN_WALLET_INDEX_PARTITION, knownWalletIndexKey, type TableKey, walletKey } from './keys'
+import { useNonceItem } from './nonce'
 import { queryAll } from './queryAll'
 import { GSI1 } from './tableSchema'
 import { putFamilyItem, putSessionItem, type Session, type TransactItem } from './session'
 import { releaseItem } from './windowCounter'
 import { isTransactionCanceled } from './writeConflicts'
-
-export interface WalletNonce {
-  nonce: number
-  issuedAt: Date
-}
-
-/** A nonce as stored: its slot in the address's ring, and its number among the address's nonces. */
-export interface StoredNonce extends WalletNonce {
-  slot: number
-  sequence: number
-}
-
-/**
- * Stores a sign-in nonce in the address's ring of `kept` slots (DECISIONS §9.4): a counter numbers
- * the nonces issued to the address, and nonce n takes slot n mod `kept`, so a new nonce never
- * replaces any of the `kept - 1` before it, the oldest gives way, and however many a stranger
- * asks for, an address holds at most `kept` nonce items. Two writes, one after the other: the
- * counter (UpdateItem), then the slot (PutItem); both expire with the nonce (TTL).
- */
-export async function storeNonce(
-  address: string,
-  nonce: WalletNonce,
-  { lifetimeSeconds, kept }: { lifetimeSeconds: number; kept: number },
-): Promise<StoredNonce> {
-  const expiresAt = Math.floor(nonce.issuedAt.getTime() / 1000) + lifetimeSeconds
-  const { Attributes } = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: nonceCounterKey(address),
-      UpdateExpression: 'SET #type = :type, expiresAt = :expiresAt ADD issued :one',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'NonceCounter', ':expiresAt': expiresAt, ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  )
-  const sequence = Number(Attributes?.issued)
-  const slot = sequence % kept
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...nonceSlotKey(address, slot),
-        type: 'Nonce',
-        nonce: nonce.nonce,
-        sequence,
-        issuedAt: nonce.issuedAt.toISOString(),
-        expiresAt,
-      },
-    }),
-  )
-  return { ...nonce, slot, sequence }
-}
-
-/**
- * The address's nonces issued after `issuedAfter`, newest first, at most `limit`; with `nonce`,
- * only that one, wherever it sits in the ring. One strongly consistent Query of the ring (at most
- * its `kept` items).
- */
-export async function listOutstandingNonces(
-  address: string,
-  { issuedAfter, limit, nonce }: { issuedAfter: Date; limit: number; nonce?: number },
-): Promise<StoredNonce[]> {
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
-      ExpressionAttributeValues: { ':pk': noncePartition(address), ':slot': NONCE_SLOT_PREFIX },
-      ConsistentRead: true,
-    }),
-  )
-  return Items.map((item) => ({
-    nonce: Number(item.nonce),
-    issuedAt: new Date(String(item.issuedAt)),
-    slot: Number(String(item.sk).slice(NONCE_SLOT_PREFIX.length)),
-    sequence: Number(item.sequence),
-  }))
-    .filter(
-      (stored) => stored.issuedAt > issuedAfter && (nonce === undefined || stored.nonce === nonce),
-    )
-    .sort((a, b) => b.sequence - a.sequence)
-    .slice(0, limit)
-}
 
 /** The write that makes a wallet known (indexed, listed, attachable); idempotent. */
 function knownWalletItem(address: string, now: string): TransactItem {
@@ -172,13 +76,13 @@ export async function listKnownWallets(): Promise<`0x${string}`[]> {
 }
 
 /**
- * Consumes the signed nonce, starts the session and its token family, makes the wallet known
+ * Marks the signed nonce used, starts the session and its token family, makes the wallet known
  * (created at its first login) and gives the login's credential check back (if one was reserved),
- * atomically: a nonce signs in once. Returns false when it was used or gave way to a newer one.
+ * atomically: a nonce signs in once. Returns false when it was used already.
  */
 export async function consumeNonceAndStartSession(parameters: {
   address: string
-  usedNonce: StoredNonce
+  usedNonce: { nonce: number; expiresAt: number }
   session: Session
   /** A credential check reserved for this login (contract wallets), given back by the same transaction. */
   attemptKey?: TableKey
@@ -188,19 +92,7 @@ export async function consumeNonceAndStartSession(parameters: {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: nonceSlotKey(address, usedNonce.slot),
-              // The slot still holds this nonce: a newer one has not taken its place.
-              ConditionExpression: '#sequence = :sequence AND nonce = :nonce',
-              ExpressionAttributeNames: { '#sequence': 'sequence' },
-              ExpressionAttributeValues: {
-                ':sequence': usedNonce.sequence,
-                ':nonce': usedNonce.nonce,
-              },
-            },
-          },
+          useNonceItem(address, usedNonce.nonce, usedNonce.expiresAt),
           knownWalletItem(address, session.createdAt),
           putSessionItem(session),
           putFamilyItem(session),

@@ -1,5 +1,6 @@
 import {
   accountCredentialsBodySchema,
+  accountLoginResultSchema,
   accountTokenResultSchema,
   loginBodySchema,
 } from '../../schemas/account'
@@ -58,8 +59,17 @@ const NAMES: Array<[z.core.$ZodType, string, string]> = [
   [walletLoginBodySchema, 'WalletSignIn', 'The signed sign-in message of a wallet.'],
   [sessionTokensSchema, 'Session', 'The access and refresh tokens of a session.'],
   [accountTokenResultSchema, 'AccountSession', 'An account session: its tokens under `token`.'],
+  [
+    accountLoginResultSchema,
+    'AccountSignInResult',
+    'An account session (`token`) and the device token to send with the next login (`device`).',
+  ],
   [accountCredentialsBodySchema, 'AccountRegistration', 'A new account name and password.'],
-  [loginBodySchema, 'AccountSignIn', 'An account name and password.'],
+  [
+    loginBodySchema,
+    'AccountSignIn',
+    'An account name and password, and the device token of an earlier login.',
+  ],
   [emptyResultSchema, 'Empty', 'Nothing to answer.'],
   [mnemonicResultSchema, 'Mnemonic', '12 BIP39 English words.'],
   [mnemonicBodySchema, 'WalletFromMnemonic', 'A BIP39 phrase and the index of the account.'],

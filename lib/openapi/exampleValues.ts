@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose'
+import { createHmac } from 'node:crypto'
 import { type Hex, keccak256, toHex } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
@@ -90,6 +91,14 @@ export async function tokenPair(audience: 'wallet' | 'account', subject: string,
     access: await exampleToken(audience, subject, 'access', serial),
     refresh: await exampleToken(audience, subject, 'refresh', serial),
   }
+}
+
+/** A device token as lib/auth/deviceToken.ts shapes it (under a key no stage uses), of login `serial`. */
+export function exampleDeviceToken(serial: number): string {
+  const expiresAt = ISSUED_AT + serial + 7_776_000
+  const id = Buffer.from(nameBasedUuid(`example/device/${serial}`).replaceAll('-', ''), 'hex')
+  const mac = createHmac('sha256', EXAMPLE_TOKEN_KEY).update(`d1|satoshi_n|${expiresAt}|${serial}`)
+  return `d1.${expiresAt}.${id.toString('base64url')}.${mac.digest('base64url')}`
 }
 
 // Sign-in with Ethereum, as lib/auth/siwe.ts builds the message (a deployed stage's settings).

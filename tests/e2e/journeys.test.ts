@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { projectId } from '../../lib/db/project'
 import { NATIVE_COIN } from '../../lib/constants'
 import { NETWORK_NAMES } from '../../lib/networkNames'
-import { accountTokenResultSchema } from '../../schemas/account'
+import { accountLoginResultSchema, accountTokenResultSchema } from '../../schemas/account'
 import { nonceResultSchema } from '../../schemas/auth'
 import { listNetworksResultSchema, walletBalancesResultSchema } from '../../schemas/networks'
 import {
@@ -259,10 +259,16 @@ describe('journeys over HTTP (serverless offline)', () => {
     const credentials = { username: `journey_${randomUUID().slice(0, 8)}`, password: randomUUID() }
 
     okResult(await apiCall('POST', '/account/register', { body: credentials }), emptyResultSchema)
-    const { token } = okResult(
+    const { token, device } = okResult(
       await apiCall('POST', '/account/login', { body: credentials }),
-      accountTokenResultSchema,
+      accountLoginResultSchema,
     )
+    // The device token of that login signs in again, and is answered a fresh one.
+    const again = okResult(
+      await apiCall('POST', '/account/login', { body: { ...credentials, device } }),
+      accountLoginResultSchema,
+    )
+    expect(again.device).not.toBe(device)
 
     // The demo LINK, priced and synced when the stack started.
     const { project } = okResult(

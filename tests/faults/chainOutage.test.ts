@@ -188,9 +188,9 @@ function trades(who: Caller) {
 
 /** Signs a fresh wallet in: the nonce is a table write, the signature check an ethereum call. */
 async function walletLogin() {
-  const { address, signature } = await signedNonce()
+  const { address, signature, sourceIp } = await signedNonce()
   return () =>
-    invoke(loginWallet, httpEvent({ route: 'loginWallet', body: { address, signature } }))
+    invoke(loginWallet, httpEvent({ route: 'loginWallet', body: { address, signature }, sourceIp }))
 }
 
 /** The ethereum transport's settings, as the service's client holds them (lib/chain/clients.ts). */

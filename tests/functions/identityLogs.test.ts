@@ -15,6 +15,7 @@ import { handler as recoverWalletFromKey } from '../../functions/wallet/recoverW
 import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/recoverWalletFromMnemonic'
 import { captureLogs } from '../support/captureLogs'
 import { type HttpEventOverrides, httpEvent, invoke } from '../support/httpEvent'
+import { uniqueClient } from '../support/uniqueClient'
 
 type Handler = Parameters<typeof invoke>[0]
 
@@ -64,9 +65,12 @@ describe('identity routes and the log', () => {
     // Wallet sessions: nonce, a bad and a good login, refresh, a replay, logout.
     const account = privateKeyToAccount(privateKey)
     const stranger = privateKeyToAccount(generatePrivateKey())
+    // One client for the nonce and the logins that do not name it (DECISIONS §10.4).
+    const walletClient = uniqueClient()
     const nonce = await call(getNonce, {
       routeKey: 'GET /api/v1/auth/nonce/{address}',
       pathParameters: { address: account.address },
+      sourceIp: walletClient,
     })
     const { message } = nonce.body.result as { message: string }
     const badSignature = await stranger.signMessage({ message })
@@ -74,10 +78,12 @@ describe('identity routes and the log', () => {
     await call(loginWallet, {
       routeKey: 'POST /api/v1/auth/login',
       body: { address: account.address, signature: badSignature },
+      sourceIp: walletClient,
     })
     const walletLogin = await call(loginWallet, {
       routeKey: 'POST /api/v1/auth/login',
       body: { address: account.address, signature },
+      sourceIp: walletClient,
     })
     const walletTokens = walletLogin.body.result as Tokens
     const walletRefreshed = await call(refreshWalletSession, {
@@ -111,7 +117,16 @@ describe('identity routes and the log', () => {
       routeKey: 'POST /api/v1/account/login',
       body: { username, password },
     })
-    const { token: accountTokens } = accountLogin.body.result as { token: Tokens }
+    const { token: accountTokens, device } = accountLogin.body.result as {
+      token: Tokens
+      device: string
+    }
+    // A login with the device token of the one before (it, too, must not reach the log).
+    const deviceLogin = await call(loginAccount, {
+      routeKey: 'POST /api/v1/account/login',
+      body: { username, password, device },
+    })
+    const { device: nextDevice } = deviceLogin.body.result as { device: string }
     const accountRefreshed = await call(refreshAccountSession, {
       routeKey: 'GET /api/v1/account/refresh',
       headers: bearer(accountTokens.refresh),
@@ -122,14 +137,15 @@ describe('identity routes and the log', () => {
       headers: bearer(nextAccountTokens.access),
     })
     secrets.push(password, `${password}x`, accountTokens.access, accountTokens.refresh)
-    secrets.push(nextAccountTokens.access, nextAccountTokens.refresh)
+    secrets.push(nextAccountTokens.access, nextAccountTokens.refresh, device, nextDevice)
 
     const output = logs.text()
     expect(routesCalled.size).toBe(12)
     expect(walletLogin.status).toBe(200)
     expect(accountLogin.status).toBe(200)
+    expect(deviceLogin.status).toBe(200)
     // The capture works: every request left its access-log line, one each.
-    expect(requests).toBe(16)
+    expect(requests).toBe(17)
     expect(output.match(/"message":"request"/g)?.length).toBe(requests)
     for (const secret of secrets) {
       expect(output.includes(secret), 'a secret reached the log').toBe(false)

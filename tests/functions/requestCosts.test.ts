@@ -131,8 +131,10 @@ const networkReads = networkRoutes.filter((route) =>
 )
 
 // One warm request each, in the order of serverless.yml. The nonce: the client's budget, then the
-// address's nonce counter, then its slot (DECISIONS §9.4). The wallet login: the client's budget,
-// the nonces, the session transaction (an EOA's check reserves no attempt). A quote: the client's
+// nonce in the client's own partition (DECISIONS §10.4). The wallet login without `nonce`: the
+// client's budget, its client's nonces, the session transaction (an EOA's check reserves no
+// attempt). The account login: the client's budget, the client's and the name's checks (the
+// account read beside them), the session transaction that gives them back. A quote: the client's
 // RPC budget (one UpdateItem, before the chain reads), then the route's two round trips. Swaps and transfers send an
 // Idempotency-Key (its claim is the PutItem, its completion in the trade's transaction) with the
 // router already approved; the trade routes read a pending trade whose receipt the node does not have.
@@ -144,7 +146,7 @@ const networkReads = networkRoutes.filter((route) =>
 // prettier-ignore
 const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/networks':                          row('Query ×1', '', 0, 1, 1),
-  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×2', '', 0, 3, 3),
+  'GET /api/v1/auth/nonce/{address}':              row('PutItem ×1, UpdateItem ×1', '', 0, 2, 2),
   'POST /api/v1/auth/login':                       row('Query ×1, TransactWriteItems ×1, UpdateItem ×1', '', 0, 3, 3),
   'GET /api/v1/auth/refresh':                      row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/auth/logout':                    row('DeleteItem ×1, GetItem ×1', '', 0, 2, 2),

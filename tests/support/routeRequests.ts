@@ -182,9 +182,10 @@ export async function routeRequests(
   /** The route's documented request, with what the caller adds (a token). */
   const documented = async (name: string, extra: RouteEvent = {}) =>
     same(name, { ...(await documentedRequest(name)), ...extra })
-  const walletSignature = async () => {
-    const { address, signature } = await signedNonce()
-    return { address, signature }
+  /** A login from the client its nonce was issued to, without `nonce`: the dearer path. */
+  const walletLogin = async () => {
+    const { address, signature, sourceIp } = await signedNonce()
+    return call('loginWallet', { body: { address, signature }, sourceIp })
   }
   const accountTokens = async () => {
     const login = await call('loginAccount', { body: credentials })()
@@ -307,7 +308,7 @@ export async function routeRequests(
     {
       name: 'loginWallet',
       read: false,
-      prepare: async () => call('loginWallet', { body: await walletSignature() }),
+      prepare: walletLogin,
     },
     {
       name: 'refreshWalletSession',

@@ -55,7 +55,7 @@ const DELAYED = {
 }
 
 describe('POST /v1/account/login', () => {
-  it('answers an access and a refresh token of a new account session', async () => {
+  it('answers an access and a refresh token of a new account session, and a device token', async () => {
     const { username, password, accountId } = await registered()
 
     const response = await login({ username, password })
@@ -64,7 +64,11 @@ describe('POST /v1/account/login', () => {
       status: 200,
       body: {
         ok: true,
-        result: { token: { access: expect.any(String), refresh: expect.any(String) } },
+        result: {
+          token: { access: expect.any(String), refresh: expect.any(String) },
+          // Opaque to the client: its shape is lib/auth/deviceToken.ts's, checked there.
+          device: expect.stringMatching(/^d1\.\d+\.[\w-]{22}\.[\w-]{43}$/),
+        },
       },
     })
     const { token } = response.body.result as { token: { access: string; refresh: string } }
@@ -131,12 +135,16 @@ describe('POST /v1/account/login', () => {
     expect(unknownUser).toEqual(REJECTED)
   })
 
-  it('costs one round trip of three calls on failure, and two more writes on success', async () => {
+  it('costs four calls on failure, one more write on success, and one less with a device token', async () => {
     const { username, password } = await registered()
     const send = spyOnDbSend()
 
-    await login({ username, password })
+    const first = await login({ username, password })
     const success = send.mock.calls.length
+    send.mockClear()
+    const { device } = first.body.result as { device: string }
+    await login({ username, password, device })
+    const knownDevice = send.mock.calls.length
     send.mockClear()
     await login({ username, password: 'not the password' })
     const failure = send.mock.calls.length
@@ -144,9 +152,15 @@ describe('POST /v1/account/login', () => {
     await login({ username: newUsername(), password: 'not the password' })
     const unknown = send.mock.calls.length
 
-    // Client limit, attempt reservation and account read; then the attempt's release and the
-    // session transaction on success.
-    expect({ success, failure, unknown }).toEqual({ success: 5, failure: 3, unknown: 3 })
+    // Client limit, the client's and (without a device token) the name's check reservations
+    // (DECISIONS §10.4) and the account read; on success the session transaction, which gives
+    // the checks back.
+    expect({ success, knownDevice, failure, unknown }).toEqual({
+      success: 5,
+      knownDevice: 4,
+      failure: 4,
+      unknown: 4,
+    })
   })
 
   describe('failed logins delay the client that made them (DECISIONS §9.4)', () => {

@@ -9,14 +9,14 @@ import {
   zeroAddress,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb'
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
 import { CONTRACT_CHECK_GAS } from '../../../lib/auth/siwe'
 import { db, tableName } from '../../../lib/db/client'
-import { clientWindowKey } from '../../../lib/db/keys'
+import { attemptWindowKey, clientWindowKey } from '../../../lib/db/keys'
 import { windowOf } from '../../../lib/db/windowCounter'
 import { chainOf } from '../../../lib/chain/clients'
 import { loadChainConfig, loadClientLimitConfig } from '../../../lib/config'
@@ -164,10 +164,63 @@ describe('wallet sign-in for a contract wallet (EIP-1271, ERC-6492-wrapped)', ()
     })
   })
 
-  it("refuses an unwrapped 65-byte signature for a contract: it is checked as an EOA's, locally", async () => {
-    const response = await signInAsContract(owner, { wrap: false })
+  it("signs a contract wallet in with its owner's unwrapped 65-byte ERC-1271 signature: recovery first, then eth_getCode and the check on chain (issue 39)", async () => {
+    let response: Awaited<ReturnType<typeof signInAsContract>> | undefined
+    const calls = await rpcCallsDuring(async () => {
+      response = await signInAsContract(owner, { wrap: false })
+    })
+
+    expect(response).toEqual({
+      status: 200,
+      body: { ok: true, result: { access: expect.any(String), refresh: expect.any(String) } },
+    })
+    expect(calls).toEqual({ eth_getCode: 1, eth_call: 1 })
+  })
+
+  it("signs a contract wallet in with a 65-byte signature without `nonce`, against its client's newest nonce", async () => {
+    const client = newClient()
+    const issued = await invoke(
+      getNonce,
+      httpEvent({
+        route: 'getNonce',
+        pathParameters: { address: walletAddress },
+        sourceIp: client,
+      }),
+    )
+    const { message } = issued.body.result as { message: string }
+    const signature = await owner.signMessage({ message })
+
+    const response = await invoke(
+      loginWallet,
+      httpEvent({
+        route: 'loginWallet',
+        body: { address: walletAddress, signature },
+        sourceIp: client,
+      }),
+    )
+
+    expect(response.status).toBe(200)
+  })
+
+  it("refuses a stranger's 65-byte signature for a contract wallet with 401004, as one of its client's 5 checks of the wallet", async () => {
+    await clearOfWindowEnd(CREDENTIAL_WINDOW_SECONDS, 60)
+    const client = newClient()
+    const response = await signInAsContract(stranger, { wrap: false, sourceIp: client })
 
     expect(response.body.error?.code).toBe(401004)
+    const { Item } = await db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: attemptWindowKey(
+          'wallet',
+          walletAddress,
+          client,
+          windowOf(CREDENTIAL_WINDOW_SECONDS).startsAt,
+        ),
+        ConsistentRead: true,
+      }),
+    )
+    expect(Item?.count).toBe(1)
   })
 
   it('caps the on-chain check of a gas-burning wallet at 1,000,000 gas and answers 401004', async () => {

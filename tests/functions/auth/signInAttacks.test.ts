@@ -1,5 +1,6 @@
 import '../../support/env'
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb'
+import fc from 'fast-check'
 import { randomBytes } from 'node:crypto'
 import { type Hex, keccak256, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -9,8 +10,12 @@ import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { NONCE_TRIES_WITHOUT_FIELD } from '../../../lib/auth/walletSignIn'
 import * as siwe from '../../../lib/auth/siwe'
 import { db, tableName } from '../../../lib/db/client'
-import { clientWindowKey, noncePartition, walletKey } from '../../../lib/db/keys'
-import { loadAuthConfig } from '../../../lib/config'
+import {
+  clientNoncePartition,
+  clientWindowKey,
+  noncePartition,
+  walletKey,
+} from '../../../lib/db/keys'
 import { findKnownWallets } from '../../../lib/db/wallet'
 import { httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 import { countRequests, formatCounts } from '../../support/requestCounters'
@@ -26,8 +31,6 @@ vi.mock('../../../lib/auth/siwe', async (importOriginal) => {
 })
 
 const NONCE_ROUTE = 'GET /api/v1/auth/nonce/{address}'
-/** NONCES_KEPT_PER_ADDRESS's default, which the tests run with. */
-const DEFAULT_KEPT = 50
 const LOGIN_ROUTE = 'POST /api/v1/auth/login'
 
 function requestNonce(address: string, sourceIp?: string) {
@@ -37,9 +40,10 @@ function requestNonce(address: string, sourceIp?: string) {
   )
 }
 
-async function signedNonce(privateKey: Hex) {
+/** The owner's signature over a nonce issued to `sourceIp` (a random client unless given). */
+async function signedNonce(privateKey: Hex, sourceIp?: string) {
   const account = privateKeyToAccount(privateKey)
-  const response = await requestNonce(account.address)
+  const response = await requestNonce(account.address, sourceIp)
   const { message, nonce } = response.body.result as { message: string; nonce: number }
   return { address: account.address, nonce, signature: await account.signMessage({ message }) }
 }
@@ -48,13 +52,13 @@ function login(body: unknown, sourceIp?: string) {
   return invoke(loginWallet, httpEvent({ routeKey: LOGIN_ROUTE, body, sourceIp }))
 }
 
-/** The nonce items the address holds (its ring's slots), read strongly consistent. */
-async function nonceItems(address: string) {
+/** The nonce items under the address's NONCE# keys, read strongly consistent. */
+async function nonceItems(partition: string) {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
-      ExpressionAttributeValues: { ':pk': noncePartition(address), ':slot': 'SLOT#' },
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
       ConsistentRead: true,
     }),
   )
@@ -68,7 +72,7 @@ const clientAddress = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`
 const strangersSignature = (seed: string) =>
   privateKeyToAccount(keccak256(toHex(seed))).signMessage({ message: seed })
 
-describe('nonce interference (DECISIONS §7.1, §9.4)', () => {
+describe('nonce interference (DECISIONS §7.1, §9.4, §10.4)', () => {
   it("lets the victim log in after a stranger asked for the victim's nonces many times", async () => {
     const privateKey = generatePrivateKey()
     const victim = await signedNonce(privateKey)
@@ -79,24 +83,40 @@ describe('nonce interference (DECISIONS §7.1, §9.4)', () => {
     expect(response.status).toBe(200)
   })
 
-  it("logs the victim in without the `nonce` field after strangers asked for 8 of the victim's nonces, in one local recovery over 9 nonces and no credential check", async () => {
-    const victim = await signedNonce(generatePrivateKey())
+  it("logs the victim in without the `nonce` field after strangers asked for 8 of the victim's nonces, in one local recovery over its own client's one nonce and no credential check", async () => {
+    const client = clientAddress()
+    const victim = await signedNonce(generatePrivateKey(), client)
     for (let request = 0; request < 8; request++) {
-      expect((await requestNonce(victim.address)).status).toBe(200)
+      expect((await requestNonce(victim.address, clientAddress())).status).toBe(200)
     }
     const recover = vi.mocked(siwe.recoverSignedNonce)
     recover.mockClear()
     const counter = countRequests(db())
     try {
-      const response = await login({ address: victim.address, signature: victim.signature })
+      const response = await login({ address: victim.address, signature: victim.signature }, client)
 
       expect(response.status).toBe(200)
-      // The oldest of 9 outstanding nonces, found by local recovery; nothing but the client's
-      // budget is counted (no attempt reserved, none given back).
+      // Only the nonce issued to this client is tried, found by local recovery; nothing but the
+      // client's budget is counted (no attempt reserved, none given back).
       expect(recover).toHaveBeenCalledTimes(1)
-      expect(recover.mock.calls[0]?.[1]).toHaveLength(9)
+      expect(recover.mock.calls[0]?.[1]).toHaveLength(1)
       expect(formatCounts(counter.take().dynamo.byCommand)).toBe(
         'Query ×1, TransactWriteItems ×1, UpdateItem ×1',
+      )
+    } finally {
+      counter.stop()
+    }
+  })
+
+  it('verifies a named nonce by its MAC: the login reads no nonce item (the client budget, then one transaction)', async () => {
+    const victim = await signedNonce(generatePrivateKey())
+    const counter = countRequests(db())
+    try {
+      const response = await login(victim)
+
+      expect(response.status).toBe(200)
+      expect(formatCounts(counter.take().dynamo.byCommand)).toBe(
+        'TransactWriteItems ×1, UpdateItem ×1',
       )
     } finally {
       counter.stop()
@@ -124,53 +144,44 @@ describe('nonce interference (DECISIONS §7.1, §9.4)', () => {
     expect(response.status).toBe(200)
   })
 
-  it(`keeps at most ${DEFAULT_KEPT} nonces of an address however many are asked for: the oldest gives way, and its signature gets 401004 until the owner asks again`, async () => {
-    const kept = loadAuthConfig().noncesKeptPerAddress
-    expect(kept).toBe(DEFAULT_KEPT)
-    const ownerKey = generatePrivateKey()
-    const owner = privateKeyToAccount(ownerKey)
-    const issued = await requestNonce(owner.address)
-    const { message, nonce } = issued.body.result as { message: string; nonce: number }
-    const signed = {
-      address: owner.address,
-      nonce,
-      signature: await owner.signMessage({ message }),
+  it("keeps each nonce in its own client's partition only: strangers' requests add nothing to the owner's client's, and a used nonce is marked once under the address", async () => {
+    const ownerClient = clientAddress()
+    const stranger = clientAddress()
+    const owner = await signedNonce(generatePrivateKey(), ownerClient)
+    for (let request = 0; request < 25; request++) {
+      expect((await requestNonce(owner.address, stranger)).status).toBe(200)
     }
-    // Strangers on three clients (each within its 30 a minute): kept - 1 nonces after the owner's
-    // leave it in place; the kept-th takes its slot.
-    const strangers = [clientAddress(), clientAddress(), clientAddress()]
-    const ask = (request: number) => requestNonce(owner.address, strangers[request % 3])
-    for (let request = 0; request < kept - 1; request++)
-      expect((await ask(request)).status).toBe(200)
-    expect(await nonceItems(owner.address)).toHaveLength(kept)
-    expect((await ask(kept)).status).toBe(200)
-    for (let request = 0; request < 10; request++) expect((await ask(request)).status).toBe(200)
 
-    expect(await nonceItems(owner.address)).toHaveLength(kept)
-    expect((await login(signed)).body.error?.code).toBe(401004)
-    expect((await login(await signedNonce(ownerKey))).status).toBe(200)
+    expect(await nonceItems(clientNoncePartition(owner.address, ownerClient))).toEqual([
+      expect.objectContaining({ type: 'Nonce', nonce: owner.nonce }),
+    ])
+    expect(await nonceItems(clientNoncePartition(owner.address, stranger))).toHaveLength(25)
+    expect((await login(owner, clientAddress())).status).toBe(200)
+    expect(await nonceItems(noncePartition(owner.address))).toEqual([
+      expect.objectContaining({ sk: `USED#${owner.nonce}`, type: 'UsedNonce' }),
+    ])
   })
 
-  it(`tries at most the newest ${NONCE_TRIES_WITHOUT_FIELD} nonces by local recovery for a login without \`nonce\``, async () => {
+  it(`tries at most its own client's newest ${NONCE_TRIES_WITHOUT_FIELD} nonces by local recovery for a login without \`nonce\``, async () => {
     const recover = vi.mocked(siwe.recoverSignedNonce)
-    /** The owner's login without `nonce` after strangers asked for `later` nonces after its own. */
+    /** The owner's login without `nonce` after its own client asked `later` more nonces. */
     const loginAfter = async (later: number) => {
       const owner = privateKeyToAccount(generatePrivateKey())
-      const issued = await requestNonce(owner.address)
+      const client = clientAddress()
+      const issued = await requestNonce(owner.address, client)
       const { message } = issued.body.result as { message: string }
-      const strangers = [clientAddress(), clientAddress()]
       for (let request = 0; request < later; request++) {
-        expect((await requestNonce(owner.address, strangers[request % 2])).status).toBe(200)
+        expect((await requestNonce(owner.address, client)).status).toBe(200)
       }
       recover.mockClear()
-      const response = await login({
-        address: owner.address,
-        signature: await owner.signMessage({ message }),
-      })
+      const response = await login(
+        { address: owner.address, signature: await owner.signMessage({ message }) },
+        client,
+      )
       return { status: response.status, tried: recover.mock.calls.map((call) => call[1].length) }
     }
 
-    // The owner's nonce the oldest of the newest 20: found; one more nonce after it: not tried.
+    // The signed nonce the oldest of the newest 5: found; one more nonce after it: not tried.
     expect(await loginAfter(NONCE_TRIES_WITHOUT_FIELD - 1)).toEqual({
       status: 200,
       tried: [NONCE_TRIES_WITHOUT_FIELD],
@@ -181,19 +192,44 @@ describe('nonce interference (DECISIONS §7.1, §9.4)', () => {
     })
   })
 
-  it('finds the signed nonce among the newest when the login does not name it', async () => {
-    const privateKey = generatePrivateKey()
-    const { address, signature } = await signedNonce(privateKey)
-    for (let request = 0; request < 4; request++) await requestNonce(address)
+  it("does not try another client's nonces for a login without `nonce`: 401004, and the same login naming its nonce signs in", async () => {
+    const owner = await signedNonce(generatePrivateKey(), clientAddress())
+    const elsewhere = clientAddress()
 
-    expect((await login({ address, signature })).status).toBe(200)
+    const unnamed = await login({ address: owner.address, signature: owner.signature }, elsewhere)
+    const named = await login(owner, elsewhere)
+
+    expect(unnamed.body.error?.code).toBe(401004)
+    expect(named.status).toBe(200)
   })
 
-  it('accepts each nonce once', async () => {
-    const victim = await signedNonce(generatePrivateKey())
+  it("finds the signed nonce among its client's newest when the login does not name it", async () => {
+    const client = clientAddress()
+    const { address, signature } = await signedNonce(generatePrivateKey(), client)
+    for (let request = 0; request < 4; request++) await requestNonce(address, client)
+
+    expect((await login({ address, signature }, client)).status).toBe(200)
+  })
+
+  it('accepts each nonce once, named or not, from any client', async () => {
+    const client = clientAddress()
+    const victim = await signedNonce(generatePrivateKey(), client)
     expect((await login(victim)).status).toBe(200)
 
     expect((await login(victim)).body.error?.code).toBe(401004)
+    expect((await login(victim, client)).body.error?.code).toBe(401004)
+    const unnamed = { address: victim.address, signature: victim.signature }
+    expect((await login(unnamed, client)).body.error?.code).toBe(401004)
+  })
+
+  it('lets exactly one of 8 concurrent logins with one signed nonce sign in', async () => {
+    const victim = await signedNonce(generatePrivateKey())
+
+    const responses = await Promise.all(Array.from({ length: 8 }, () => login(victim)))
+
+    expect(responses.map((response) => response.status).sort()).toEqual([
+      200, 401, 401, 401, 401, 401, 401, 401,
+    ])
   })
 
   it('writes no wallet record for a nonce request: a wallet is known from its first login', async () => {
@@ -212,12 +248,86 @@ describe('nonce interference (DECISIONS §7.1, §9.4)', () => {
   })
 })
 
+describe('named nonces the service did not issue (DECISIONS §10.4)', () => {
+  /** The owner's signature over the sign-in message of an arbitrary nonce, issued now. */
+  async function selfMadeNonce(nonce: number) {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const message = siwe.signInMessage(owner.address, {
+      nonce,
+      issuedAt: new Date(Math.floor(Date.now() / 1000) * 1000),
+    })
+    return { address: owner.address, nonce, signature: await owner.signMessage({ message }) }
+  }
+
+  it('refuses with 401004 a signed message whose nonce the service never issued, with no RPC call', async () => {
+    // Seeded: nonces of the issued shape (15 digits, within the range) that carry no valid MAC.
+    const nonces = fc.sample(fc.integer({ min: 2 ** 52, max: Number.MAX_SAFE_INTEGER }), {
+      numRuns: 5,
+      seed: 39,
+    })
+    const counter = countRequests(db())
+    try {
+      for (const nonce of nonces) {
+        expect((await login(await selfMadeNonce(nonce))).body.error?.code).toBe(401004)
+      }
+      expect(counter.take().rpc.calls).toBe(0)
+    } finally {
+      counter.stop()
+    }
+  })
+
+  it("refuses with 401004 another address's nonce, signed for this address", async () => {
+    const issuedFor = privateKeyToAccount(generatePrivateKey()).address
+    const { nonce } = (await requestNonce(issuedFor)).body.result as { nonce: number }
+
+    expect((await login(await selfMadeNonce(nonce))).body.error?.code).toBe(401004)
+  })
+
+  it.each([
+    ['a string', 'abc'],
+    ['a negative number', -5],
+    ['a fraction', 1.5],
+    ['an unsafe integer', 2 ** 53],
+    ['zero', 0],
+  ])('answers 400 naming body.nonce for %s', async (_case, nonce) => {
+    const { address, signature } = await signedNonce(generatePrivateKey())
+
+    const response = await login({ address, signature, nonce })
+
+    expect(response).toMatchObject({
+      status: 400,
+      body: { ok: false, error: { code: 400, details: [{ path: 'body.nonce' }] } },
+    })
+  })
+})
+
 describe('cheap rejection of wallet logins (DECISIONS §7.1)', () => {
-  it('rejects a wrong 65-byte signature for an address without code with no RPC call', async () => {
+  it("rejects a wrong 65-byte signature for an address without code after one eth_getCode, from the client's RPC budget, counting no check", async () => {
+    // Since issue 39 a 65-byte signature that does not recover to the address may be a contract
+    // wallet's (EIP-1271): the address's code decides, one call charged to the client.
     const { address, nonce } = await signedNonce(generatePrivateKey())
     const counter = countRequests(db())
     try {
       const response = await login({ address, nonce, signature: await strangersSignature('x') })
+      expect(response.body.error?.code).toBe(401004)
+      const { rpc, dynamo } = counter.take()
+      expect(rpc.byMethod).toEqual({ eth_getCode: 1 })
+      // The login budget and the RPC budget; no attempt reserved.
+      expect(formatCounts(dynamo.byCommand)).toBe('UpdateItem ×2')
+    } finally {
+      counter.stop()
+    }
+  })
+
+  it('rejects a wrong signature for an unknown named nonce with no RPC call', async () => {
+    const { address } = await signedNonce(generatePrivateKey())
+    const counter = countRequests(db())
+    try {
+      const response = await login({
+        address,
+        nonce: 2 ** 52 + 1,
+        signature: await strangersSignature('y'),
+      })
       expect(response.body.error?.code).toBe(401004)
       expect(counter.take().rpc.calls).toBe(0)
     } finally {
@@ -269,9 +379,10 @@ describe('sign-in nobody can lock (DECISIONS §9.4)', () => {
     expect(response.status).toBe(200)
   })
 
-  it('checks every one of 20 concurrent wrong signatures locally and answers each 401004, none 429; the owner then signs in', async () => {
-    const owner = await signedNonce(generatePrivateKey())
+  it('checks every one of 20 concurrent wrong signatures locally (then finds no code) and answers each 401004, none 429; the owner then signs in', async () => {
+    // The guesses come from the client the nonce was issued to, so each is tried against it.
     const client = clientAddress()
+    const owner = await signedNonce(generatePrivateKey(), client)
     const recover = vi.mocked(siwe.recoverSignedNonce)
     recover.mockClear()
     const signatures = await Promise.all(

@@ -2,7 +2,7 @@ import '../../support/env'
 import { decodeJwt } from 'jose'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parseSiweMessage } from 'viem/siwe'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../../functions/auth/loginWallet'
 import { handler as logoutWallet } from '../../../functions/auth/logoutWallet'
@@ -12,6 +12,7 @@ import { signInWithWallet } from '../../../lib/auth/walletSignIn'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { backdateRotation } from '../../support/sessionClock'
 import { spyOnDbSend } from '../../support/dbSendSpy'
+import { uniqueClient } from '../../support/uniqueClient'
 
 interface Tokens {
   access: string
@@ -20,16 +21,26 @@ interface Tokens {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
+// Each test's nonces and logins from one client of its own: a login without `nonce` tries the
+// nonces issued to its client (DECISIONS §10.4).
+let client = uniqueClient()
+beforeEach(() => {
+  client = uniqueClient()
+})
+
 async function requestNonce(address: string) {
   const response = await invoke(
     getNonce,
-    httpEvent({ route: 'getNonce', pathParameters: { address } }),
+    httpEvent({ route: 'getNonce', pathParameters: { address }, sourceIp: client }),
   )
   return response.body.result as { nonce: number; message: string }
 }
 
 function login(address: string, signature: string) {
-  return invoke(loginWallet, httpEvent({ route: 'loginWallet', body: { address, signature } }))
+  return invoke(
+    loginWallet,
+    httpEvent({ route: 'loginWallet', body: { address, signature }, sourceIp: client }),
+  )
 }
 
 async function signIn(privateKey = generatePrivateKey()) {
@@ -101,18 +112,24 @@ describe('wallet sign-in (EIP-4361)', () => {
     expect(otherAddress.body.error?.code).toBe(401004)
   })
 
-  it('answers 401004 when the nonce is older than 5 minutes', async () => {
+  it('answers 401004 when the nonce is older than 5 minutes, named or not, and signs in before', async () => {
     const account = privateKeyToAccount(generatePrivateKey())
-    const { message } = await requestNonce(account.address)
+    const { message, nonce } = await requestNonce(account.address)
     const signature = await account.signMessage({ message })
-    const sixMinutesLater = new Date(Date.now() + 6 * 60 * 1000)
+    const later = (minutes: number) => new Date(Date.now() + minutes * 60 * 1000)
 
+    for (const named of [nonce, undefined]) {
+      await expect(
+        signInWithWallet(account.address, signature, {
+          nonce: named,
+          sourceIp: client,
+          now: later(6),
+        }),
+      ).rejects.toMatchObject({ status: 401, code: 401004 })
+    }
     await expect(
-      signInWithWallet(account.address, signature, {
-        sourceIp: '198.51.100.1',
-        now: sixMinutesLater,
-      }),
-    ).rejects.toMatchObject({ status: 401, code: 401004 })
+      signInWithWallet(account.address, signature, { nonce, sourceIp: client, now: later(4) }),
+    ).resolves.toEqual({ access: expect.any(String), refresh: expect.any(String) })
   })
 
   it('answers 400 naming the field for a malformed address or signature', async () => {

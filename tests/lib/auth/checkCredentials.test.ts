@@ -2,8 +2,14 @@ import '../../support/env'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { registerAccount } from '../../../functions/account/registerAccount'
-import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
-import { checkCredentials } from '../../../lib/auth/checkCredentials'
+import {
+  CREDENTIAL_WINDOW_SECONDS,
+  MAX_CREDENTIAL_CHECKS,
+  MAX_UNKNOWN_DEVICE_CHECKS,
+} from '../../../lib/auth/attemptBudget'
+import { type Credentials, checkCredentials } from '../../../lib/auth/checkCredentials'
+import { issueDeviceToken } from '../../../lib/auth/deviceToken'
+import { startSession } from '../../../lib/auth/sessions'
 import * as password from '../../../lib/auth/password'
 import { windowOf } from '../../../lib/db/windowCounter'
 import { TooManyRequests, UNAUTHORIZED, Unauthorized } from '../../../lib/errors'
@@ -34,6 +40,12 @@ async function registered() {
   return credentials
 }
 
+/** A login: the check, then the session, whose transaction gives the login's checks back. */
+async function signIn(credentials: Credentials, client: string, now: Date) {
+  const { account, checks } = await checkCredentials(credentials, client, now)
+  await startSession({ audience: 'account', subject: account.accountId, releasing: checks })
+}
+
 /** A client's source address of its own: a test's budgets are never another test's. */
 const newClient = uniqueClient
 
@@ -52,10 +64,18 @@ describe('checkCredentials', () => {
     const account = await checkCredentials({ username, password }, newClient())
 
     expect(account).toEqual({
-      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      username,
-      passwordHash: expect.stringMatching(/^scrypt\$17\$8\$1\$/),
-      createdAt: expect.any(String),
+      account: {
+        accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        username,
+        passwordHash: expect.stringMatching(/^scrypt\$17\$8\$1\$/),
+        createdAt: expect.any(String),
+      },
+      // This client's check at the name and the name's from unknown devices, for the session's
+      // transaction to give back.
+      checks: [
+        { pk: expect.stringMatching(/^ATTEMPTS#ACCOUNT#cred_\w+#CLIENT#/), sk: expect.any(String) },
+        { pk: `ATTEMPTS#ACCOUNT#${username}`, sk: expect.any(String) },
+      ],
     })
   })
 
@@ -80,7 +100,7 @@ describe('checkCredentials', () => {
     ).rejects.toMatchObject({ status: 429, retryAfterSeconds: 10 })
     await expect(
       checkCredentials({ username, password }, client, inWindow(3, 1)),
-    ).resolves.toMatchObject({ username })
+    ).resolves.toMatchObject({ account: { username } })
   })
 
   it("lets the owner in from its own client while a stranger's 5 failures delay only the stranger (DECISIONS §9.4)", async () => {
@@ -95,7 +115,7 @@ describe('checkCredentials', () => {
     ).rejects.toThrow(TooManyRequests)
     expect(verify).not.toHaveBeenCalled()
     await expect(checkCredentials(owner, newClient(), inWindow(6, 20))).resolves.toMatchObject({
-      username: owner.username,
+      account: { username: owner.username },
     })
   })
 
@@ -105,9 +125,7 @@ describe('checkCredentials', () => {
     await failTimes(username, MAX_CREDENTIAL_CHECKS - 1, inWindow(4, 5), client)
 
     for (let login = 0; login < 3; login++) {
-      await expect(
-        checkCredentials({ username, password }, client, inWindow(4, 6)),
-      ).resolves.toBeDefined()
+      await signIn({ username, password }, client, inWindow(4, 6))
     }
     await failTimes(username, 1, inWindow(4, 7), client)
     await expect(checkCredentials({ username, password }, client, inWindow(4, 8))).rejects.toThrow(
@@ -143,5 +161,53 @@ describe('checkCredentials', () => {
       (outcome) => outcome.status === 'rejected' && outcome.reason instanceof TooManyRequests,
     )
     expect(refused).toHaveLength(20 - MAX_CREDENTIAL_CHECKS)
+  })
+
+  it('lets at most 10 of 30 concurrent guesses from 30 clients at one name reach scrypt; the rest answer 429 (DECISIONS §10.4)', async () => {
+    const { username } = await registered()
+    const verify = vi.mocked(password.verifyPassword)
+    verify.mockClear()
+    const now = inWindow(7, 10)
+
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, index) =>
+        checkCredentials({ username, password: `guess ${index}` }, newClient(), now),
+      ),
+    )
+
+    expect(verify).toHaveBeenCalledTimes(MAX_UNKNOWN_DEVICE_CHECKS)
+    const reasons = outcomes.map((outcome) =>
+      outcome.status === 'rejected' ? (outcome.reason as Error).name : 'resolved',
+    )
+    expect(reasons.filter((name) => name === 'Unauthorized')).toHaveLength(10)
+    expect(reasons.filter((name) => name === 'TooManyRequests')).toHaveLength(20)
+  })
+
+  it("gives a client's own check back when the name's refuses: refused 6 times at a spent name, it still has all 5 of its own with a device token", async () => {
+    const owner = await registered()
+    const client = newClient()
+    const now = inWindow(8, 10)
+    const device = await issueDeviceToken(owner.username, now)
+    for (let guess = 0; guess < MAX_UNKNOWN_DEVICE_CHECKS; guess++) {
+      await failTimes(owner.username, 1, now, newClient())
+    }
+    for (let refused = 0; refused < 6; refused++) {
+      await expect(checkCredentials(owner, client, now)).rejects.toMatchObject({
+        status: 429,
+        message: expect.stringMatching(/^too many failed logins at this username/),
+      })
+    }
+
+    const verify = vi.mocked(password.verifyPassword)
+    verify.mockClear()
+    for (let guess = 0; guess < MAX_CREDENTIAL_CHECKS - 1; guess++) {
+      await expect(
+        checkCredentials({ ...owner, password: 'typo', device }, client, now),
+      ).rejects.toThrow(Unauthorized)
+    }
+    await expect(checkCredentials({ ...owner, device }, client, now)).resolves.toMatchObject({
+      account: { username: owner.username },
+    })
+    expect(verify).toHaveBeenCalledTimes(MAX_CREDENTIAL_CHECKS)
   })
 })

@@ -11,8 +11,9 @@ import {
   depositJournalKey,
   familyKey,
   clientOf,
-  nonceCounterKey,
-  nonceSlotKey,
+  clientNonceKey,
+  usedNonceKey,
+  usernameAttemptWindowKey,
   networkKey,
   pendingTradeIndexKey,
   priceBucketKey,
@@ -54,8 +55,23 @@ describe('the key builders of lib/db/keys.ts', () => {
       pk: 'CLIENT#login#2001:db8:0:0::/64',
       sk: 'WINDOW#60',
     })
-    expect(nonceCounterKey(CHECKSUMMED)).toEqual({ pk: `NONCE#${LOWER}`, sk: 'RING' })
-    expect(nonceSlotKey(CHECKSUMMED, 7)).toEqual({ pk: `NONCE#${LOWER}`, sk: 'SLOT#0007' })
+    expect(
+      clientNonceKey(CHECKSUMMED, '2001:DB8::1', {
+        nonce: 4_503_599_627_370_497,
+        requestedAt: new Date(1_800_000_000_500),
+      }),
+    ).toEqual({
+      pk: `NONCE#${LOWER}#CLIENT#2001:db8:0:0::/64`,
+      sk: 'ISSUED#01800000000500#4503599627370497',
+    })
+    expect(usedNonceKey(CHECKSUMMED, 4_503_599_627_370_497)).toEqual({
+      pk: `NONCE#${LOWER}`,
+      sk: 'USED#4503599627370497',
+    })
+    expect(usernameAttemptWindowKey('Alice', 900)).toEqual({
+      pk: 'ATTEMPTS#ACCOUNT#alice',
+      sk: 'WINDOW#900',
+    })
     expect(familyKey('f1')).toEqual({ pk: 'FAMILY#f1', sk: 'FAMILY' })
     expect(depositJournalKey('ethereum', 12n, HASH, 'native')).toEqual({
       pk: 'DEPOSIT_JOURNAL#ethereum',

@@ -290,11 +290,14 @@ describe('the OpenAPI document', () => {
 
     expect(strings.length).toBeGreaterThan(60)
     expect(unbounded.map(({ at }) => at)).toEqual([])
-    // A password may hold any character.
+    // A password may hold any character; a device token is opaque, and one that is not valid
+    // for the name is ignored rather than refused (DECISIONS §10.4).
     expect(free.map(({ at }) => at.split(' ')[1])).toEqual([
       '/api/v1/account/register',
       '/api/v1/account/login',
+      '/api/v1/account/login',
     ])
+    expect(free.at(-1)?.at).toMatch(/device$/)
   })
 
   it('bounds a route at the hops the router searches', () => {
