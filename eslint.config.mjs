@@ -95,7 +95,6 @@ export const NOT_YET_SPLIT = [
   'lib/routing/searchSplit.ts',
   'lib/trades/indexDeposits.ts',
   'lib/trades/recordRunDeposits.ts',
-  'lib/trades/selectDeposits.ts',
 ]
 const SIZE_LIMITS = {
   files: SOURCE_FILES,
