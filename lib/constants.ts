@@ -13,13 +13,6 @@ export function isNative(address: Address): boolean {
 /** The 20 minutes of a quote's calldata, and the default of an executed swap. */
 export const DEFAULT_DEADLINE_SECONDS = 20 * 60
 
-/**
- * The RPC calls an anonymous quote is charged, up front, against its client's RPC budget
- * (DECISIONS §9.4): at least what one costs (tests/functions/requestCosts.test.ts checks every
- * anonymous route's calls against its charge; 7 to 8 measured warm on the devnets).
- */
-export const QUOTE_RPC_CALLS = 10
-
 /** A sign-in nonce is drawn from this range: 12 to 15 digits, a safe integer (the result schema bounds it too). */
 export const SIWE_NONCE_RANGE = { min: 100_000_000_000, max: 2 ** 48 - 1 } as const
 
