@@ -3476,7 +3476,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3539,7 +3539,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3666,7 +3666,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3733,7 +3733,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3797,7 +3797,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3957,7 +3957,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4022,7 +4022,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4085,7 +4085,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4212,7 +4212,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4313,7 +4313,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4380,7 +4380,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4444,7 +4444,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4607,7 +4607,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4670,7 +4670,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4797,7 +4797,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4864,7 +4864,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4928,7 +4928,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -5026,7 +5026,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["TokenRejected"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -5519,7 +5519,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["TokenRejected"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
@@ -5572,7 +5572,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["TokenRejected"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
