@@ -13,7 +13,7 @@ export async function getTradeByHash({ hash }: TradeHashParams, principal: Princ
 
 export const handler = defineHandler({
   auth: walletGuard,
-  // Charged only when it calls: a pending trade's receipt.
+  // Charged only if it calls: a pending trade's receipt.
   rpcBudget: rpcBudget(TRADE_LOOKUP_RPC_CAP, { charge: 'atFirstCall' }),
   // A read: the session is checked while the route reads (one sequential round trip).
   sessionRead: 'beside',

@@ -10,25 +10,36 @@ interface Meter {
   cap: number
   /** A call was refused: the request fails whatever its code made of that refusal. */
   capped: boolean
-  /** A charge the request pays at its first call (beforeRpcCalls) rather than up front. */
+  /** The charge on the client's budget that every call waits for (none: nothing to pay). */
   charge?: () => Promise<void>
-  /** The charge, once asked for; a meter without one is paid for already. */
+  /** The charge, once started (up front, or at the first call). */
   charged?: Promise<void>
 }
 
 const meters = new AsyncLocalStorage<Meter>()
 
 /**
+ * What a call must wait for before it leaves (nodeHttpTransport.ts awaits it): the running
+ * request's charge on its client's RPC budget, started here at its first call where it was not
+ * started up front. A refused charge (429) rejects every call of the request, so none leaves.
+ * Undefined outside a metered request.
+ */
+export function rpcCallsPaid(): Promise<void> | undefined {
+  const meter = meters.getStore()
+  if (!meter?.charge) return undefined
+  meter.charged ??= meter.charge()
+  return meter.charged
+}
+
+/**
  * Counts one JSON-RPC call (a retry, a failover to the next URL, a receipt poll: each is another)
  * against the running request's meter, if any; at the meter's cap, throws RpcCallCapReached
  * instead, and the call does not leave. So a request's calls never pass its cap, which is what
- * its route charged the client up front: the charge is a true worst case (DECISIONS §10.4).
+ * its route charged the client: the charge is a true worst case (DECISIONS §10.4).
  */
 export function countRpcCall(): void {
   const meter = meters.getStore()
   if (!meter) return
-  // A route charged at its first call that calls before asking: a defect, never a free call.
-  if (meter.charge && !meter.charged) throw new Error('an RPC call before beforeRpcCalls()')
   if (meter.calls >= meter.cap) {
     meter.capped = true
     throw new RpcCallCapReached(meter.cap)
@@ -36,52 +47,53 @@ export function countRpcCall(): void {
   meter.calls += 1
 }
 
-/**
- * Pays the running request's charge before its first RPC call, for a route charged only if it
- * calls (rpcBudget's `atFirstCall`: a trade lookup calls only for a pending trade); the charge's
- * refusal (429) is thrown here, before any call. At once outside such a request.
- */
-export async function beforeRpcCalls(): Promise<void> {
-  const meter = meters.getStore()
-  if (!meter?.charge) return
-  meter.charged ??= meter.charge()
-  await meter.charged
-}
-
 export interface MeterOptions {
   /** The calls `run` may make at most. */
   cap: number
-  /** Paid at the first call (beforeRpcCalls) instead of before `run`; settle only if paid. */
+  /** The charge every call waits for (rpcCallsPaid); settled only once it succeeded. */
   charge?: () => Promise<void>
-  /** Given the calls made, once `run` is done, whether it answered or failed; awaited. */
+  /** Start the charge with `run` (beside its first reads) rather than at its first call. */
+  upFront?: boolean
+  /** Given the calls made, once `run` is done and the charge paid; awaited. */
   settle: (calls: number) => Promise<void>
 }
 
+/** The charge's refusal, once it is known; undefined when paid or never asked. */
+async function refusalOf(meter: Meter): Promise<Error | undefined> {
+  return meter.charged?.then(
+    () => undefined,
+    // What the budget's write threw: TooManyRequests, or the table's failure.
+    (error: unknown) => error as Error,
+  )
+}
+
 /**
- * Runs `run` with a meter of its JSON-RPC calls capped at `cap`, and hands the count to `settle`
- * once it is done (a failed request cost its calls too). A request that reached its cap fails
- * with RpcCallCapReached, however deep the refusal was caught or wrapped (viem wraps a transport's
+ * Runs `run` with a meter of its JSON-RPC calls capped at `cap` and paid by `charge`, and hands
+ * the count to `settle` once it is done (a failed request cost its calls too). A request whose
+ * charge was refused fails with that refusal (429); one that reached its cap fails with
+ * RpcCallCapReached, however deep the refusal was caught or wrapped (viem wraps a transport's
  * error; a quote skips a plan whose simulation failed): an answer built on a refused call is
  * not given.
  */
 export async function meterRpcCalls<Result>(
   run: () => Promise<Result>,
-  { cap, charge, settle }: MeterOptions,
+  { cap, charge, upFront = false, settle }: MeterOptions,
 ): Promise<Result> {
   const meter: Meter = { calls: 0, cap, capped: false, ...(charge && { charge }) }
+  if (charge && upFront) meter.charged = charge()
+  // Awaited below; this keeps a refusal nobody has awaited yet from going unheard.
+  meter.charged?.catch(() => undefined)
+  let outcome: { result: Result } | { error: Error }
   try {
-    const result = await meters.run(meter, run)
-    if (meter.capped) throw new RpcCallCapReached(cap)
-    return result
+    outcome = { result: await meters.run(meter, run) }
   } catch (error) {
-    throw meter.capped ? new RpcCallCapReached(cap) : error
-  } finally {
-    const paid = meter.charged
-      ? await meter.charged.then(
-          () => true,
-          () => false,
-        )
-      : !charge
-    if (paid) await settle(meter.calls)
+    // Rethrown as caught (the route's own errors are Error subclasses).
+    outcome = { error: error as Error }
   }
+  const refusal = await refusalOf(meter)
+  if (meter.charged && refusal === undefined) await settle(meter.calls)
+  if (refusal !== undefined) throw refusal
+  if (meter.capped) throw new RpcCallCapReached(cap)
+  if ('error' in outcome) throw outcome.error
+  return outcome.result
 }

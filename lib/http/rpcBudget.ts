@@ -13,22 +13,24 @@ export interface RpcBudget {
 
 export interface RpcBudgetOptions {
   /**
-   * 'upFront' (the default): charged before the core. 'atFirstCall': charged when the core first
-   * asks (lib/chain/rpcMeter.ts, beforeRpcCalls), for a route that seldom calls, so a request
-   * that makes no call costs no write (a trade lookup calls only for a pending trade).
+   * 'upFront' (the default): the charge starts with the core, beside its first reads.
+   * 'atFirstCall': it starts at the core's first RPC call, for a route that seldom calls, so a
+   * request that makes no call costs no write (a trade lookup calls only for a pending trade).
+   * Either way no call leaves before the charge is made.
    */
   charge?: 'upFront' | 'atFirstCall'
 }
 
 /**
- * The RPC budget of a route that makes RPC calls (DECISIONS §9.4, §10.4): before the core runs,
- * after authentication and validation (a refused or malformed request costs no budget), one
- * conditional UpdateItem charges the client (source IP) the route's worst case, `cap` calls of
- * its minute (lib/db/clientBudget.ts): a client that cannot afford it is 429 with `Retry-After`
- * and no RPC call is made. The core then runs with its calls capped at `cap` at the transport
- * (lib/chain/rpcMeter.ts), so the charge is a bound and not a guess, and what it did not spend is
- * given back to the window it was charged in (one more UpdateItem, only when there is some).
- * `cap` is a number, or a function for a cap read from the configuration (at the first request).
+ * The RPC budget of a route that makes RPC calls (DECISIONS §9.4, §10.4): after authentication
+ * and validation (a refused or malformed request costs no budget), one conditional UpdateItem
+ * charges the client (source IP) the route's worst case, `cap` calls of its minute
+ * (lib/db/clientBudget.ts), beside the core's first reads; every RPC call waits for it at the
+ * transport (lib/chain/rpcMeter.ts), so a client that cannot afford it is 429 with `Retry-After`
+ * and no RPC call is made. The calls are capped at `cap` there too, so the charge is a bound and
+ * not a guess, and what the request did not spend is given back to the window it was charged in
+ * (one more UpdateItem, only when there is some). `cap` is a number, or a function for a cap
+ * read from the configuration (at the first request).
  */
 export function rpcBudget(
   cap: number | (() => number),
@@ -38,17 +40,17 @@ export function rpcBudget(
   return {
     cap: capOf,
     atFirstCall: charge === 'atFirstCall',
-    spend: async (sourceIp, run) => {
+    spend: (sourceIp, run) => {
       const calls = capOf()
       let chargedAt = new Date()
       const pay = async () => {
         chargedAt = new Date()
         await spendClientBudget('rpc', sourceIp, { weight: calls, now: chargedAt })
       }
-      if (charge === 'upFront') await pay()
       return meterRpcCalls(run, {
         cap: calls,
-        ...(charge === 'atFirstCall' && { charge: pay }),
+        charge: pay,
+        upFront: charge === 'upFront',
         settle: (made) => refundClientBudget('rpc', sourceIp, { units: calls - made, chargedAt }),
       })
     },

@@ -1,6 +1,5 @@
 import type { TransactionReceipt } from 'viem'
 import { publicClient } from '../chain/clients'
-import { beforeRpcCalls } from '../chain/rpcMeter'
 import { findReceipt } from '../chain/findReceipt'
 import { settleTrade } from '../db/trade'
 import type { Trade, TradeOutcome } from '../db/tradeItem'
@@ -24,8 +23,6 @@ export async function settleIfMined(
   { head, confirmations = 0 }: { head?: bigint; confirmations?: number } = {},
 ): Promise<Trade> {
   if (trade.status !== 'pending') return trade
-  // A trade lookup pays its client's RPC budget here, at its one call (lib/http/rpcBudget.ts).
-  await beforeRpcCalls()
   const receipt = await findReceipt(publicClient(trade.network), { hash: trade.hash })
   if (!receipt) return trade
   if (head !== undefined && head - receipt.blockNumber < BigInt(confirmations)) return trade

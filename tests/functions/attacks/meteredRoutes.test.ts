@@ -1,10 +1,14 @@
 import '../../support/env'
+import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { handler as getWalletBalances } from '../../../functions/networks/getWalletBalances'
 import { loadClientLimitConfig } from '../../../lib/config'
 import { NATIVE_COIN } from '../../../lib/constants'
+import { db, tableName } from '../../../lib/db/client'
 import { CLIENT_WINDOW_SECONDS } from '../../../lib/db/clientBudget'
+import { clientWindowKey } from '../../../lib/db/keys'
+import { windowOf } from '../../../lib/db/windowCounter'
 import type { NetworkName } from '../../../lib/networkNames'
 import { functionName, type OperationName } from '../../../lib/networks/operations'
 import { fundedCaller } from '../../support/chainRoutes'
@@ -22,6 +26,32 @@ import { clearOfWindowEnd } from '../../support/windowEdge'
 // counted at the transport (every JSON-RPC call that leaves the process).
 
 type Raw = { statusCode: number; headers?: Record<string, string>; body: string }
+
+/** The client's RPC calls charged in the present minute. */
+async function spentOf(sourceIp: string): Promise<number> {
+  const { Item } = await db().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: clientWindowKey('rpc', sourceIp, windowOf(CLIENT_WINDOW_SECONDS).startsAt),
+      ConsistentRead: true,
+    }),
+  )
+  return Number(Item?.count ?? 0)
+}
+
+/** The JSON-RPC calls that left the process while `run` ran (each member of a batch). */
+async function callsDuring<Result>(run: () => Promise<Result>) {
+  let calls = 0
+  const onRequest = (text: unknown) => {
+    calls += [JSON.parse(String(text)) as unknown].flat().length
+  }
+  rpcRequestChannel.subscribe(onRequest)
+  try {
+    return { result: await run(), calls }
+  } finally {
+    rpcRequestChannel.unsubscribe(onRequest)
+  }
+}
 
 /** Sends `event` to `handler`, and counts the JSON-RPC calls that left while it ran. */
 async function counted(handler: RouteHandler, event: ReturnType<typeof httpEvent>) {
@@ -48,6 +78,13 @@ async function counted(handler: RouteHandler, event: ReturnType<typeof httpEvent
 }
 
 const ethereum = () => deployment('ethereum')
+const quoteQueryOf = () => ({
+  amount: '1',
+  address0: ethereum().token('LINK'),
+  decimals0: '18',
+  address1: ethereum().usdStablecoin,
+  decimals1: '6',
+})
 const swapBody = () => ({
   amount: '0.001',
   address0: NATIVE_COIN,
@@ -69,29 +106,59 @@ async function route(operation: OperationName, network: NetworkName = 'ethereum'
 
 describe('routes that call a node, after the client spent its RPC budget on quotes', () => {
   it('answers prepares, {key} swaps and transfers, balances and submits 429 with Retry-After, and makes no RPC call', async () => {
-    await clearOfWindowEnd(CLIENT_WINDOW_SECONDS, 45)
     const caller = await fundedCaller()
     const attacker = uniqueClient()
     const auth = { authorization: `Bearer ${caller.access}` }
     const quote = await route('quote')
-    const quoteQuery = {
-      amount: '1',
-      address0: ethereum().token('LINK'),
-      decimals0: '18',
-      address1: ethereum().usdStablecoin,
-      decimals1: '6',
-    }
+    // Both sides' pools read once by another client: the flood's quotes are warm.
+    expect(
+      (
+        await counted(
+          quote.handler,
+          httpEvent({ route: quote.name, queryStringParameters: quoteQueryOf() }),
+        )
+      ).status,
+    ).toBe(200)
+    // The whole replay inside one minute of the budget's (never across a window's end): at the
+    // start of a fresh one.
+    await clearOfWindowEnd(CLIENT_WINDOW_SECONDS, CLIENT_WINDOW_SECONDS - 2)
+    const window = windowOf(CLIENT_WINDOW_SECONDS).startsAt
+    const quoteQuery = quoteQueryOf()
 
-    // The quote budget spent: quotes until the first 429.
+    // The quote budget spent: quotes, 7 at a time (what 300 calls admit at 40 each), until one
+    // is refused.
     let quotes = 0
     let quoteCalls = 0
-    for (; quotes < 80; quotes++) {
+    for (let wave = 0; wave < 20; wave++) {
+      const { result, calls } = await callsDuring(() =>
+        Promise.all(
+          Array.from({ length: 7 }, () =>
+            quote.handler(
+              httpEvent({
+                route: quote.name,
+                queryStringParameters: quoteQuery,
+                sourceIp: attacker,
+              }),
+              lambdaContext(),
+            ),
+          ),
+        ),
+      )
+      const statuses = (result as Raw[]).map((raw) => raw.statusCode)
+      quotes += statuses.filter((status) => status === 200).length
+      quoteCalls += calls
+      if (statuses.includes(429)) break
+    }
+    // A wave's refusal may come while the others' refunds are in flight: then one at a time,
+    // until a quote is refused with nothing in flight (less than its worst case is left).
+    for (let more = 0; more < 20; more++) {
       const answer = await counted(
         quote.handler,
         httpEvent({ route: quote.name, queryStringParameters: quoteQuery, sourceIp: attacker }),
       )
       quoteCalls += answer.calls
       if (answer.status === 429) break
+      quotes += 1
     }
     // Then in the same minute, from the same client, what the issue saw served.
     const prepare = await route('prepareSwapTokens')
@@ -199,16 +266,19 @@ describe('routes that call a node, after the client spent its RPC budget on quot
       if ((await attempt('balances', balances)).status === 429) break
     }
     // Then once more each: whatever was left of the budget is gone.
-    const last = await Promise.all(attempts.map(([name, send]) => attempt(`${name} again`, send)))
+    const last: Array<Awaited<ReturnType<typeof counted>>> = []
+    for (const [name, send] of attempts) last.push(await attempt(`${name} again`, send))
     // The figures of the report (before: served and calls made; after: none beyond the budget).
     console.info(
       `metered routes replay: ${quotes} quotes (${quoteCalls} calls), then ${JSON.stringify(outcome)}`,
     )
 
     expect(quotes).toBeGreaterThan(0)
-    // A route whose worst case is more than a quote's (what a refused quote left is less) is
-    // refused every time, before any call: the prepared and `{key}` swaps, the submits.
-    for (const name of ['prepare swap', '{key} swap', 'submit']) {
+    // One window throughout (a replay slower than a minute would find a fresh budget halfway).
+    expect(windowOf(CLIENT_WINDOW_SECONDS).startsAt).toBe(window)
+    // The `{key}` swaps and submits (worst cases of 236 and 192) are refused every time, before
+    // any call; every refused request of any route made none.
+    for (const name of ['{key} swap', 'submit']) {
       const times = attempts.find(([candidate]) => candidate === name)?.[2]
       expect({ name, ...outcome[name] }).toEqual({ name, served: 0, refused: times, calls: 0 })
     }
@@ -216,6 +286,9 @@ describe('routes that call a node, after the client spent its RPC budget on quot
     // minute, quotes included, never pass its budget.
     const calls = Object.values(outcome).reduce((sum, tally) => sum + tally.calls, quoteCalls)
     expect(calls).toBeLessThanOrEqual(loadClientLimitConfig().rpc)
+    // And the budget holds exactly the calls that left: each request charged its worst case and
+    // refunded the rest.
+    expect(await spentOf(attacker)).toBe(calls)
     // And once that is spent, every route is 429 with no call.
     expect(last.map(({ status, calls: made }) => ({ status, made }))).toEqual(
       attempts.map(() => ({ status: 429, made: 0 })),
