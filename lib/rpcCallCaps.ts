@@ -44,7 +44,10 @@ export const SUBMIT_RPC_CAP = 6 + 3 * 2 + 2 * RECEIPT_WAIT_RPC_CALLS
 /** A trade looked up by id or hash: a pending trade's receipt, tried on up to three URLs (or one retried). */
 export const TRADE_LOOKUP_RPC_CAP = 3
 
-/** Balances: one eth_getBalance per network the stage serves (a wallet attaches at most those), retried once. */
+/**
+ * Balances: one eth_getBalance per network the stage serves (a wallet attaches at most those),
+ * tried on up to three URLs (or one retried).
+ */
 export function balancesRpcCap(servedNetworks: number): number {
-  return 2 * servedNetworks
+  return 3 * servedNetworks
 }

@@ -52,7 +52,7 @@ export interface MeterOptions {
   cap: number
   /** The charge every call waits for (rpcCallsPaid); settled only once it succeeded. */
   charge?: () => Promise<void>
-  /** Start the charge with `run` (beside its first reads) rather than at its first call. */
+  /** Pay the charge before `run` starts rather than at its first call. */
   upFront?: boolean
   /** Given the calls made, once `run` is done and the charge paid; awaited. */
   settle: (calls: number) => Promise<void>
@@ -80,9 +80,12 @@ export async function meterRpcCalls<Result>(
   { cap, charge, upFront = false, settle }: MeterOptions,
 ): Promise<Result> {
   const meter: Meter = { calls: 0, cap, capped: false, ...(charge && { charge }) }
-  if (charge && upFront) meter.charged = charge()
-  // Awaited below; this keeps a refusal nobody has awaited yet from going unheard.
-  meter.charged?.catch(() => undefined)
+  // Up front: paid before `run` starts, so a refusal reaches no call another request shares
+  // (viem shares an in-flight read, say the block number, between concurrent requests).
+  if (charge && upFront) {
+    meter.charged = charge()
+    await meter.charged
+  }
   let outcome: { result: Result } | { error: Error }
   try {
     outcome = { result: await meters.run(meter, run) }

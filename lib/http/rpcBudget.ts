@@ -13,10 +13,10 @@ export interface RpcBudget {
 
 export interface RpcBudgetOptions {
   /**
-   * 'upFront' (the default): the charge starts with the core, beside its first reads.
-   * 'atFirstCall': it starts at the core's first RPC call, for a route that seldom calls, so a
-   * request that makes no call costs no write (a trade lookup calls only for a pending trade).
-   * Either way no call leaves before the charge is made.
+   * 'upFront' (the default): paid before the core runs (beside a session read beside it).
+   * 'atFirstCall': at the core's first RPC call, for a route that seldom calls, so a request
+   * that makes no call costs no write (a trade lookup calls only for a pending trade). Either
+   * way no call leaves before the charge is made.
    */
   charge?: 'upFront' | 'atFirstCall'
 }
@@ -25,9 +25,9 @@ export interface RpcBudgetOptions {
  * The RPC budget of a route that makes RPC calls (DECISIONS §9.4, §10.4): after authentication
  * and validation (a refused or malformed request costs no budget), one conditional UpdateItem
  * charges the client (source IP) the route's worst case, `cap` calls of its minute
- * (lib/db/clientBudget.ts), beside the core's first reads; every RPC call waits for it at the
- * transport (lib/chain/rpcMeter.ts), so a client that cannot afford it is 429 with `Retry-After`
- * and no RPC call is made. The calls are capped at `cap` there too, so the charge is a bound and
+ * (lib/db/clientBudget.ts), before the core (every RPC call also waits for it at the
+ * transport, lib/chain/rpcMeter.ts), so a client that cannot afford it is 429 with
+ * `Retry-After` and no RPC call is made. The calls are capped at `cap` there too, so the charge is a bound and
  * not a guess, and what the request did not spend is given back to the window it was charged in
  * (one more UpdateItem, only when there is some). `cap` is a number, or a function for a cap
  * read from the configuration (at the first request).

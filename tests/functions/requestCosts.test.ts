@@ -49,9 +49,9 @@ const row = (
 // position); the Idempotency-Key's claim (PutItem), a write, once the session is admitted; the
 // chain reads; the broadcast; then one transaction recording the trade and completing the key.
 const SIGNED_WRITES = 'GetItem ×2, PutItem ×1, TransactWriteItems ×1'
-// Every route that calls a node: its client's RPC budget charged the route's worst case beside its
-// first reads, before any call leaves, and the unspent part refunded once done (DECISIONS §10.4,
-// lib/http/rpcBudget.ts): two UpdateItems, the refund a DynamoDB step of its own at the end.
+// Every route that calls a node: its client's RPC budget charged the route's worst case before
+// its core (beside a session read beside it), and the unspent part refunded once done (DECISIONS
+// §10.4, lib/http/rpcBudget.ts): two UpdateItems, each a DynamoDB step of its own.
 const METERED = 'UpdateItem ×2'
 // Block, nonce and tip batched with the balance reads (a swap's with the route's pools), the
 // estimate (a swap's beside the route's simulation), then the broadcast.
@@ -84,23 +84,23 @@ const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 const NETWORK_ROWS: Record<DemoCatalog, Record<OperationName, Cost | undefined>> = {
   ethereum: {
     quote:             row(METERED, `eth_call ×5, ${QUOTE}`, 2, 2, 4),
-    swapTokens:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 4, 7),
+    swapTokens:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 5, 7),
     swapNative:        undefined,
     transfer:          row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 4, 5),
-    prepareSwapTokens: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 2, 4),
+    prepareSwapTokens: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×9, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 3, 5),
     prepareSwapNative: undefined,
-    prepareTransfer:   row(`${PREPARE_READS}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 2, 3),
-    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 4, 6),
+    prepareTransfer:   row(`${PREPARE_READS}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 3, 4),
+    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 5, 7),
   },
   altchain: {
     quote:             row(METERED, `eth_call ×6, ${QUOTE}`, 2, 2, 4),
-    swapTokens:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 4, 7),
-    swapNative:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×7, eth_estimateGas ×1, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 4, 7),
+    swapTokens:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 5, 7),
+    swapNative:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×7, eth_estimateGas ×1, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 5, 7),
     transfer:          row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 4, 5),
-    prepareSwapTokens: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 2, 4),
-    prepareSwapNative: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×7, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 2, 4),
-    prepareTransfer:   row(`${PREPARE_READS}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 2, 3),
-    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 4, 6),
+    prepareSwapTokens: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 3, 5),
+    prepareSwapNative: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×7, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 3, 5),
+    prepareTransfer:   row(`${PREPARE_READS}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 3, 4),
+    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 5, 7),
   },
 }
 
@@ -162,7 +162,7 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
   'POST /api/v1/networks/wallet':                  row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   // One balance per attached network (each of the stack's), read in parallel.
-  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1, UpdateItem ×2', `eth_getBalance ×${NETWORK_NAMES.length}`, NETWORK_NAMES.length, 2, 3),
+  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1, UpdateItem ×2', `eth_getBalance ×${NETWORK_NAMES.length}`, NETWORK_NAMES.length, 3, 4),
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, GetItem ×1, Query ×1', '', 0, 2, 2),
   'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
@@ -408,12 +408,9 @@ describe('the per-request goals of issue 14', () => {
       .filter(([route, tally]) => tally.read && authenticated.has(route))
       .map(([route]) => route)
     const steps = Object.fromEntries(reads.map((route) => [route, stepsOf(route).dynamoSteps]))
-    // A route on the RPC budget adds the refund, a step at the end; a trade lookup (charged at
-    // its call, after its read) the charge too.
-    const metering = (route: string) => {
-      const rpc = definitions.get(route)?.rpc
-      return rpc ? 1 + (rpc.atFirstCall ? 1 : 0) : 0
-    }
+    // A route on the RPC budget adds its charge (before the core, or a trade lookup's at its
+    // call, after its read) and its refund at the end: two steps.
+    const metering = (route: string) => (definitions.get(route)?.rpc ? 2 : 0)
 
     // Trades, the two trade lookups, balances, project details, the watchlist, each network's
     // prepares.
@@ -448,13 +445,14 @@ describe('the per-request goals of issue 14', () => {
     )
     for (const route of sending) {
       const swap = route.includes('/swap/')
-      // The RPC budget's charge runs beside the first reads (a swap's after its session, which it
-      // reads first); its refund is a step at the end.
+      // The RPC budget's charge comes before the core (a transfer's beside its session read, a
+      // swap's and a submit's after it, read first); its refund is a step at the end.
+      const transfer = route.includes('/transfer/')
       expect({ route, ...stepsOf(route) }).toEqual({
         route,
         roundTrips: swap ? 3 : 2,
-        dynamoSteps: 4,
-        steps: swap ? 7 : route.includes('/submit/') ? 6 : 5,
+        dynamoSteps: transfer ? 4 : 5,
+        steps: transfer ? 5 : 7,
       })
     }
   })
