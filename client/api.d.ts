@@ -3499,7 +3499,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3562,7 +3562,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3689,7 +3689,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3756,7 +3756,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3820,7 +3820,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -3980,7 +3980,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4045,7 +4045,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4108,7 +4108,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4235,7 +4235,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4336,7 +4336,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4403,7 +4403,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4467,7 +4467,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4630,7 +4630,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4693,7 +4693,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4820,7 +4820,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4887,7 +4887,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -4951,7 +4951,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -5049,7 +5049,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["TokenRejected"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -5542,7 +5542,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["TokenRejected"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
@@ -5595,7 +5595,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["TokenRejected"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["Throttled"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

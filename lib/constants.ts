@@ -14,13 +14,6 @@ export function isNative(address: Address): boolean {
 export const DEFAULT_DEADLINE_SECONDS = 20 * 60
 
 /**
- * The RPC calls an anonymous quote is charged, up front, against its client's RPC budget
- * (DECISIONS §9.4): at least what one costs (tests/functions/requestCosts.test.ts checks every
- * anonymous route's calls against its charge; 7 to 8 measured warm on the devnets).
- */
-export const QUOTE_RPC_CALLS = 10
-
-/**
  * The range a sign-in nonce is within, a safe integer (the result schema bounds it too): the
  * service issues 16-digit ones from 2^52 up (lib/auth/mintNonce.ts); earlier ones had 12 to 15.
  */

@@ -86,6 +86,18 @@ export class CallBudgetSpent extends AppError {
  * A network configured without V3 pools or a SwapRouter02 (ChainConfig.v3 / swapRouter absent):
  * the V2-only path serves it, so callers check the configuration or catch this to fall back.
  */
+/**
+ * A request whose RPC calls reached its route's cap (lib/chain/rpcMeter.ts): the call past it
+ * never left. 422, as CallBudgetSpent: the request itself costs more than any request may; the
+ * cap is what the route charged the client's RPC budget up front (DECISIONS §10.4).
+ */
+export class RpcCallCapReached extends AppError {
+  override name = 'RpcCallCapReached'
+  constructor(cap: number) {
+    super(422, 422, `the request needs more than the ${cap} RPC calls its route may make`)
+  }
+}
+
 export class NoRouterConfigured extends AppError {
   override name = 'NoRouterConfigured'
   constructor(network: string) {
@@ -93,12 +105,13 @@ export class NoRouterConfigured extends AppError {
   }
 }
 
+/** A 429: every one says when to come back (DECISIONS §10.4), so the seconds are required. */
 export class TooManyRequests extends AppError {
   override name = 'TooManyRequests'
-  /** Sent as the `Retry-After` header, in seconds. */
+  /** Sent as the `Retry-After` header, in seconds (at least 1). */
   constructor(
     message: string,
-    readonly retryAfterSeconds?: number,
+    readonly retryAfterSeconds: number,
   ) {
     super(429, 429, message)
   }

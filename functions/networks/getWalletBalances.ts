@@ -1,8 +1,11 @@
 import { formatEther, getAddress } from 'viem'
 import { walletGuard } from '../../lib/auth/guard'
+import { loadServedNetworks } from '../../lib/config'
 import { defineHandler } from '../../lib/http/defineHandler'
+import { rpcBudget } from '../../lib/http/rpcBudget'
 import type { Principal } from '../../lib/auth/principal'
 import { readWalletBalances } from '../../lib/markets/readWalletBalances'
+import { balancesRpcCap } from '../../lib/rpcCallCaps'
 import { type WalletBalancesResult, walletBalancesResultSchema } from '../../schemas/networks'
 
 export async function getWalletBalances(principal: Principal): Promise<WalletBalancesResult> {
@@ -19,6 +22,7 @@ export async function getWalletBalances(principal: Principal): Promise<WalletBal
 
 export const handler = defineHandler({
   auth: walletGuard,
+  rpcBudget: rpcBudget(() => balancesRpcCap(loadServedNetworks().length)),
   // A read: the session is checked while the route reads (one sequential round trip).
   sessionRead: 'beside',
   result: walletBalancesResultSchema,

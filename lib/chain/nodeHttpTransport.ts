@@ -9,7 +9,7 @@ import {
   TimeoutError,
   type Transport,
 } from 'viem'
-import { countRpcCall } from './rpcMeter'
+import { countRpcCall, rpcCallsPaid } from './rpcMeter'
 
 /**
  * Every JSON-RPC POST body this transport sends, published before it leaves (a no-op without a
@@ -317,6 +317,10 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
       retryDelay: config.retryDelay,
       timeout: config.timeout,
       request: (async ({ method, params }: { method: string; params?: unknown }) => {
+        // A metered request's calls leave once its client's budget is charged (rpcMeter.ts); the
+        // calls of one tick still share a POST (they all resume in one microtask turn).
+        const paid = rpcCallsPaid()
+        if (paid) await paid
         nextId += 1
         const call: JsonRpcCall = { jsonrpc: '2.0', id: nextId, method, params }
         const { error, result } = await schedule(call)

@@ -35,16 +35,18 @@ export async function spendClientBudget(
 }
 
 /**
- * Adds `units` a client's request turned out to cost beyond what it was charged when admitted
- * (a quote's RPC calls past its up-front weight): one UpdateItem without a condition, since the
- * work is done; the client's next request finds the budget that much spent.
+ * Gives back `units` of what a request was charged when admitted (its route's worst case, less
+ * the RPC calls it made: DECISIONS §10.4), to the window it was charged in (`chargedAt`), so a
+ * request that straddles a minute's end never credits the next one. One UpdateItem without a
+ * condition (ADD a negative amount): the work is done.
  */
-export async function chargeClientBudget(
+export async function refundClientBudget(
   name: ClientLimitName,
   sourceIp: string,
-  { units, now = new Date() }: { units: number; now?: Date },
+  { units, chargedAt }: { units: number; chargedAt: Date },
 ): Promise<void> {
-  const window = windowOf(CLIENT_WINDOW_SECONDS, now)
+  if (units <= 0) return
+  const window = windowOf(CLIENT_WINDOW_SECONDS, chargedAt)
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
@@ -54,7 +56,7 @@ export async function chargeClientBudget(
       ExpressionAttributeValues: {
         ':type': 'WindowCounter',
         ':endsAt': window.endsAt,
-        ':units': units,
+        ':units': -units,
       },
     }),
   )

@@ -2,10 +2,10 @@ import middy from '@middy/core'
 import httpHeaderNormalizer from '@middy/http-header-normalizer'
 import type * as z from '../../schemas/zod'
 import { whileAdmitting } from '../admission'
-import { meterRpcCalls } from '../chain/rpcMeter'
 import { accessLog } from './accessLog'
 import { authenticate } from './authenticate'
 import type { ClientLimit } from './clientLimit'
+import type { RpcBudget } from './rpcBudget'
 import { envelope } from './envelope'
 import { errorHandler } from './errorHandler'
 import { jsonBody } from './jsonBody'
@@ -52,6 +52,12 @@ export interface HandlerDefinition<
    * lib/http/clientLimit.ts: passed in, so that only those routes bundle the table client.
    */
   clientLimit?: ClientLimit
+  /**
+   * For a route whose core makes RPC calls (DECISIONS §10.4), from lib/http/rpcBudget.ts: the
+   * client's RPC budget charged at the route's worst case before the core, its calls capped at
+   * it, the rest refunded.
+   */
+  rpcBudget?: RpcBudget
   params?: ParamsSchema
   query?: QuerySchema
   body?: BodySchema
@@ -70,7 +76,7 @@ export interface HandlerDefinition<
 /**
  * The one way to declare an HTTP route: schemas, auth and a core function. The middy chain runs
  * in this order: access log, header normalisation, client limit, auth, JSON body (64 KB at most),
- * validation, core, envelope;
+ * validation, RPC budget (with the core), core, envelope;
  * the error handler turns any failure into the error envelope. The returned handler carries the
  * definition as `route`.
  */
@@ -95,12 +101,11 @@ export function defineHandler<
         sourceIp: sourceIpOf(event),
       })
     const { admission } = context
-    // A route on the RPC budget pays for the calls its core made (lib/http/clientLimit.ts).
-    const settle = definition.clientLimit?.settle
-    const metered = settle
-      ? () => meterRpcCalls(run, (calls) => settle(sourceIpOf(event), calls))
-      : run
-    const result = admission ? await whileAdmitting(admission, metered) : await metered()
+    const admitted = admission ? () => whileAdmitting(admission, run) : run
+    // A route on the RPC budget is charged its worst case before its core (lib/http/rpcBudget.ts);
+    // the charge, a write, runs beside a session read ('beside'), not after it.
+    const budget = definition.rpcBudget
+    const result = budget ? await budget.spend(sourceIpOf(event), admitted) : await admitted()
     // 'beside': nothing is answered before the session is admitted (a failure waits for it in
     // the error handler).
     await admission

@@ -46,10 +46,11 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResponse> {
             ...(known.details && { details: known.details }),
           },
         })
-        if (known instanceof TooManyRequests && known.retryAfterSeconds !== undefined) {
+        // Every 429 says when to come back (DECISIONS §10.4): at least a second.
+        if (known instanceof TooManyRequests) {
           request.response.headers = {
             ...request.response.headers,
-            'retry-after': String(known.retryAfterSeconds),
+            'retry-after': String(Math.max(1, Math.ceil(known.retryAfterSeconds))),
           }
         }
         return

@@ -3,7 +3,9 @@ import { nativeSwapBodySchema } from '../../schemas/swap'
 import { walletGuard } from '../auth/guard'
 import { prepareSwap } from '../clientSigning/prepareSwap'
 import { defineHandler } from '../http/defineHandler'
+import { rpcBudget } from '../http/rpcBudget'
 import type { NetworkName } from '../networkNames'
+import { PREPARE_SWAP_RPC_CAP } from '../rpcCallCaps'
 
 /**
  * POST /api/v1/prepare/swap/native/<network>: the transactions the network's native swap route
@@ -12,6 +14,7 @@ import type { NetworkName } from '../networkNames'
 export function prepareSwapNativeRoute(network: NetworkName) {
   return defineHandler({
     auth: walletGuard,
+    rpcBudget: rpcBudget(PREPARE_SWAP_RPC_CAP),
     // Prepare writes and sends nothing: the session is read while the route reads.
     sessionRead: 'beside',
     body: nativeSwapBodySchema,

@@ -3,7 +3,9 @@ import { swapBodySchema, tokenSwapBodySchema } from '../../schemas/swap'
 import { walletGuard } from '../auth/guard'
 import { prepareSwap } from '../clientSigning/prepareSwap'
 import { defineHandler } from '../http/defineHandler'
+import { rpcBudget } from '../http/rpcBudget'
 import { NETWORKS, type NetworkName } from '../networkNames'
+import { PREPARE_SWAP_RPC_CAP } from '../rpcCallCaps'
 
 /**
  * POST /api/v1/prepare/swap/tokens/<network>: the transactions the network's tokens swap route
@@ -12,6 +14,7 @@ import { NETWORKS, type NetworkName } from '../networkNames'
 export function prepareSwapTokensRoute(network: NetworkName) {
   return defineHandler({
     auth: walletGuard,
+    rpcBudget: rpcBudget(PREPARE_SWAP_RPC_CAP),
     // Prepare writes and sends nothing: the session is read while the route reads.
     sessionRead: 'beside',
     body: NETWORKS[network].routes.nativeSwapRoute ? tokenSwapBodySchema : swapBodySchema,

@@ -3,7 +3,9 @@ import { transferBodySchema } from '../../schemas/swap'
 import { walletGuard } from '../auth/guard'
 import { prepareTransfer } from '../clientSigning/prepareTransfer'
 import { defineHandler } from '../http/defineHandler'
+import { rpcBudget } from '../http/rpcBudget'
 import type { NetworkName } from '../networkNames'
+import { PREPARE_TRANSFER_RPC_CAP } from '../rpcCallCaps'
 
 /**
  * POST /api/v1/prepare/transfer/tokens/<network>: the transaction the network's transfer route
@@ -12,6 +14,7 @@ import type { NetworkName } from '../networkNames'
 export function prepareTransferRoute(network: NetworkName) {
   return defineHandler({
     auth: walletGuard,
+    rpcBudget: rpcBudget(PREPARE_TRANSFER_RPC_CAP),
     // Prepare writes and sends nothing: the session is read while the route reads.
     sessionRead: 'beside',
     body: transferBodySchema,

@@ -1,8 +1,8 @@
 import { quoteQuerySchema, quoteResultSchemaOf } from '../../schemas/swap'
-import { QUOTE_RPC_CALLS } from '../constants'
-import { clientLimit } from '../http/clientLimit'
 import { defineHandler } from '../http/defineHandler'
+import { rpcBudget } from '../http/rpcBudget'
 import type { NetworkName } from '../networkNames'
+import { QUOTE_RPC_CAP } from '../rpcCallCaps'
 import { quoteSwap } from '../swap/quoteSwap'
 
 // The routes of every network are built here, one module per operation (lib/networks/
@@ -13,7 +13,7 @@ import { quoteSwap } from '../swap/quoteSwap'
 export function quoteRoute(network: NetworkName) {
   return defineHandler({
     auth: 'none',
-    clientLimit: clientLimit('rpc', QUOTE_RPC_CALLS),
+    rpcBudget: rpcBudget(QUOTE_RPC_CAP),
     query: quoteQuerySchema,
     // A network whose quote carries no router call: the result schema strips it.
     result: quoteResultSchemaOf(network),

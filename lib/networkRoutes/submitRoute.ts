@@ -2,8 +2,10 @@ import { submitBodySchema, submitResultSchema } from '../../schemas/clientSignin
 import { walletGuard } from '../auth/guard'
 import { submitSigned } from '../clientSigning/submitSigned'
 import { defineHandler } from '../http/defineHandler'
+import { rpcBudget } from '../http/rpcBudget'
 import { operationRouteKey } from '../networks/operations'
 import type { NetworkName } from '../networkNames'
+import { SUBMIT_RPC_CAP } from '../rpcCallCaps'
 
 /**
  * POST /api/v1/submit/<network>: transactions the wallet signed from a prepare route's answer,
@@ -13,6 +15,7 @@ export function submitRoute(network: NetworkName) {
   const route = operationRouteKey('submit', network)
   return defineHandler({
     auth: walletGuard,
+    rpcBudget: rpcBudget(SUBMIT_RPC_CAP),
     // 'guard', the session first: read beside the catalog, the two reads would race to start the
     // claim and the chain reads, and the route's steps would vary (tests/functions/requestCosts).
     body: submitBodySchema,

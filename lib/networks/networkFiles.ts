@@ -151,6 +151,9 @@ function functionBlock(operation: NetworkOperation, network: Network): string[] 
     `  network: ${network}`,
     '  access:',
     ...(operation.table.length > 0 ? [`    table: [${operation.table.join(', ')}]`] : []),
+    ...(operation.writeKeys?.length
+      ? [`    writeKeys: [${operation.writeKeys.map((key) => `'${key}'`).join(', ')}]`]
+      : []),
     `    parameters: [${parameters.join(', ')}]`,
     ...(operation.moneyMoving
       ? ['  timeout: 28', '  reservedConcurrency: ${param:executingConcurrency}']

@@ -28,6 +28,8 @@ export interface NetworkOperation {
   servedOn(shape: InterfaceShape): boolean
   /** The DynamoDB actions it calls (its role, docs/operations.md); beside its network's RPC URL. */
   table: readonly string[]
+  /** The partition key prefixes its writes are confined to (`access.writeKeys`), if any. */
+  writeKeys?: readonly string[]
   /** It reads the JWT secret (a signed-in route). */
   signedIn: boolean
   /**
@@ -40,7 +42,8 @@ export interface NetworkOperation {
 const always = () => true
 const withNativeRoute = (shape: InterfaceShape) => shape.nativeSwapRoute
 const EXECUTING_TABLE = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] as const
-const PREPARE_TABLE = ['GetItem', 'BatchGetItem'] as const
+// Prepares write only their client's RPC budget (lib/http/rpcBudget.ts).
+const PREPARE_TABLE = ['GetItem', 'BatchGetItem', 'UpdateItem'] as const
 
 export const NETWORK_OPERATIONS: readonly NetworkOperation[] = [
   {
@@ -49,8 +52,9 @@ export const NETWORK_OPERATIONS: readonly NetworkOperation[] = [
     method: 'GET',
     path: '/api/v1/swap/quote/<network>',
     servedOn: always,
-    // The client's RPC budget (lib/http/clientLimit.ts), counted in the table.
+    // The client's RPC budget (lib/http/rpcBudget.ts), counted in the table, and nothing else.
     table: ['UpdateItem'],
+    writeKeys: ['CLIENT#rpc#'],
     signedIn: false,
     moneyMoving: false,
   },
@@ -91,6 +95,7 @@ export const NETWORK_OPERATIONS: readonly NetworkOperation[] = [
     path: '/api/v1/prepare/swap/tokens/<network>',
     servedOn: always,
     table: PREPARE_TABLE,
+    writeKeys: ['CLIENT#rpc#'],
     signedIn: true,
     moneyMoving: false,
   },
@@ -101,6 +106,7 @@ export const NETWORK_OPERATIONS: readonly NetworkOperation[] = [
     path: '/api/v1/prepare/swap/native/<network>',
     servedOn: withNativeRoute,
     table: PREPARE_TABLE,
+    writeKeys: ['CLIENT#rpc#'],
     signedIn: true,
     moneyMoving: false,
   },
@@ -111,6 +117,7 @@ export const NETWORK_OPERATIONS: readonly NetworkOperation[] = [
     path: '/api/v1/prepare/transfer/tokens/<network>',
     servedOn: always,
     table: PREPARE_TABLE,
+    writeKeys: ['CLIENT#rpc#'],
     signedIn: true,
     moneyMoving: false,
   },

@@ -16,6 +16,8 @@ export interface RouteDefinition {
   result: z.core.$ZodType
   /** Present on routes with a per-client budget (429). */
   clientLimit?: unknown
+  /** Present on routes charged the client's RPC budget (429). */
+  rpcBudget?: unknown
 }
 
 /** One HTTP function of serverless.yml with what its handler declares. */
@@ -305,7 +307,9 @@ function operationOf(
   if (auth !== 'none') unauthorized.push(401001, 401002, 401003)
   if (notes.credentials) unauthorized.push(401004)
   // The service's own 429 (a per-client budget, a sign-in lockout) or only the gateway's throttle.
-  const limited = statuses.has(429) && (notes.errors.includes(429) || definition.clientLimit)
+  const limited =
+    statuses.has(429) &&
+    (notes.errors.includes(429) || definition.clientLimit || definition.rpcBudget)
 
   const responses: Record<string, unknown> = {
     200: {

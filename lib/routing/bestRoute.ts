@@ -61,6 +61,12 @@ export interface BestRouteParameters {
    */
   estimateFrom?: Address
   /**
+   * Awaited once the first batch of reads is back, before any further call (tick pages,
+   * simulations): a swap's balance check, read in that same batch, so a swap the wallet cannot
+   * pay fails after one round trip, not after the simulations (issue 39).
+   */
+  beforeMoreCalls?: Promise<unknown>
+  /**
    * Simulate through the network's router (the default; a quote needs it: NoRouterConfigured
    * without one). False: the pools' own math alone, e.g. a price on a network without a router.
    */
@@ -178,6 +184,7 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
       ignoreGas: parameters.ignoreGas,
     }),
   ])
+  await parameters.beforeMoreCalls
   let pools = read
   // The gas price in token1 is the same for every plan on the same pools: worked out once each.
   let gasPriceOn: { pools: readonly Pool[]; gasPrice: GasPriceInToken1 } | undefined

@@ -29,6 +29,8 @@ export const ACCESS_PROPERTY_SCHEMA = {
   properties: {
     table: { type: 'array', items: { enum: DYNAMODB_ACTIONS } },
     parameters: { type: 'array', items: { type: 'string' } },
+    // A key prefix: a type and its '#' (CLIENT#rpc#), never a bare wildcard.
+    writeKeys: { type: 'array', items: { type: 'string', pattern: '^[A-Z_]+#[A-Za-z0-9_#]*$' } },
   },
   additionalProperties: false,
 }
@@ -106,17 +108,44 @@ function logStatements(functionName: string): Statement[] {
   ]
 }
 
+const TABLE_RESOURCES = [
+  { 'Fn::GetAtt': ['Table', 'Arn'] },
+  { 'Fn::Join': ['/', [{ 'Fn::GetAtt': ['Table', 'Arn'] }, 'index', '*']] },
+]
+
+/** The actions `writeKeys` confines: they name the item they change by its key. */
+const KEYED_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+
+/**
+ * The table grants: one statement, or with `writeKeys` two, the writes under a condition that
+ * every partition key they touch starts with one of the prefixes (`dynamodb:LeadingKeys`;
+ * ForAllValues, and a write always names its key, so the set is never empty).
+ */
 function tableStatements(access: FunctionAccess): Statement[] {
   if (!access.table?.length) return []
+  const statement = (actions: string[], condition?: Statement): Statement[] =>
+    actions.length === 0
+      ? []
+      : [
+          {
+            Effect: 'Allow',
+            Action: actions.map((action) => `dynamodb:${action}`),
+            Resource: TABLE_RESOURCES,
+            ...(condition && { Condition: condition }),
+          },
+        ]
+  const prefixes = access.writeKeys
+  if (!prefixes?.length) return statement(access.table)
   return [
-    {
-      Effect: 'Allow',
-      Action: access.table.map((action) => `dynamodb:${action}`),
-      Resource: [
-        { 'Fn::GetAtt': ['Table', 'Arn'] },
-        { 'Fn::Join': ['/', [{ 'Fn::GetAtt': ['Table', 'Arn'] }, 'index', '*']] },
-      ],
-    },
+    ...statement(access.table.filter((action) => !KEYED_WRITES.has(action))),
+    ...statement(
+      access.table.filter((action) => KEYED_WRITES.has(action)),
+      {
+        'ForAllValues:StringLike': {
+          'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`),
+        },
+      },
+    ),
   ]
 }
 

@@ -9,6 +9,11 @@ export interface FunctionAccess {
   table?: string[]
   /** Names of SSM parameters it reads (decrypted), from `custom.parameters`. */
   parameters?: string[]
+  /**
+   * The partition key prefixes its writes (PutItem, UpdateItem, DeleteItem) are confined to, by
+   * an IAM `dynamodb:LeadingKeys` condition (DECISIONS §10.4); unconfined when absent.
+   */
+  writeKeys?: string[]
 }
 
 export interface FunctionObject {

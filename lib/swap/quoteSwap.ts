@@ -52,6 +52,8 @@ export interface QuoteRouteParameters {
   recipient: Address
   /** Also estimates the chosen route's call from this sender (see BestRouteParameters). */
   estimateFrom?: Address
+  /** Awaited before any call past the first batch (see BestRouteParameters). */
+  beforeMoreCalls?: Promise<unknown>
 }
 
 /**
@@ -80,6 +82,7 @@ export function quoteRoute({
   amountIn,
   recipient,
   estimateFrom,
+  beforeMoreCalls,
 }: QuoteRouteParameters): Promise<BestRoute> {
   const { tokenIn, tokenOut } = routerTokens(network, address0, address1)
   return bestRoute({
@@ -91,6 +94,7 @@ export function quoteRoute({
     nativeOut: isNative(address1),
     recipient,
     estimateFrom,
+    ...(beforeMoreCalls && { beforeMoreCalls }),
   })
 }
 

@@ -53,25 +53,43 @@ export function gasFor(plan: SwapPlan, data: Hex): bigint | undefined {
 /**
  * Two batches of reads and the checks on them: (1) the pools, gas price and block, with the
  * nonce, tip, balance, allowance and both decimals; (2) the chosen route simulated and its call
- * estimated from the wallet. Checked: stated decimals (400), balance (422).
+ * estimated from the wallet. Checked: stated decimals (400), balance (422), on the first batch's
+ * answers, before the route reads further (tick pages) or simulates: a swap the wallet cannot pay
+ * costs that one batch.
  */
 export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan> {
   const { network, owner, address0, address1, decimals0, decimals1 } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
   const router = swapRouterOf(network)
-  const [best, context, holding, actualDecimals1] = await Promise.all([
-    quoteRoute({ network, address0, address1, amountIn, recipient: owner, estimateFrom: owner }),
-    readSendContext(network, owner),
+  const sides = Promise.all([
     readHolding({ network, owner, token: address0, spender: router }),
     readDecimals(network, address1),
   ])
-  assertDecimals('decimals0', decimals0, holding.decimals)
-  assertDecimals('decimals1', decimals1, actualDecimals1)
-  if (holding.balance < amountIn) {
-    throw new Unprocessable(
-      `insufficient balance: the wallet holds ${formatUnits(holding.balance, decimals0)} of ${address0} on ${network}, the swap needs ${parameters.amount}`,
-    )
-  }
+  const checked = sides.then(([holding, actualDecimals1]) => {
+    assertDecimals('decimals0', decimals0, holding.decimals)
+    assertDecimals('decimals1', decimals1, actualDecimals1)
+    if (holding.balance < amountIn) {
+      throw new Unprocessable(
+        `insufficient balance: the wallet holds ${formatUnits(holding.balance, decimals0)} of ${address0} on ${network}, the swap needs ${parameters.amount}`,
+      )
+    }
+    return holding
+  })
+  // Awaited by the route and below; this keeps a route that failed first from leaving it unheard.
+  checked.catch(() => undefined)
+  const [holding, best, context] = await Promise.all([
+    checked,
+    quoteRoute({
+      network,
+      address0,
+      address1,
+      amountIn,
+      recipient: owner,
+      estimateFrom: owner,
+      beforeMoreCalls: checked,
+    }),
+    readSendContext(network, owner),
+  ])
   const fees = {
     maxFeePerGas: context.maxFeePerGas,
     maxPriorityFeePerGas: context.maxPriorityFeePerGas,

@@ -1,5 +1,6 @@
 import '../support/env'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { loadClientLimitConfig } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { NETWORK_NAMES, NETWORKS } from '../../lib/networkNames'
 import { DEFAULT_NETWORKS } from '../../lib/networks'
@@ -48,6 +49,10 @@ const row = (
 // position); the Idempotency-Key's claim (PutItem), a write, once the session is admitted; the
 // chain reads; the broadcast; then one transaction recording the trade and completing the key.
 const SIGNED_WRITES = 'GetItem ×2, PutItem ×1, TransactWriteItems ×1'
+// Every route that calls a node: its client's RPC budget charged the route's worst case before
+// its core (beside a session read beside it), and the unspent part refunded once done (DECISIONS
+// §10.4, lib/http/rpcBudget.ts): two UpdateItems, each a DynamoDB step of its own.
+const METERED = 'UpdateItem ×2'
 // Block, nonce and tip batched with the balance reads (a swap's with the route's pools), the
 // estimate (a swap's beside the route's simulation), then the broadcast.
 const SEND =
@@ -70,7 +75,7 @@ const PREPARE =
 // the trade tail and the catalog (the swap's tokens must be known, their decimals come from it:
 // no contract is called before it is known, issue 22), then the pending nonce, the broadcast and
 // the record.
-const SUBMIT_WRITES = `BatchGetItem ×1, ${SIGNED_WRITES}`
+const SUBMIT_WRITES = `BatchGetItem ×1, ${SIGNED_WRITES}, ${METERED}`
 const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 
 // Each network's routes (lib/networks/operations.ts) cost what its demo catalog's pools and
@@ -80,24 +85,24 @@ const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 // prettier-ignore
 const NETWORK_ROWS: Record<DemoCatalog, Record<OperationName, Cost | undefined>> = {
   ethereum: {
-    quote:             row('UpdateItem ×1', `eth_call ×5, ${QUOTE}`, 2, 1, 3),
-    swapTokens:        row(SIGNED_WRITES, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
+    quote:             row(METERED, `eth_call ×5, ${QUOTE}`, 2, 2, 4),
+    swapTokens:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 5, 7),
     swapNative:        undefined,
-    transfer:          row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
-    prepareSwapTokens: row(PREPARE_READS, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
+    transfer:          row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 4, 5),
+    prepareSwapTokens: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×10, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 3, 5),
     prepareSwapNative: undefined,
-    prepareTransfer:   row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
-    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
+    prepareTransfer:   row(`${PREPARE_READS}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 3, 4),
+    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 5, 7),
   },
   altchain: {
-    quote:             row('UpdateItem ×1', `eth_call ×6, ${QUOTE}`, 2, 1, 3),
-    swapTokens:        row(SIGNED_WRITES, `eth_call ×11, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 3, 5),
-    swapNative:        row(SIGNED_WRITES, `eth_call ×8, eth_estimateGas ×1, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 3, 5),
-    transfer:          row(SIGNED_WRITES, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 3, 4),
-    prepareSwapTokens: row(PREPARE_READS, `eth_call ×11, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
-    prepareSwapNative: row(PREPARE_READS, `eth_call ×8, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 1, 3),
-    prepareTransfer:   row(PREPARE_READS, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 1, 2),
-    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 3, 5),
+    quote:             row(METERED, `eth_call ×6, ${QUOTE}`, 2, 2, 4),
+    swapTokens:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×11, eth_estimateGas ×1, ${QUOTE}, ${SEND}`, 3, 5, 7),
+    swapNative:        row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×8, eth_estimateGas ×1, ${QUOTE}, ${SEND}, eth_getBalance ×1`, 3, 5, 7),
+    transfer:          row(`${SIGNED_WRITES}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${SEND}`, 2, 4, 5),
+    prepareSwapTokens: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×11, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 3, 5),
+    prepareSwapNative: row(`${PREPARE_READS}, ${METERED}`, `eth_call ×8, eth_estimateGas ×1, ${QUOTE}, ${PREPARE}`, 2, 3, 5),
+    prepareTransfer:   row(`${PREPARE_READS}, ${METERED}`, `eth_call ×2, eth_estimateGas ×1, ${PREPARE}`, 1, 3, 4),
+    submit:            row(SUBMIT_WRITES, SUBMIT, 2, 5, 7),
   },
 }
 
@@ -161,7 +166,7 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/swap/tokens':                       row('Query ×1', '', 0, 1, 1),
   'POST /api/v1/networks/wallet':                  row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   // One balance per attached network (each of the stack's), read in parallel.
-  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1', `eth_getBalance ×${NETWORK_NAMES.length}`, NETWORK_NAMES.length, 1, 2),
+  'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1, UpdateItem ×2', `eth_getBalance ×${NETWORK_NAMES.length}`, NETWORK_NAMES.length, 3, 4),
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, GetItem ×1, Query ×1', '', 0, 2, 2),
   'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
@@ -170,16 +175,26 @@ const EXPECTED: Record<string, Cost> = {
   'GET /api/v1/price/history/monthly/{projectId}': row('Query ×1', '', 0, 1, 1),
   'GET /api/v1/price/history/yearly/{projectId}':  row('Query ×1', '', 0, 1, 1),
   'GET /api/v1/trades':                            row('GetItem ×1, Query ×1', '', 0, 1, 1),
-  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1', 'eth_getTransactionReceipt ×1', 1, 1, 2),
-  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2', 'eth_getTransactionReceipt ×1', 1, 1, 2),
+  'GET /api/v1/trade/hash/{hash}':                 row('GetItem ×1, Query ×1, UpdateItem ×2', 'eth_getTransactionReceipt ×1', 1, 3, 4),
+  'GET /api/v1/trade/id/{tradeId}':                row('GetItem ×2, UpdateItem ×2', 'eth_getTransactionReceipt ×1', 1, 3, 4),
   ...networkRows,
 }
 
 const measured = new Map<string, RequestTally & { status: number; read: boolean }>()
 /** Routes whose handler takes a token (their definition's `auth`). */
 const authenticated = new Set<string>()
-/** Each route's token kind and per-client budget (its definition's `auth` and `clientLimit`). */
-const definitions = new Map<string, { token: string; budget?: { name: string; weight: number } }>()
+/**
+ * Each route's token kind, per-client budget and RPC charge (its definition's `auth`,
+ * `clientLimit` and `rpcBudget`: the worst case it is charged, and whether only when it calls).
+ */
+const definitions = new Map<
+  string,
+  {
+    token: string
+    budget?: { name: string; weight: number }
+    rpc?: { cap: number; atFirstCall: boolean }
+  }
+>()
 
 beforeAll(async () => {
   for (const fn of declaredFunctions()) {
@@ -189,6 +204,7 @@ beforeAll(async () => {
         route?: {
           auth: 'none' | { audience: string }
           clientLimit?: { budget: { name: string; weight: number } }
+          rpcBudget?: { cap: () => number; atFirstCall: boolean }
         }
       }
     }
@@ -199,6 +215,12 @@ beforeAll(async () => {
     definitions.set(routeKey, {
       token: handler.route.auth === 'none' ? 'none' : handler.route.auth.audience,
       budget: handler.route.clientLimit?.budget,
+      ...(handler.route.rpcBudget && {
+        rpc: {
+          cap: handler.route.rpcBudget.cap(),
+          atFirstCall: handler.route.rpcBudget.atFirstCall,
+        },
+      }),
     })
   }
   const routes = await routeRequests(inject('deployments'))
@@ -257,10 +279,12 @@ describe('the cost table of docs/security.md', () => {
         const tally = measured.get(route)
         const definition = definitions.get(route)
         const budget = definition?.budget
+        const rpc = definition?.rpc
         return {
           route,
           token: definition?.token ?? '?',
-          budget: budget ? `${budget.name} (${budget.weight})` : '',
+          budget: budget ? `${budget.name} (${budget.weight})` : rpc ? 'rpc' : '',
+          rpcCharged: rpc ? `${rpc.cap}${rpc.atFirstCall ? ' if it calls' : ''}` : '',
           dynamoCalls: tally?.dynamo.calls ?? 0,
           dynamoCommands: formatCounts(tally?.dynamo.byCommand ?? {}),
           rpcCalls: tally?.rpc.calls ?? 0,
@@ -274,30 +298,40 @@ describe('the cost table of docs/security.md', () => {
     expect(tableCells(documentedCostTable())).toEqual(tableCells(renderCostTable(rows())))
   })
 
-  it("charges every anonymous route that makes RPC calls to its client's RPC budget, at least the calls it made (DECISIONS §9.4)", () => {
-    const anonymousRpc = [...measured]
-      .filter(([route, tally]) => definitions.get(route)?.token === 'none' && tally.rpc.calls > 0)
-      .map(([route, tally]) => {
-        const budget = definitions.get(route)?.budget
-        return { route, budget: budget?.name, covered: (budget?.weight ?? 0) >= tally.rpc.calls }
-      })
+  it("charges every route that makes RPC calls its client's RPC budget, at a worst case at least the calls it made and within the budget (DECISIONS §10.4)", () => {
+    const limit = loadClientLimitConfig().rpc
+    const calling = [...measured].filter(([, tally]) => tally.rpc.calls > 0)
+    const charges = calling.map(([route, tally]) => {
+      const rpc = definitions.get(route)?.rpc
+      return {
+        route,
+        charged: rpc !== undefined,
+        covers: (rpc?.cap ?? 0) >= tally.rpc.calls,
+        withinBudget: (rpc?.cap ?? Infinity) <= limit,
+      }
+    })
 
-    // Each network's quote, and nothing else.
-    expect(anonymousRpc).toEqual(
-      expect.arrayContaining(
-        NETWORK_NAMES.map((network) => ({
-          route: routeKeyOf(functionName('quote', network)),
-          budget: 'rpc',
-          covered: true,
-        })),
-      ),
+    // Each network's quote, swaps, transfer, prepares and submit, the balances, the trade lookups.
+    expect(calling.length).toBe(networkRoutes.length + 3)
+    expect(charges).toEqual(
+      calling.map(([route]) => ({ route, charged: true, covers: true, withinBudget: true })),
     )
-    expect(anonymousRpc).toHaveLength(NETWORK_NAMES.length)
+    // A route that calls no node is charged nothing (the wallet login charges a contract wallet's
+    // check itself, lib/auth/walletSignIn.ts).
+    const uncharged = [...measured]
+      .filter(([, tally]) => tally.rpc.calls === 0)
+      .filter(([route]) => definitions.get(route)?.rpc !== undefined)
+    expect(uncharged).toEqual([])
   })
 })
 
 describe('the per-request goals of issue 7', () => {
-  const dynamoCalls = (route: string) => measured.get(route)?.dynamo.calls
+  // The table's reads and writes of the route's own work: the RPC budget's charge and refund
+  // (DECISIONS §10.4, two UpdateItems) are the metering, counted in the cost table.
+  const dynamoCalls = (route: string) => {
+    const calls = measured.get(route)?.dynamo.calls
+    return calls === undefined ? undefined : calls - (definitions.get(route)?.rpc ? 2 : 0)
+  }
   const calls = (routes: string[]) =>
     Object.fromEntries(routes.map((route) => [route, dynamoCalls(route)]))
 
@@ -378,6 +412,9 @@ describe('the per-request goals of issue 14', () => {
       .filter(([route, tally]) => tally.read && authenticated.has(route))
       .map(([route]) => route)
     const steps = Object.fromEntries(reads.map((route) => [route, stepsOf(route).dynamoSteps]))
+    // A route on the RPC budget adds its charge (before the core, or a trade lookup's at its
+    // call, after its read) and its refund at the end: two steps.
+    const metering = (route: string) => (definitions.get(route)?.rpc ? 2 : 0)
 
     // Trades, the two trade lookups, balances, project details, the watchlist, each network's
     // prepares.
@@ -389,7 +426,10 @@ describe('the per-request goals of issue 14', () => {
     // their projects (a BatchGetItem).
     expect(steps).toEqual(
       Object.fromEntries(
-        reads.map((route) => [route, route === 'GET /api/v1/watchlist/projects' ? 2 : 1]),
+        reads.map((route) => [
+          route,
+          (route === 'GET /api/v1/watchlist/projects' ? 2 : 1) + metering(route),
+        ]),
       ),
     )
   })
@@ -409,11 +449,14 @@ describe('the per-request goals of issue 14', () => {
     )
     for (const route of sending) {
       const swap = route.includes('/swap/')
+      // The RPC budget's charge comes before the core (a transfer's beside its session read, a
+      // swap's and a submit's after it, read first); its refund is a step at the end.
+      const transfer = route.includes('/transfer/')
       expect({ route, ...stepsOf(route) }).toEqual({
         route,
         roundTrips: swap ? 3 : 2,
-        dynamoSteps: 3,
-        steps: route.includes('/submit/') || swap ? 5 : 4,
+        dynamoSteps: transfer ? 4 : 5,
+        steps: transfer ? 5 : 7,
       })
     }
   })

@@ -6,8 +6,10 @@ import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import esbuildOptions from '../../esbuild.config'
+import { clientWindowKey, noncePartition } from '../../lib/db/keys'
 import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
 import { DEFAULT_NETWORKS, NETWORK_ENTRIES } from '../../lib/networks'
+import { PEAK_REQUESTS_PER_SECOND, THROTTLE_HEADROOM } from '../../lib/serverless/capacity'
 import { functionName, operationPath, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { type PackagedStacks, readPackagedStacks, resourceCounts } from '../support/packagedStacks'
@@ -28,6 +30,7 @@ interface Statement {
   Effect: string
   Action: string[]
   Resource: unknown
+  Condition?: Record<string, Record<string, string[]>>
 }
 
 // The settings a deployed stage requires (custom.requiredSettings), as an operator exports them.
@@ -171,24 +174,30 @@ describe('serverless package (stage prod, no credentials)', () => {
     })
   })
 
-  it('throttles the anonymous credential routes below the stage, after their routes exist', () => {
+  it(`throttles the stage and the sign-in routes as capacity guards, ${THROTTLE_HEADROOM} times the peak of lib/serverless/capacity.ts, after their routes exist`, () => {
+    type Throttle = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
     const [stage] = ofType('AWS::ApiGatewayV2::Stage')
-    const settings = stage?.Properties.RouteSettings as Record<
-      string,
-      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
-    >
-    const stageRate = (stage?.Properties.DefaultRouteSettings as { ThrottlingRateLimit: number })
-      .ThrottlingRateLimit
-    const credentialRoutes = [
-      'GET /api/v1/auth/nonce/{address}',
-      'POST /api/v1/auth/login',
-      'POST /api/v1/account/login',
-      'POST /api/v1/account/register',
-    ]
+    const settings = stage?.Properties.RouteSettings as Record<string, Throttle>
+    const stageThrottle = stage?.Properties.DefaultRouteSettings as Throttle
+    const peaks: Record<string, number> = PEAK_REQUESTS_PER_SECOND.routes
+    const credentialRoutes = Object.keys(peaks)
+    // A guard far above peak, never the limit one client's flood reaches for everyone (DECISIONS
+    // §10.4): each at least its peak times the headroom, its burst at least its rate, inside the
+    // stage's.
+    const guard = (throttle: Throttle | undefined, peak: number) => ({
+      rateOverPeak: (throttle?.ThrottlingRateLimit ?? 0) >= peak * THROTTLE_HEADROOM,
+      burstOverRate: (throttle?.ThrottlingBurstLimit ?? 0) >= (throttle?.ThrottlingRateLimit ?? 1),
+    })
+    const held = { rateOverPeak: true, burstOverRate: true }
 
+    expect(guard(stageThrottle, PEAK_REQUESTS_PER_SECOND.stage)).toEqual(held)
     expect(Object.keys(settings).sort()).toEqual([...credentialRoutes].sort())
     for (const route of credentialRoutes) {
-      expect(settings[route]?.ThrottlingRateLimit).toBeLessThan(stageRate)
+      expect({ route, ...guard(settings[route], peaks[route] ?? Infinity) }).toEqual({
+        route,
+        ...held,
+      })
+      expect(settings[route]?.ThrottlingRateLimit).toBeLessThan(stageThrottle.ThrottlingRateLimit)
     }
     // The stage waits for each of them: for the nested stack that holds it.
     const stageResource = Object.entries(resources).find(([, r]) => r === stage)?.[0] ?? ''
@@ -383,7 +392,7 @@ describe('least privilege: one role per function', () => {
       readRoutes.map((name) => [name, writesOf(grantedActions(statementsOf(name), 'dynamodb:'))]),
     )
     // GET routes that write by design: a nonce is issued (and the caller's budget counted), a
-    // quote counts the RPC calls of its caller's budget, a pending trade is settled from its
+    // quote and the balances charge their caller's RPC budget, a pending trade is settled from its
     // receipt when looked up, a refresh (GET in the interface) rotates its session and revokes
     // the family on a replay, so only the refreshes delete.
     const rotation = ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
@@ -398,6 +407,7 @@ describe('least privilege: one role per function', () => {
           refreshAccountSession: rotation,
           getTradeByHash: ['dynamodb:UpdateItem'],
           getTradeById: ['dynamodb:UpdateItem'],
+          getWalletBalances: ['dynamodb:UpdateItem'],
         }[name] ?? [],
       ]),
     )
@@ -417,6 +427,38 @@ describe('least privilege: one role per function', () => {
         ])
       }
     }
+  })
+
+  it("confines the quote, prepare, balance and nonce roles' writes to their own key prefixes (dynamodb:LeadingKeys)", () => {
+    const WRITES = ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
+    const RPC_BUDGET = ['CLIENT#rpc#*']
+    const confined: Record<string, string[]> = {
+      getNonce: ['NONCE#*', 'CLIENT#nonce#*'],
+      getWalletBalances: RPC_BUDGET,
+      ...Object.fromEntries(
+        Object.keys(functions)
+          .filter((name) => /^(quote|prepare)/.test(name))
+          .map((name) => [name, RPC_BUDGET]),
+      ),
+    }
+    // Each network's quote and prepares, the balances and the nonce.
+    expect(Object.keys(confined)).toHaveLength(2 + 4 * DEFAULT_NETWORKS.length - 1)
+
+    for (const [name, prefixes] of Object.entries(confined)) {
+      const statements = statementsOf(name).filter((statement) =>
+        statement.Action.some((action) => WRITES.includes(action)),
+      )
+      // Every write the role may make sits under the condition, with exactly these prefixes.
+      expect({ name, statements: statements.map((s) => s.Condition) }).toEqual({
+        name,
+        statements: [{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes } }],
+      })
+      expect(statements[0]?.Action.every((action) => WRITES.includes(action))).toBe(true)
+    }
+    // The prefixes are the keys the code writes (lib/db/keys.ts): its client windows, its nonces.
+    expect(clientWindowKey('rpc', '192.0.2.1', 0).pk).toMatch(/^CLIENT#rpc#/)
+    expect(clientWindowKey('nonce', '192.0.2.1', 0).pk).toMatch(/^CLIENT#nonce#/)
+    expect(noncePartition('0x0000000000000000000000000000000000000001')).toMatch(/^NONCE#/)
   })
 
   it('lets only the functions that read the JWT secret or an RPC URL read SSM, each its own', () => {

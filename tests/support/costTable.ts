@@ -12,8 +12,13 @@ export interface CostRow {
   route: string
   /** 'none', 'wallet' or 'account'. */
   token: string
-  /** The per-client budget the route spends and its weight, e.g. `rpc (10)`, or ''. */
+  /** The per-client budget the route spends and its weight, e.g. `nonce (1)` or `rpc`, or ''. */
   budget: string
+  /**
+   * The RPC calls the route is charged before its first call, its worst case (lib/rpcCallCaps.ts):
+   * e.g. `40`, `3 if it calls`, or '' for a route that calls no node.
+   */
+  rpcCharged: string
   dynamoCalls: number
   dynamoCommands: string
   rpcCalls: number
@@ -28,6 +33,7 @@ const HEADER = [
   'DynamoDB commands',
   'RPC calls',
   'RPC round trips',
+  'RPC calls charged (worst case)',
 ]
 
 function cells(row: CostRow): string[] {
@@ -39,6 +45,7 @@ function cells(row: CostRow): string[] {
     row.dynamoCommands || '—',
     String(row.rpcCalls),
     String(row.rpcRoundTrips),
+    row.rpcCharged || '—',
   ]
 }
 

@@ -177,7 +177,9 @@ describe('prepare, sign on the client, submit', () => {
         eth_simulateV1: 1,
       },
     })
-    expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1, BatchGetItem: 1 })
+    // Beside them, the client's RPC budget charged its worst case and refunded the rest (two
+    // UpdateItems, lib/http/rpcBudget.ts).
+    expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1, BatchGetItem: 1, UpdateItem: 2 })
     // Submit: the pending nonce (LINK's decimals come from the catalog), the approval, the wait for its receipt, the
     // swap. How often the wait polls depends on when the node mines the approval (viem watches
     // the blocks once a first receipt read finds nothing), so only the rest is counted exactly.
@@ -192,6 +194,7 @@ describe('prepare, sign on the client, submit', () => {
       GetItem: 2,
       BatchGetItem: 1,
       TransactWriteItems: 2,
+      UpdateItem: 2,
     })
 
     await reconcileTrades({} as never)
@@ -329,7 +332,7 @@ describe('prepare, sign on the client, submit', () => {
     expect([sentEth.status, sentAlt.status]).toEqual([200, 200])
     // A native transfer: one batch (block, nonce, tip, balance, the estimate); no catalog read.
     expect(prepareCost.rpc).toMatchObject({ calls: 5, roundTrips: 1 })
-    expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1 })
+    expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1, UpdateItem: 2 })
     // Its submit: the pending nonce, then the broadcast.
     expect(submitCost.rpc).toEqual({
       calls: 2,

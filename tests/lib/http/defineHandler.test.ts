@@ -231,7 +231,7 @@ describe('defineHandler', () => {
       ['NotFound', new NotFound('no such item'), 404],
       ['Conflict', new Conflict('that name is taken'), 409],
       ['Unprocessable', new Unprocessable('no liquidity for this pair'), 422],
-      ['TooManyRequests', new TooManyRequests('too many failed logins'), 429],
+      ['TooManyRequests', new TooManyRequests('too many failed logins', 60), 429],
       ['ChainUnavailable', new ChainUnavailable('ethereum'), 502],
     ])('answers a %s with its own status and code', async (_name, error, status) => {
       const route = failingRoute(error)

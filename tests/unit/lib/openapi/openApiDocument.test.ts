@@ -360,8 +360,9 @@ describe('the OpenAPI document', () => {
 
   it('enumerates the error codes of each route', () => {
     expect(errorCodes(operation('get', '/api/v1/wallet/mnemonic'))).toEqual([500])
+    // A pending trade's lookup charges its client's RPC budget (lib/http/rpcBudget.ts): 429.
     expect(errorCodes(operation('get', '/api/v1/trade/id/{tradeId}'))).toEqual([
-      400, 404, 500, 503, 401001, 401002, 401003,
+      400, 404, 429, 500, 503, 401001, 401002, 401003,
     ])
     expect(errorCodes(operation('post', '/api/v1/auth/login'))).toEqual([
       400, 413, 415, 429, 500, 502, 503, 401004,
