@@ -51,7 +51,8 @@ export const accountTokenResultSchema = z.object({
 /** A login's answer: the session's tokens and a device token to send with the next login. */
 export const accountLoginResultSchema = z.object({
   token: sessionTokensSchema,
-  device: z.string(),
+  // Opaque: URL-safe characters and dots, as the service writes it (lib/auth/deviceToken.ts).
+  device: z.string().check(z.regex(/^[A-Za-z0-9._-]{1,256}$/), z.maxLength(DEVICE_TOKEN_MAX_CHARS)),
 })
 
 export type AccountCredentialsBody = z.infer<typeof accountCredentialsBodySchema>

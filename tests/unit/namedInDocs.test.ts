@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { basename, dirname, join, normalize, resolve } from 'node:path'
+import { dirname, join, normalize, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 
@@ -9,7 +9,8 @@ import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 //   - a link target, relative to the document (`[docs/api.md](docs/api.md)`);
 //   - in a code span, each word that starts with a top-level folder or file of the repository
 //     (`lib/db/keys.ts`, `tests/unit/`), or a bare file name (`sendSigned.ts`): that one must be
-//     the name of some file in the tree;
+//     a top-level file (`serverless.yml`), since a bare name passes for any file of that name
+//     (issue 42): a doc names every other file by its full path;
 //   - a route: `METHOD /path` anywhere in the text, or a code span that starts with `/api/`,
 //     `/v1/` or the first folder of a declared route (`/swap/tokens/ethereum`).
 // `<name>`, `{name}`, `*` and an elision (`...`, `…`) stand for any one folder (`**`, `...` and
@@ -36,7 +37,6 @@ const GENERATED = new Set([
 /** Every file and folder of the tree, relative to the root, folders with a trailing slash. */
 const TREE = walk('')
 const TOP_LEVEL = new Set(TREE.filter((path) => !path.slice(0, -1).includes('/')))
-const FILE_NAMES = new Set(TREE.filter((path) => !path.endsWith('/')).map((path) => basename(path)))
 const FILE_NAME = /^[\w.-]+\.(ts|mts|cjs|mjs|js|json|ya?ml|md|sol)$/
 const METHODS = 'GET|POST|PUT|PATCH|DELETE'
 
@@ -82,6 +82,11 @@ function existsInTree(path: string): boolean {
     const candidate = entry.endsWith('/') ? entry.slice(0, -1) : entry
     return (!folder || entry.endsWith('/')) && pattern.test(candidate)
   })
+}
+
+/** Whether a name without a folder is a top-level file or folder (a bare name of a deeper file is not). */
+function namesTopLevel(name: string): boolean {
+  return TOP_LEVEL.has(name) || TOP_LEVEL.has(`${name}/`)
 }
 
 interface Named {
@@ -204,7 +209,7 @@ describe('the docs name only what exists', () => {
       .flatMap(({ document, text }) => pathsNamed(document, text))
       .filter(({ name }) => {
         if (name.includes('/')) return !existsInTree(name)
-        return !(TOP_LEVEL.has(name) || TOP_LEVEL.has(`${name}/`) || FILE_NAMES.has(name))
+        return !namesTopLevel(name)
       })
       .map(({ document, line, name }) => `${document}:${line} ${name}`)
 
@@ -225,6 +230,9 @@ describe('the docs name only what exists', () => {
     expect(existsInTree('functions/<area>/<operation>.ts')).toBe(true)
     expect(existsInTree('lib/http/sessionGate.ts')).toBe(false)
     expect(existsInTree('tests/lib/importGraph.test.ts')).toBe(false)
+    expect(namesTopLevel('serverless.yml')).toBe(true)
+    expect(namesTopLevel('sendSigned.ts')).toBe(false)
+    expect(existsInTree('lib/send/sendSigned.ts')).toBe(true)
     expect(routeDeclared('GET /api/v1/swap/quote/{network}')).toBe(true)
     expect(routeDeclared('POST /v1/watchlist/{projectId}')).toBe(true)
     expect(routeDeclared('DELETE /v1/networks/wallet')).toBe(false)

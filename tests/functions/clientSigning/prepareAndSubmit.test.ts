@@ -157,17 +157,18 @@ describe('prepare, sign on the client, submit', () => {
       }),
     ])
     // Prepare, three round trips: the reads (the lens over the pools, gas price, block, nonce,
-    // tip, balance, allowance, decimals, native balance: LINK's balance slot is known from the
-    // quote above); the route's simulation with its estimate from the wallet, which reverts while
+    // tip, balance, allowance, decimals, native balance, and the recipient's balance of the
+    // output, which prices its gas (lib/routing/freshRecipient.ts): LINK's balance slot is known
+    // from the quote above); the route's simulation with its estimate from the wallet, which reverts while
     // the allowance is short; then one eth_simulateV1 for both gas limits. The session and one
     // catalog read. Nothing sent.
     const { lens, simulations } = quoteCallsOf('ethereum', body.address0, body.address1)
     expect(prepareCost.rpc).toEqual({
-      calls: lens + simulations * 2 + 11,
+      calls: lens + simulations * 2 + 12,
       roundTrips: 3,
       byMethod: {
         eth_blockNumber: 1,
-        eth_call: lens + simulations + 4,
+        eth_call: lens + simulations + 5,
         eth_estimateGas: simulations,
         eth_gasPrice: 1,
         eth_getBalance: 1,

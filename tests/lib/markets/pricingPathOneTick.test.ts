@@ -193,9 +193,11 @@ describe('capital held for one sampler tick around the review', () => {
     if (!projectId) throw new Error('not imported')
     const imported = await pathOf(projectId)
 
-    // Act: a day and a minute after the import (a review is due by then whatever its schedule),
-    // the attacker adds capital equal to the honest ±2 % depth, scaled from a first position.
-    const review = (await own.chainTime()) + DAY + 60
+    // Act: half past the hour a day after the import (a review is due by then whatever its
+    // schedule), the attacker adds capital equal to the honest ±2 % depth, scaled from a first
+    // position. Half past, whatever the wall clock: the review's hour then holds samples after
+    // the withdrawal (a review in an hour's last tick would be that bucket's only sample).
+    const review = Math.ceil(((await own.chainTime()) + DAY) / HOUR) * HOUR + HOUR / 2
     await own.mineAt(review - 120)
     const { honest, attackerDepth, positions } = await addHonestDepth(token, attackerPool)
     await own.mineAt(review)
