@@ -167,9 +167,10 @@ describe('backfilling the price history from the chain', () => {
           outOfReach: 0,
         })
         // A boundary costs its block search (a few reads, shared across the window) and the
-        // path's reads (3 calls a V2 pool, 2 a V3 pool); the path's choice one lens round trip.
+        // path's reads (3 calls a V2 pool, 2 a V3 pool); the path's choice its review's lens reads
+        // (12 calls measured for WBTC's two hops of two V3 pools, since issue 39's depth reads).
         expect(firstRun.rpc.byMethod.eth_call).toBeLessThanOrEqual(
-          expected.boundaries * callsPerBoundary + 10,
+          expected.boundaries * callsPerBoundary + 16,
         )
         expect(firstRun.rpc.byMethod.eth_getBlockByNumber).toBeLessThanOrEqual(
           expected.boundaries * 4,
