@@ -13,6 +13,7 @@ import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 import { spyOnDbSend } from '../../support/dbSendSpy'
 import { clearOfWindowEnd } from '../../support/windowEdge'
+import { uniqueClient } from '../../support/uniqueClient'
 
 const ROUTE = 'POST /api/v1/account/login'
 
@@ -25,7 +26,7 @@ function login(body: unknown, sourceIp?: string): Promise<EnvelopeResponse> {
 }
 
 /** A client's source address of its own: a test's budgets are never another test's. */
-const newClient = () => `198.18.0.${Math.floor(Math.random() * 250) + 1}`
+const newClient = uniqueClient
 
 async function registered(prefix?: string) {
   const credentials = { username: newUsername(prefix), password: `pw-${randomUUID()}` }

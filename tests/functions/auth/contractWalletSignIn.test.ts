@@ -23,6 +23,7 @@ import { loadChainConfig, loadClientLimitConfig } from '../../../lib/config'
 import { rpcRequestChannel } from '../../support/rpcChannels'
 import { compileSolidity } from '../../../lib/local/catalogTokenArtifact'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import { uniqueClient } from '../../support/uniqueClient'
 import { clearOfWindowEnd } from '../../support/windowEdge'
 
 // The smallest EIP-1271 wallet: a contract that accepts what its owner signed.
@@ -115,7 +116,7 @@ async function signInAsContract(
 }
 
 /** A client's source address of its own: a test's budgets are never another test's. */
-const newClient = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`
+const newClient = uniqueClient
 
 /** The RPC calls made while `run` runs, by method. */
 async function rpcCallsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {

@@ -19,6 +19,7 @@ import {
 import { findKnownWallets } from '../../../lib/db/wallet'
 import { httpEvent, invoke, lambdaContext } from '../../support/httpEvent'
 import { countRequests, formatCounts } from '../../support/requestCounters'
+import { uniqueClient } from '../../support/uniqueClient'
 
 // Counts the signature checks that run, without changing what they do.
 vi.mock('../../../lib/auth/siwe', async (importOriginal) => {
@@ -65,8 +66,8 @@ async function nonceItems(partition: string) {
   return Items
 }
 
-/** A client's source address of its own, so that no other test shares its budgets. */
-const clientAddress = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}`
+/** A client's source address of its own, so that no other test (nor another call) shares its budgets. */
+const clientAddress = uniqueClient
 
 /** 65 bytes that are a well-formed signature of somebody else. */
 const strangersSignature = (seed: string) =>
@@ -404,7 +405,7 @@ describe('sign-in nobody can lock (DECISIONS §9.4)', () => {
 describe('per-client limits (DECISIONS §7.1)', () => {
   it('answers 429 with Retry-After once an IP spends its 30 nonces a minute; another IP is served', async () => {
     const address = privateKeyToAccount(generatePrivateKey()).address
-    const flooder = `198.51.100.${Math.floor(Math.random() * 250)}`
+    const flooder = uniqueClient()
     // A fresh address each time: an address's own cap (20 a window) must not refuse first.
     const ask = async () =>
       (await getNonce(
