@@ -87,17 +87,27 @@ export async function startOwnMarketDevnet() {
     defineDevnetChain({ network: 'ethereum', chainId: node.chainId, rpcUrl: node.rpcUrl }),
     privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
   )
-  const mined = async (hash: Hash) => {
-    const receipt = await client.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`)
+  // A stopgap, not a fix: a position manager call estimated and sent here reverted now and then on
+  // a busy machine (4 times in a day of runs, in mints and withdrawals, cause not found; an
+  // explicit gas limit made every one revert, so it is not the estimate falling short). The
+  // fixture's call is sent once more when it reverts, which changes nothing on chain, and fails
+  // if it reverts again. The tests' assertions are not retried.
+  const mined = async (send: () => Promise<Hash>) => {
+    let hash = await send()
+    let receipt = await client.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') {
+      hash = await send()
+      receipt = await client.waitForTransactionReceipt({ hash })
+    }
+    if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted twice`)
     return receipt
   }
   const approved = new Set<string>()
   const approve = async (token: Address, spender: Address) => {
     const key = `${token}:${spender}`.toLowerCase()
     if (approved.has(key)) return
-    await mined(
-      await client.writeContract({
+    await mined(() =>
+      client.writeContract({
         address: token,
         abi: erc20Abi,
         functionName: 'approve',
@@ -123,8 +133,8 @@ export async function startOwnMarketDevnet() {
     /** A fresh ERC-20 (the catalog token contract), its whole supply the deployer's. */
     async deployToken(symbol: string, decimals: number, supply: bigint): Promise<Address> {
       const artifact = await loadCatalogTokenArtifact()
-      const receipt = await mined(
-        await client.deployContract({
+      const receipt = await mined(() =>
+        client.deployContract({
           abi: catalogTokenAbi,
           bytecode: artifact.bytecode,
           args: [`Test ${symbol}`, symbol, decimals, supply, client.account.address],
@@ -137,8 +147,8 @@ export async function startOwnMarketDevnet() {
     async addV2Liquidity(tokenA: Address, amountA: bigint, tokenB: Address, amountB: bigint) {
       await approve(tokenA, deployment.router)
       await approve(tokenB, deployment.router)
-      await mined(
-        await client.writeContract({
+      await mined(() =>
+        client.writeContract({
           address: deployment.router,
           abi: uniswapV2Router02Abi,
           functionName: 'addLiquidity',
@@ -190,8 +200,8 @@ export async function startOwnMarketDevnet() {
         : ratio
       await approve(tokenA, positionManager)
       await approve(tokenB, positionManager)
-      await mined(
-        await client.writeContract({
+      await mined(() =>
+        client.writeContract({
           address: positionManager,
           abi: positionManagerAbi,
           functionName: 'createAndInitializePoolIfNecessary',
@@ -221,8 +231,8 @@ export async function startOwnMarketDevnet() {
         holding + spacing + Math.ceil(above / spacing) * spacing,
       )
       const [amount0Desired, amount1Desired] = aIsToken0 ? [amountA, amountB] : [amountB, amountA]
-      const receipt = await mined(
-        await client.writeContract({
+      const receipt = await mined(() =>
+        client.writeContract({
           address: positionManager,
           abi: positionManagerAbi,
           functionName: 'mint',
@@ -261,8 +271,8 @@ export async function startOwnMarketDevnet() {
     },
     /** Takes the whole position out of its pool, tokens and fees back to the deployer. */
     async withdrawV3Position(position: MintedPosition): Promise<void> {
-      await mined(
-        await client.writeContract({
+      await mined(() =>
+        client.writeContract({
           address: positionManager,
           abi: positionManagerAbi,
           functionName: 'decreaseLiquidity',
@@ -277,8 +287,8 @@ export async function startOwnMarketDevnet() {
           ],
         }),
       )
-      await mined(
-        await client.writeContract({
+      await mined(() =>
+        client.writeContract({
           address: positionManager,
           abi: positionManagerAbi,
           functionName: 'collect',
