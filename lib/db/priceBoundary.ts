@@ -12,6 +12,7 @@ import {
   type TableKey,
 } from './keys'
 import { priceBucketName, type PriceBucket, toPriceBucket } from './priceBucket'
+import { isConditionFailed } from './writeConflicts'
 import { bucketLabel, type PriceGrain } from './priceGrains'
 
 // What the price history reads its averages from (DECISIONS §8.3): a project's pricing path
@@ -93,25 +94,36 @@ function boundaryLabel(at: Date): string {
  * Stores the project's pricing path, when it was reviewed and when it is reviewed next (one
  * UpdateItem; no TTL).
  */
-export async function putPricingPath(projectId: string, path: PricingPath): Promise<void> {
-  await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: pricingPathKey(projectId),
-      UpdateExpression:
-        'SET #type = :type, pathId = :id, hops = :hops, decimals = :decimals, reviewedAt = :reviewed, nextReviewAt = :next',
-      ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: {
-        ':type': 'PricingPath',
-        ':id': path.id,
-        ':hops': JSON.stringify(path.hops),
-        ':decimals': [path.tokenDecimals, path.usdDecimals],
-        // A path stored without a review (told which pools to read) is due for one.
-        ':reviewed': path.reviewedAt?.toISOString() ?? '',
-        ':next': path.nextReviewAt?.toISOString() ?? '',
-      },
-    }),
-  )
+export async function putPricingPath(projectId: string, path: PricingPath): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: pricingPathKey(projectId),
+        UpdateExpression:
+          'SET #type = :type, pathId = :id, hops = :hops, decimals = :decimals, reviewedAt = :reviewed, nextReviewAt = :next',
+        // The newest review stands: a run that reviewed earlier and writes later changes nothing.
+        // A path told without a review is stored whatever the table holds.
+        ...(path.reviewedAt
+          ? { ConditionExpression: 'attribute_not_exists(reviewedAt) OR reviewedAt <= :reviewed' }
+          : {}),
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: {
+          ':type': 'PricingPath',
+          ':id': path.id,
+          ':hops': JSON.stringify(path.hops),
+          ':decimals': [path.tokenDecimals, path.usdDecimals],
+          // A path stored without a review (told which pools to read) is due for one.
+          ':reviewed': path.reviewedAt?.toISOString() ?? '',
+          ':next': path.nextReviewAt?.toISOString() ?? '',
+        },
+      }),
+    )
+    return true
+  } catch (error) {
+    if (isConditionFailed(error)) return false
+    throw error
+  }
 }
 
 /** Stores boundary readings: one UpdateItem each, `WRITE_CONCURRENCY` at a time. */

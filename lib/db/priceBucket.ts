@@ -17,6 +17,12 @@ export interface PriceBucket {
   coveredTo: Date
   /** The pricing path whose pools gave the average (lib/db/priceBoundary.ts). */
   pathId: string
+  /**
+   * When that path was reviewed, as the run that wrote the bucket knew it: a hop no sample
+   * weighs takes the review's depths, so this says which review's (absent: a path never reviewed,
+   * or a bucket written before this was kept).
+   */
+  pathReviewedAt?: Date
   /** The table's TTL. */
   expiresAt: Date
   /**
@@ -46,15 +52,19 @@ export function toPriceBucket(grain: PriceGrain, item: Record<string, unknown>):
     averageE18: BigInt(String(item.averageE18)),
     coveredTo: new Date(String(item.coveredTo)),
     pathId: String(item.pathId),
+    ...(typeof item.pathReviewedAt === 'string'
+      ? { pathReviewedAt: new Date(item.pathReviewedAt) }
+      : {}),
     expiresAt: new Date(Number(item.expiresAt) * 1000),
     ...(item.minDepths ? { minDepths: depthsOf(item.minDepths) } : {}),
   }
 }
 
 /**
- * Writes each bucket unless the table holds a longer average of the same path: one conditional
- * UpdateItem each (a longer one stays; another path's is replaced), so a sampler and a backfill
- * running side by side end with the longest average either read. Returns the buckets written.
+ * Writes each bucket unless the table holds one of a later review of the path, or a longer average
+ * of the same path: one conditional UpdateItem each, so runs side by side (a sampler slower than
+ * its period, a backfill) end with the newest review's path (the one the table keeps, see
+ * putPricingPath) and the longest average it was read over. Returns the buckets written.
  */
 export async function putPriceBuckets(
   projectId: string,
@@ -68,9 +78,12 @@ export async function putPriceBuckets(
           Key: priceBucketKey(projectId, bucket.grain, bucketLabel(bucket.grain, bucket.start)),
           UpdateExpression:
             'SET #type = :type, bucketStart = :start, averageE18 = :average, coveredTo = :to, pathId = :path, expiresAt = :expiresAt' +
-            (bucket.minDepths ? ', minDepths = :depths' : ''),
-          ConditionExpression:
-            'attribute_not_exists(coveredTo) OR coveredTo <= :to OR pathId <> :path',
+            (bucket.minDepths ? ', minDepths = :depths' : '') +
+            (bucket.pathReviewedAt ? ', pathReviewedAt = :reviewed' : ' REMOVE pathReviewedAt'),
+          ConditionExpression: bucket.pathReviewedAt
+            ? // Of two runs, the one of the later review wins, then the longer average.
+              'attribute_not_exists(coveredTo) OR attribute_not_exists(pathReviewedAt) OR pathReviewedAt < :reviewed OR (pathReviewedAt = :reviewed AND (coveredTo <= :to OR pathId <> :path))'
+            : 'attribute_not_exists(coveredTo) OR coveredTo <= :to OR pathId <> :path',
           ExpressionAttributeNames: { '#type': 'type' },
           ExpressionAttributeValues: {
             ':type': 'PriceBucket',
@@ -80,6 +93,7 @@ export async function putPriceBuckets(
             ':path': bucket.pathId,
             ':expiresAt': Math.floor(bucket.expiresAt.getTime() / 1000),
             ...(bucket.minDepths ? { ':depths': depthsItem(bucket.minDepths) } : {}),
+            ...(bucket.pathReviewedAt ? { ':reviewed': bucket.pathReviewedAt.toISOString() } : {}),
           },
         }),
       )
@@ -110,6 +124,7 @@ export async function putFinalPriceBuckets(
           averageE18: bucket.averageE18.toString(),
           coveredTo: bucket.coveredTo.toISOString(),
           pathId: bucket.pathId,
+          ...(bucket.pathReviewedAt ? { pathReviewedAt: bucket.pathReviewedAt.toISOString() } : {}),
           expiresAt: Math.floor(bucket.expiresAt.getTime() / 1000),
           ...(bucket.minDepths ? { minDepths: depthsItem(bucket.minDepths) } : {}),
         },

@@ -164,6 +164,7 @@ export async function fillPriceBuckets({
       averageE18: pathAverageE18(path, startValues, endValues, seconds, minDepths),
       coveredTo: endAt,
       pathId: path.id,
+      ...(path.reviewedAt ? { pathReviewedAt: path.reviewedAt } : {}),
       expiresAt: bucketExpiry(span.grain, span.start),
       ...(minDepths ? { minDepths } : {}),
     })

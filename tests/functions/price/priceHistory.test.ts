@@ -7,7 +7,7 @@ import { handler as monthlyHandler } from '../../../functions/price/getMonthlyPr
 import { handler as yearlyHandler } from '../../../functions/price/getYearlyPriceHistory'
 import { db } from '../../../lib/db/client'
 import { readPriceState } from '../../../lib/db/priceBoundary'
-import { queryPriceWindow } from '../../../lib/db/priceBucket'
+import { type PriceBucket, queryPriceWindow } from '../../../lib/db/priceBucket'
 import type { PriceGrain } from '../../../lib/db/priceGrains'
 import { listProjects, type Project, projectId } from '../../../lib/db/project'
 import { formatTimestamp } from '../../../lib/formatTimestamp'
@@ -68,6 +68,43 @@ const demoIds = new Set(
   ),
 )
 
+/**
+ * The project's path and its three windows as a finished run left them. serverless offline's
+ * scheduled sampler runs beside this file: caught between its review's path write and its bucket
+ * writes, the open buckets are still of the review before. Such a project is sampled here (its
+ * writes are of the newest review, so they stand) and read again.
+ */
+async function settledWindows(project: Project, now: Date) {
+  for (let attempt = 1; ; attempt += 1) {
+    const { path } = await readPriceState(project.id, { buckets: [], boundaries: [], now })
+    if (!path) throw new Error(`${project.symbol} has no pricing path`)
+    const windows = Object.fromEntries(
+      await Promise.all(
+        (['hour', 'day', 'month'] as const).map(async (grain) => [
+          grain,
+          (await queryPriceWindow(project.id, grain, windowStart(grain, now))).buckets,
+        ]),
+      ),
+    ) as Record<PriceGrain, PriceBucket[]>
+    const behind = Object.values(windows)
+      .map((buckets) => buckets.at(-1))
+      .filter(
+        (open) =>
+          open &&
+          (open.pathId !== path.id ||
+            open.pathReviewedAt?.getTime() !== path.reviewedAt?.getTime()),
+      )
+    if (behind.length === 0) return { path, windows }
+    if (attempt === 3) {
+      throw new Error(
+        `${project.symbol}: open buckets of ${JSON.stringify(behind.map((open) => [open?.pathId, open?.pathReviewedAt]))} after 3 runs, the path ${path.id} reviewed at ${path.reviewedAt?.toISOString()}`,
+      )
+    }
+    const run = await samplePrices({ projects: [project] })
+    expect(run.historyFailed).toEqual([])
+  }
+}
+
 describe('price history from day one, on the devnets that have lived a year', () => {
   let demo: Project[]
   beforeAll(async () => {
@@ -107,14 +144,13 @@ describe('price history from day one, on the devnets that have lived a year', ()
     let compared = 0
     const paths: string[] = []
     for (const project of demo) {
-      const { path } = await readPriceState(project.id, { buckets: [], boundaries: [], now })
-      if (!path) throw new Error(`${project.symbol} has no pricing path`)
+      const { path, windows } = await settledWindows(project, now)
       paths.push(
         `${project.network}:${project.symbol} ${path.hops.map((hop) => hop.protocol).join('>') || '(1 USD)'}`,
       )
       const reference = references[project.network]
       for (const grain of ['hour', 'day', 'month'] as const satisfies PriceGrain[]) {
-        const { buckets } = await queryPriceWindow(project.id, grain, windowStart(grain, now))
+        const buckets = windows[grain]
 
         // Assess: each average equals the reference's over the same span, to the last digit.
         for (const bucket of buckets) {
@@ -128,11 +164,13 @@ describe('price history from day one, on the devnets that have lived a year', ()
             symbol: project.symbol,
             grain,
             start: bucket.start,
+            pathId: bucket.pathId,
             averageE18: bucket.averageE18,
           }).toEqual({
             symbol: project.symbol,
             grain,
             start: bucket.start,
+            pathId: path.id,
             averageE18: expected,
           })
           compared += 1

@@ -58,6 +58,52 @@ describe('price buckets and boundary readings in the table', () => {
     expect(await storedAverage(id)).toBe('4')
   })
 
+  it('keeps the bucket and the path of the later review when a run of an earlier one writes after it', async () => {
+    // Two sampler runs side by side: the first read the path reviewed at 13:00, the second
+    // reviewed it at 13:05 to another pool and wrote first; the first's writes come last.
+    const { id } = await createProject()
+    const reviewed = (minutes: number, pathId: string): PricingPath => ({
+      id: pathId,
+      hops: [],
+      tokenDecimals: 18,
+      usdDecimals: 6,
+      reviewedAt: later(minutes),
+      nextReviewAt: later(minutes + 60),
+    })
+    const newer = { pathId: 'path-b', pathReviewedAt: later(5) }
+    const older = { pathId: 'path-a', pathReviewedAt: later(0) }
+
+    const newerPath = await putPricingPath(id, reviewed(5, 'path-b'))
+    const newerBucket = await putPriceBuckets(id, [
+      bucket({ ...newer, coveredTo: later(20), averageE18: 1n }),
+    ])
+    const olderPath = await putPricingPath(id, reviewed(0, 'path-a'))
+    const olderBucket = await putPriceBuckets(id, [
+      bucket({ ...older, coveredTo: later(25), averageE18: 2n }),
+    ])
+    const newerLonger = await putPriceBuckets(id, [
+      bucket({ ...newer, coveredTo: later(30), averageE18: 3n }),
+    ])
+    const state = await readPriceState(id, {
+      buckets: [{ grain: 'hour', start }],
+      boundaries: [],
+      now: later(40),
+    })
+
+    expect([newerPath, newerBucket, olderPath, olderBucket, newerLonger]).toEqual([
+      true,
+      1,
+      false,
+      0,
+      1,
+    ])
+    expect(state.path).toMatchObject({ id: 'path-b', reviewedAt: later(5) })
+    expect(state.buckets.get(priceBucketName('hour', start))).toMatchObject({
+      averageE18: 3n,
+      ...newer,
+    })
+  })
+
   it('reads the path, the buckets and the boundaries of a fill in one BatchGetItem, the expired left out', async () => {
     const { id } = await createProject()
     const path: PricingPath = {
