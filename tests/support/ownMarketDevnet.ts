@@ -87,11 +87,11 @@ export async function startOwnMarketDevnet() {
     defineDevnetChain({ network: 'ethereum', chainId: node.chainId, rpcUrl: node.rpcUrl }),
     privateKeyToAccount(ANVIL_DEPLOYER_PRIVATE_KEY),
   )
-  // The likely cause, not replayed: viem sends a call with the bare estimate of the head's second; a V2 pair's
-  // price accumulators and a V3 pool's oracle, last written in that second, are written again
-  // when the call is mined in a later one, and it runs out of gas (a busy machine: mints and
-  // withdrawals reverted now and then; tests/lib/swap/gasHeadroom.test.ts shows it on a swap).
-  // Each fixture call gets a fifth more than its estimate, as the service's own sends get headroom.
+  // The likely cause of mints and withdrawals that reverted now and then on a busy machine (not
+  // replayed): viem sends a call with the bare estimate of the head's second; a V2 pair's price
+  // accumulators and a V3 pool's oracle, last written in that second, are written again when the
+  // call is mined in a later one, and it runs out of gas (tests/lib/swap/gasHeadroom.test.ts shows
+  // it on a swap). Each fixture call gets a fifth more than its estimate, as the service's own do.
   type Call = Parameters<typeof client.writeContract>[0]
   const mined = async (call: Call) => {
     const estimate = await client.estimateContractGas({ ...call, account: client.account })
