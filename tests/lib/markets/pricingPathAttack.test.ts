@@ -1,17 +1,25 @@
 import '../../support/env'
-import { type Address, formatUnits, getAddress, parseAbi } from 'viem'
+import { type Address, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runPriceSampler } from '../../../functions/schedules/samplePrices'
 import { importCatalogEntries } from '../../../lib/catalog/importCatalog'
-import { type PricingPath, readPriceState } from '../../../lib/db/priceBoundary'
 import { queryPriceWindow } from '../../../lib/db/priceBucket'
 import { getProjectMarket } from '../../../lib/db/marketStats'
-import { setUpHistoryTrader } from '../../../lib/local/seedChainHistory'
 import { backfillPriceHistory } from '../../../lib/markets/backfillPriceHistory'
 import { windowStart } from '../../../lib/markets/priceGrains'
 import { TwapReference } from '../../support/independentTwap'
 import { catalogEntry } from '../../support/marketFixtures'
 import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMarketDevnet'
+import {
+  honestToken,
+  pathOf,
+  poolsOf,
+  PRICE,
+  pushEmptyPool,
+  TOKEN,
+  USD,
+  usdOf,
+} from '../../support/ownPriceMarket'
 
 // Issue 32, "a narrow position captures a token's price history", replayed on a devnet and a
 // table of this file's own (the chain's clock moves hours and days ahead here): a token priced by
@@ -22,15 +30,6 @@ import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMark
 // handler and the chain's own accumulators, and are checked against an independent reference.
 
 const HOUR = 3600
-const TOKEN = 10n ** 18n
-const USD = 10n ** 6n
-/** $0.30: 10 tokens for 3 USDC. */
-const PRICE = { a: 10n * TOKEN, b: 3n * USD }
-
-const slot0Abi = parseAbi([
-  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)',
-])
-
 let own: Awaited<ReturnType<typeof startOwnMarketDevnet>>
 let reference: TwapReference
 
@@ -44,56 +43,6 @@ afterAll(async () => {
 })
 
 const usdc = () => own.deployment.usdStablecoin
-const usdOf = (valueE18: bigint) => Number(formatUnits(valueE18, 18))
-
-/**
- * A token of the test's own and its honest pools at $0.30: a V2 pair of 400,000 tokens and
- * 120,000 USDC, and a V3 0.3 % position from half to twice the price holding $60,000 a side.
- */
-async function honestToken(symbol: string): Promise<Address> {
-  const token = await own.deployToken(symbol, 18, 10_000_000n * TOKEN)
-  await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
-  await own.mintV3Position({
-    tokenA: token,
-    tokenB: usdc(),
-    fee: 3000,
-    price: PRICE,
-    ticksBelow: 6960,
-    ticksAbove: 6960,
-    amountA: 200_000n * TOKEN,
-    amountB: 60_000n * USD,
-  })
-  return token
-}
-
-/**
- * Pushes a pool holding no liquidity to 100 times the token's USD price: a swap whose price limit
- * is the target crosses no liquidity, so it costs the pusher nothing but gas (HistoryTrader.sol,
- * from an account of its own, in a block 12 s after the chain's last).
- */
-async function pushEmptyPool(pool: Address, token: Address) {
-  const [sqrtPrice] = await own.client.readContract({
-    address: pool,
-    abi: slot0Abi,
-    functionName: 'slot0',
-  })
-  // The token is token0 (price in USDC per token: √ × 10) or token1 (√ / 10).
-  const target = BigInt(token) < BigInt(usdc()) ? sqrtPrice * 10n : sqrtPrice / 10n
-  const trader = await setUpHistoryTrader(own.deployment)
-  await trader.moveAt((await own.chainTime()) + 12, [
-    { pool, v3: true, targetSqrtPriceX96: target },
-  ])
-  await trader.close()
-}
-
-async function pathOf(projectId: string): Promise<PricingPath> {
-  const { path } = await readPriceState(projectId, { buckets: [], boundaries: [], now: new Date() })
-  if (!path) throw new Error('no pricing path')
-  return path
-}
-
-const poolsOf = (path: PricingPath) =>
-  path.hops.flatMap((hop) => [hop, ...(hop.more ?? [])]).map((pool) => getAddress(pool.pool))
 
 /** The hour bucket starting at `start` (Unix seconds), as the history route reads it. */
 async function hourBucket(projectId: string, start: number, now: number) {
@@ -124,7 +73,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
   it('is not chosen at import, and after it is withdrawn and its empty pool pushed 100-fold every later bucket follows the deep pools', async () => {
     // Prepare: the honest pools, then the attacker's position: the one 0.05 % tick spacing that
     // holds the price, $100 a side, where L·√P is about 2,000 times its capital.
-    const token = await honestToken('NARROW')
+    const token = (await honestToken(own, 'NARROW')).token
     const narrow: MintedPosition = await own.mintV3Position({
       tokenA: token,
       tokenB: usdc(),
@@ -143,7 +92,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
 
     // Act: withdraw, push the empty pool, let two hours pass, and the sampler's handler run.
     await own.withdrawV3Position(narrow)
-    await pushEmptyPool(narrow.pool, token)
+    await pushEmptyPool(own, narrow.pool, token, 'up')
     const firstFullHour = Math.ceil((await own.chainTime()) / HOUR) * HOUR
     const firstRun = firstFullHour + HOUR + 60
     await own.mineAt(firstRun)
@@ -190,7 +139,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
   it('gives a path way at the next sampler run once the pool it follows has lost half its depth: real capital steers no bucket after it is withdrawn', async () => {
     // Prepare: an attacker with real capital, ±3 % around the price with up to $20,000 a side:
     // deeper within ±2 % than both honest pools together, so the median follows it.
-    const token = await honestToken('DEEP')
+    const token = (await honestToken(own, 'DEEP')).token
     const deep = await own.mintV3Position({
       tokenA: token,
       tokenB: usdc(),
@@ -221,7 +170,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
 
     // Act: withdraw and push, then the sampler two hours later.
     await own.withdrawV3Position(deep)
-    await pushEmptyPool(deep.pool, token)
+    await pushEmptyPool(own, deep.pool, token, 'up')
     const steeredHour = Math.ceil((await own.chainTime()) / HOUR) * HOUR
     const nextRun = steeredHour + HOUR + 60
     await own.mineAt(nextRun)
@@ -251,7 +200,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
   })
 
   it('reviews the path at every backfill: a pool emptied since the last one leaves it at once', async () => {
-    const token = await honestToken('AGAIN')
+    const token = (await honestToken(own, 'AGAIN')).token
     const deep = await own.mintV3Position({
       tokenA: token,
       tokenB: usdc(),
@@ -271,7 +220,7 @@ describe('a position one tick spacing wide cannot capture a token’s price hist
     const chosen = await pathOf(projectId)
 
     await own.withdrawV3Position(deep)
-    await pushEmptyPool(deep.pool, token)
+    await pushEmptyPool(own, deep.pool, token, 'up')
     const later = (await own.chainTime()) + 60
     await own.mineAt(later)
     await backfillPriceHistory({ projects: [project], now: new Date(later * 1000) })

@@ -1,16 +1,14 @@
 import '../../support/env'
-import { type Address, formatUnits, getAddress, isAddressEqual, parseAbi } from 'viem'
+import { type Address, formatUnits, getAddress, isAddressEqual } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runPriceSampler } from '../../../functions/schedules/samplePrices'
 import { importCatalogEntries } from '../../../lib/catalog/importCatalog'
 import { depthWithin, thinnerSide } from '../../../lib/chain/pools/poolDepth'
 import { readPools } from '../../../lib/chain/readPools'
-import { type PricingPath, readPriceState } from '../../../lib/db/priceBoundary'
 import { type PriceBucket, queryPriceWindow } from '../../../lib/db/priceBucket'
 import { PRICE_GRAINS, type PriceGrain } from '../../../lib/db/priceGrains'
 import { db } from '../../../lib/db/client'
 import { getProjectMarket } from '../../../lib/db/marketStats'
-import { setUpHistoryTrader } from '../../../lib/local/seedChainHistory'
 import { backfillPriceHistory } from '../../../lib/markets/backfillPriceHistory'
 import { windowStart } from '../../../lib/markets/priceGrains'
 import { samplePrices } from '../../../lib/markets/samplePrices'
@@ -18,6 +16,16 @@ import { countRequests, type RequestTally } from '../../support/requestCounters'
 import { type ReferencePath, TwapReference } from '../../support/independentTwap'
 import { catalogEntry } from '../../support/marketFixtures'
 import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMarketDevnet'
+import {
+  honestToken,
+  pathOf,
+  poolsOf,
+  PRICE,
+  pushEmptyPool,
+  TOKEN,
+  USD,
+  usdOf,
+} from '../../support/ownPriceMarket'
 
 // Issue 39 item 6, "capital for one sampler tick around the review", replayed on a devnet and a
 // table of this file's own: a token at $0.30 in a V2 pair and a wide V3 position; an attacker
@@ -30,14 +38,6 @@ import { type MintedPosition, startOwnMarketDevnet } from '../../support/ownMark
 const HOUR = 3600
 const DAY = 24 * HOUR
 const TICK = 300
-const TOKEN = 10n ** 18n
-const USD = 10n ** 6n
-/** $0.30: 10 tokens for 3 USDC. */
-const PRICE = { a: 10n * TOKEN, b: 3n * USD }
-
-const slot0Abi = parseAbi([
-  'function slot0() view returns (uint160 sqrtPriceX96, int24 tick, uint16, uint16, uint16, uint8, bool)',
-])
 
 let own: Awaited<ReturnType<typeof startOwnMarketDevnet>>
 let reference: TwapReference
@@ -52,7 +52,6 @@ afterAll(async () => {
 })
 
 const usdc = () => own.deployment.usdStablecoin
-const usdOf = (valueE18: bigint) => Number(formatUnits(valueE18, 18))
 
 /** Each pool of the token and the USD coin with its ±2 % depth in USDC, as the path rates it. */
 async function depthsOf(token: Address): Promise<Map<string, { pool: Address; depth: bigint }>> {
@@ -81,55 +80,11 @@ const attackerPosition = (token: Address, usd: bigint) =>
     amountB: usd,
   })
 
-/** Pushes an empty pool to 1/100 of the token's price: no liquidity crossed, gas alone. */
-async function pushEmptyPoolDown(pool: Address, token: Address) {
-  const [sqrtPrice] = await own.client.readContract({
-    address: pool,
-    abi: slot0Abi,
-    functionName: 'slot0',
-  })
-  const target = BigInt(token) < BigInt(usdc()) ? sqrtPrice / 10n : sqrtPrice * 10n
-  const trader = await setUpHistoryTrader(own.deployment)
-  await trader.moveAt((await own.chainTime()) + 12, [
-    { pool, v3: true, targetSqrtPriceX96: target },
-  ])
-  await trader.close()
-}
-
-async function pathOf(projectId: string): Promise<PricingPath> {
-  const { path } = await readPriceState(projectId, { buckets: [], boundaries: [], now: new Date() })
-  if (!path) throw new Error('no pricing path')
-  return path
-}
-
-const poolsOf = (path: PricingPath) =>
-  path.hops.flatMap((hop) => [hop, ...(hop.more ?? [])]).map((pool) => getAddress(pool.pool))
-
 const alone = (protocol: 'v2' | 'v3', pool: Address, token: Address): ReferencePath => ({
   hops: [{ protocol, pool, zeroForOne: BigInt(token) < BigInt(usdc()) }],
   tokenDecimals: 18,
   usdDecimals: 6,
 })
-
-/**
- * A token of the test's own and its honest pools at $0.30: a V2 pair of 400,000 tokens and
- * 120,000 USDC, and a V3 0.3 % position from half to twice the price holding $60,000 a side.
- */
-async function honestToken(symbol: string) {
-  const token = await own.deployToken(symbol, 18, 10_000_000n * TOKEN)
-  await own.addV2Liquidity(token, 400_000n * TOKEN, usdc(), 120_000n * USD)
-  const wide = await own.mintV3Position({
-    tokenA: token,
-    tokenB: usdc(),
-    fee: 3000,
-    price: PRICE,
-    ticksBelow: 6960,
-    ticksAbove: 6960,
-    amountA: 200_000n * TOKEN,
-    amountB: 60_000n * USD,
-  })
-  return { token, wide }
-}
 
 /**
  * The attacker's capital: ±2 % positions in its pool holding half a percent more ±2 % depth than
@@ -183,7 +138,7 @@ describe('capital held for one sampler tick around the review', () => {
   it('moves no bucket beyond the honest pools’ own averages', { timeout: 600_000 }, async () => {
     // Prepare: the honest pools ($0.30), and the attacker's 0.05 % pool made (and emptied) early,
     // so it has a history like any pool of the pair.
-    const { token, wide } = await honestToken('ONETICK')
+    const { token, wide } = await honestToken(own, 'ONETICK')
     const seed = await attackerPosition(token, 1n * USD)
     await own.withdrawV3Position(seed)
     const attackerPool = seed.pool
@@ -204,7 +159,7 @@ describe('capital held for one sampler tick around the review', () => {
     await runPriceSampler(() => new Date(review * 1000))
     const reviewed = await pathOf(projectId)
     for (const position of positions) await own.withdrawV3Position(position)
-    await pushEmptyPoolDown(attackerPool, token)
+    await pushEmptyPool(own, attackerPool, token, 'down')
     const end = Math.floor(review / HOUR) * HOUR + 2 * HOUR + TICK
     let runs = 1
     for (let at = review + TICK; at <= end; at += TICK) {
@@ -255,7 +210,7 @@ describe('what a sampler run costs', () => {
   it('counts the RPC and DynamoDB calls of a run that reviews and of one that does not', async () => {
     // A token priced by two pools (V2 and a wide V3 position: a hop's median), backfilled with its
     // next review drawn as late as it can be (a day on).
-    const { token } = await honestToken('COST')
+    const { token } = await honestToken(own, 'COST')
     const [projectId] = await importCatalogEntries(
       [catalogEntry({ address: getAddress(token), decimals: 18, symbol: 'COST' })],
       { backfill: false },
