@@ -91,8 +91,8 @@ export const NOT_YET_SPLIT = [
   'lib/markets/pricingPath.ts',
   'lib/openapi/buildOpenApiDocument.ts',
   'lib/openapi/networkExamples.ts',
-  'lib/routing/bestRoute.ts',
-  'lib/routing/searchSplit.ts',
+  'lib/routing/quote/bestRoute.ts',
+  'lib/routing/search/searchSplit.ts',
   'lib/trades/indexDeposits.ts',
   'lib/trades/recordRunDeposits.ts',
 ]

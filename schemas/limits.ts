@@ -17,7 +17,7 @@ export const MAX_DECIMALS = 36
 /** The most items a page of the token list or of the trades holds (`limit`). */
 export const MAX_PAGE_SIZE = 100
 
-/** DECISIONS §7.2: a route has up to 3 hops, so 4 tokens (MAX_HOPS, lib/routing/paths.ts). */
+/** DECISIONS §7.2: a route has up to 3 hops, so 4 tokens (MAX_HOPS, lib/routing/paths/enumeratePaths.ts). */
 export const MAX_PATH_TOKENS = 4
 
 /** A reset, an approval and a swap: the most a prepare route answers, and a submit takes. */

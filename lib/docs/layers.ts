@@ -92,9 +92,17 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['lib/transfer/', '`{key}` transfers: the plan and the signed transfer'],
   ['lib/markets/', 'prices, pricing paths, market data, project details, watchlist, balances'],
   ['lib/trades/', 'the reconciler and the deposit indexer (budgets, fair share, dust, reorgs)'],
-  ['lib/routing/', 'the routing engine: paths, the split search, gas model, simulation'],
+  [
+    'lib/routing/',
+    'the routing engine, a room each: providers (the lens reader, pair selection, swap volumes), ' +
+      'pools (exact math, depth, mid price), paths, search, quote, gas, simulate',
+  ],
   ['lib/send/', 'the send pipeline: Idempotency-Key claim, gas limit, signing, broadcast, record'],
-  ['lib/chain/', 'viem clients per network, ABIs, the pool lens and pool math, chain errors'],
+  [
+    'lib/chain/',
+    'viem clients per network, ABIs, the pool lens contract and its codec, the router call, ' +
+      'chain errors',
+  ],
   ['lib/wallet/', 'BIP39 mnemonics, BIP32 derivation, private keys (nothing stored)'],
   ['lib/db/', 'the document client, key builders (`lib/db/keys.ts`), one repository per entity'],
   ['lib/aws/', 'SSM SecureString reads, Lambda credentials'],

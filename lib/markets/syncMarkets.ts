@@ -6,7 +6,7 @@ import { publicClient } from '../chain/clients'
 import { findBlockAtTime } from '../chain/findBlockAtTime'
 import { findDeploymentBlock } from '../chain/findDeploymentBlock'
 import { findPairs } from '../chain/findPairs'
-import { readSwapVolumes } from '../chain/readSwapVolumes'
+import { readSwapVolumes } from '../routing/providers/readSwapVolumes'
 import { loadChainConfig, loadServedNetworks } from '../config'
 import type { NetworkName } from '../networkNames'
 import {

@@ -1,5 +1,5 @@
 import type { PoolAccumulators } from '../chain/readAccumulators'
-import { sqrtRatioAtTick } from '../chain/pools/tickMath'
+import { sqrtRatioAtTick } from '../routing/pools/tickMath'
 import { type HopPool, hopPools, type PricingPath } from '../db/priceBoundary'
 import { type Fraction, weightedMedian } from './weightedMedian'
 

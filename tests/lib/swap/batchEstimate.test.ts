@@ -3,7 +3,7 @@ import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isNodeFailure } from '../../../lib/chain/chainError'
 import { NATIVE_COIN } from '../../../lib/constants'
-import type { BestRoute } from '../../../lib/routing/bestRoute'
+import type { BestRoute } from '../../../lib/routing/quote/bestRoute'
 import { estimateBeside, type GasEstimate, limitFrom } from '../../../lib/send/gasLimit'
 import { quoteRoute } from '../../../lib/swap/quoteSwap'
 import { minimumOut, routeCall } from '../../../lib/swap/routerCall'

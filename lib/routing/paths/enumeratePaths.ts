@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import { otherToken, type Pool, sameToken } from '../chain/pools/pool'
+import { otherToken, type Pool, sameToken } from '../pools/pool'
 
 /** DECISIONS §7.2, §9.3: paths of up to 3 hops (4 tokens). schemas/limits.ts repeats it. */
 export const MAX_HOPS = 3

@@ -2,7 +2,7 @@ import { CurrencyAmount, Token } from '@uniswap/sdk-core'
 import { Pair } from '@uniswap/v2-sdk'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { v2AmountOut, v2SwapExactIn } from '../../../../../lib/chain/pools/v2Pool'
+import { v2AmountOut, v2SwapExactIn } from '../../../../../lib/routing/pools/v2Pool'
 
 // Reference: the Uniswap V2 SDK's Pair.getOutputAmount (fee-on-transfer taxes off).
 const TOKEN_A = new Token(1, '0x0000000000000000000000000000000000000001', 18)

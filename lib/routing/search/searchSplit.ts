@@ -1,9 +1,9 @@
 import type { Address } from 'viem'
-import type { Pool } from '../chain/pools/pool'
-import type { RouteGasUnits } from '../config'
+import type { Pool } from '../pools/pool'
+import type { RouteGasUnits } from '../../config'
 import { fastMarginal, fastRoute, fastSpotRate, type FastStates } from './fastModel'
-import type { GasPriceInToken1 } from './gasModel'
-import { enumeratePaths, type Hop } from './paths'
+import type { GasPriceInToken1 } from '../gas/gasModel'
+import { enumeratePaths, type Hop } from '../paths/enumeratePaths'
 import { decomposeFlows, subsetsOf, unlimitedFlows } from './poolFlow'
 import { type PricedSplit, priceSplit } from './priceSplit'
 

@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import { sameToken } from '../chain/pools/pool'
+import { sameToken } from '../pools/pool'
 
 const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join(':')
 

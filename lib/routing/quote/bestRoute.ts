@@ -1,17 +1,17 @@
 import { getBlockNumber, getGasPrice } from 'viem/actions'
 import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem'
-import { findBalanceSlot, knownBalanceSlot } from '../chain/balanceSlot'
-import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
-import { type Pool, quotePool, sameToken } from '../chain/pools/pool'
-import { pageTicks, readPools } from '../chain/readPools'
-import { ROUTER_PROBE_ADDRESS } from '../chain/routerProbe'
-import { legsOf, segmentsOf, swapRouterCall } from '../chain/swapRouterCall'
-import { type ChainConfig, loadChainConfig, MAX_CONNECTOR_TOKENS } from '../config'
-import { DEFAULT_DEADLINE_SECONDS } from '../constants'
-import { NoRouterConfigured, Unprocessable } from '../errors'
-import type { NetworkName } from '../networkNames'
-import { estimateBeside, type GasEstimate } from '../send/gasLimit'
+import { findBalanceSlot, knownBalanceSlot } from '../../chain/balanceSlot'
+import { onChain } from '../../chain/chainError'
+import { publicClient } from '../../chain/clients'
+import { type Pool, quotePool, sameToken } from '../pools/pool'
+import { pageTicks, readPools } from '../providers/readPools'
+import { ROUTER_PROBE_ADDRESS } from '../../chain/routerProbe'
+import { legsOf, segmentsOf, swapRouterCall } from '../../chain/swapRouterCall'
+import { type ChainConfig, loadChainConfig, MAX_CONNECTOR_TOKENS } from '../../config'
+import { DEFAULT_DEADLINE_SECONDS } from '../../constants'
+import { NoRouterConfigured, Unprocessable } from '../../errors'
+import type { NetworkName } from '../../networkNames'
+import { estimateBeside, type GasEstimate } from '../../send/gasLimit'
 import {
   GAS_PRICING_AMOUNT,
   gasCost,
@@ -21,14 +21,14 @@ import {
   NO_GAS_PRICE,
   shapeGas,
   transactionShape,
-} from './gasModel'
-import { recipientIsFresh } from './freshRecipient'
-import { pairsToRead } from './marketPairs'
-import type { Hop } from './paths'
+} from '../gas/gasModel'
+import { recipientIsFresh } from '../gas/freshRecipient'
+import { pairsToRead } from '../providers/tokenPairs'
+import type { Hop } from '../paths/enumeratePaths'
 import { priceImpactBps } from './priceImpact'
-import type { PricedSplit } from './priceSplit'
-import { searchSplit } from './searchSplit'
-import { type SimulatedSplit, simulateSplit, swapCallOutput } from './simulateSplit'
+import type { PricedSplit } from '../search/priceSplit'
+import { searchSplit } from '../search/searchSplit'
+import { type SimulatedSplit, simulateSplit, swapCallOutput } from '../simulate/simulateSplit'
 
 /** Rounds of paging at most: each reads on the pools a chosen split ran to the edge of. */
 export const MAX_PAGE_ROUNDS = 2

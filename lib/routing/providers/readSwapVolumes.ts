@@ -1,7 +1,7 @@
 import { getLogs } from 'viem/actions'
-import type { ChainClient } from './clients'
-import { uniswapV2PairEventsAbi } from './abis'
-import type { DexPair } from './findPairs'
+import type { ChainClient } from '../../chain/clients'
+import { uniswapV2PairEventsAbi } from '../../chain/abis'
+import type { DexPair } from '../../chain/findPairs'
 
 export interface ReadSwapVolumesParameters {
   pairs: readonly DexPair[]

@@ -8,7 +8,7 @@ import {
   type InitializedTick,
   v3StateAfter,
   v3SwapExactIn,
-} from '../../../../../lib/chain/pools/v3Pool'
+} from '../../../../../lib/routing/pools/v3Pool'
 import {
   MAX_SQRT_RATIO,
   MAX_TICK,
@@ -16,7 +16,7 @@ import {
   MIN_TICK,
   sqrtRatioAtTick,
   tickAtSqrtRatio,
-} from '../../../../../lib/chain/pools/tickMath'
+} from '../../../../../lib/routing/pools/tickMath'
 
 // The reference is the Uniswap V3 SDK (not this project's code): Pool.getOutputAmount for
 // Uniswap's fee tiers, and its v3Swap loop for PancakeSwap's (2500 pips, spacing 50), which the

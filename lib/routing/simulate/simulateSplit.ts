@@ -9,13 +9,13 @@ import {
   type StateOverride,
   toHex,
 } from 'viem'
-import { untrustedCallGas } from '../chain/callBudget'
-import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
-import { ROUTER_PROBE_ADDRESS, ROUTER_PROBE_RUNTIME, routerProbeAbi } from '../chain/routerProbe'
-import { type SplitLeg, swapRouterCall } from '../chain/swapRouterCall'
-import type { NetworkName } from '../networkNames'
-import { Unprocessable } from '../errors'
+import { untrustedCallGas } from '../../chain/callBudget'
+import { onChain } from '../../chain/chainError'
+import { publicClient } from '../../chain/clients'
+import { ROUTER_PROBE_ADDRESS, ROUTER_PROBE_RUNTIME, routerProbeAbi } from '../../chain/routerProbe'
+import { type SplitLeg, swapRouterCall } from '../../chain/swapRouterCall'
+import type { NetworkName } from '../../networkNames'
+import { Unprocessable } from '../../errors'
 
 /**
  * The most gas a simulation may take: a split of 4 routes of 3 hops crossing many ticks needs

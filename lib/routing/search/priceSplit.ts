@@ -1,7 +1,7 @@
-import { type Pool, swapPool } from '../chain/pools/pool'
-import type { RouteGasUnits } from '../config'
-import { gasCost, type GasPriceInToken1, routeGas } from './gasModel'
-import type { Hop } from './paths'
+import { type Pool, swapPool } from '../pools/pool'
+import type { RouteGasUnits } from '../../config'
+import { gasCost, type GasPriceInToken1, routeGas } from '../gas/gasModel'
+import type { Hop } from '../paths/enumeratePaths'
 
 // The exact quoter (DECISIONS §8.1, §9.3): a split priced on the pools' own math, route after
 // route in the order the router runs them, on one copy of the pools' state, so routes that share

@@ -1,8 +1,8 @@
-import { type Pool, sameToken } from '../chain/pools/pool'
-import { MAX_TICK, MIN_TICK } from '../chain/pools/tickMath'
-import type { RouteGasUnits } from '../config'
-import type { Hop } from './paths'
-import { heldCallGas } from './gasModel'
+import { type Pool, sameToken } from '../pools/pool'
+import { MAX_TICK, MIN_TICK } from '../pools/tickMath'
+import type { RouteGasUnits } from '../../config'
+import type { Hop } from '../paths/enumeratePaths'
+import { heldCallGas } from '../gas/gasModel'
 
 // The search's model of a pool: the same curves as the exact math (x·y = k with the fee on the
 // input; V3's constant-liquidity ranges between initialized ticks, liquidityNet at each, the

@@ -1,9 +1,9 @@
 import { getBalance } from 'viem/actions'
 import { type Address, erc20Abi, isAddressEqual, zeroAddress } from 'viem'
-import { readUntrusted } from '../chain/callBudget'
-import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
-import type { NetworkName } from '../networkNames'
+import { readUntrusted } from '../../chain/callBudget'
+import { onChain } from '../../chain/chainError'
+import { publicClient } from '../../chain/clients'
+import type { NetworkName } from '../../networkNames'
 
 export interface RecipientIsFreshParameters {
   network: NetworkName

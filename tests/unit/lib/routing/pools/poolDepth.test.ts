@@ -3,9 +3,9 @@ import { Pool as SdkPool, Position, TickListDataProvider, v3Swap } from '@uniswa
 import fc from 'fast-check'
 import JSBI from 'jsbi'
 import { describe, expect, it } from 'vitest'
-import type { Pool } from '../../../../../lib/chain/pools/pool'
-import { bandLimits, depthWithin, thinnerSide } from '../../../../../lib/chain/pools/poolDepth'
-import { MAX_TICK, MIN_TICK, sqrtRatioAtTick } from '../../../../../lib/chain/pools/tickMath'
+import type { Pool } from '../../../../../lib/routing/pools/pool'
+import { bandLimits, depthWithin, thinnerSide } from '../../../../../lib/routing/pools/poolDepth'
+import { MAX_TICK, MIN_TICK, sqrtRatioAtTick } from '../../../../../lib/routing/pools/tickMath'
 import {
   PANCAKE_TIERS,
   type RandomV3Pool,

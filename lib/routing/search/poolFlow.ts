@@ -1,6 +1,6 @@
 import { fastRoute, type FastStates } from './fastModel'
-import type { Hop } from './paths'
-import type { RouteGasUnits } from '../config'
+import type { Hop } from '../paths/enumeratePaths'
+import type { RouteGasUnits } from '../../config'
 
 // Pool-level routing as the split search's candidate generator (issue 33): the best split is a
 // question of how much each pool trades, and many route sets realise nearly the same pool flows.

@@ -1,4 +1,4 @@
-import { type Pool, sameToken } from '../chain/pools/pool'
+import { type Pool, sameToken } from '../pools/pool'
 
 const Q192 = 1n << 192n
 

@@ -1,21 +1,21 @@
 import { call } from 'viem/actions'
 import { type Address, type Hex, zeroAddress } from 'viem'
-import { loadChainConfig } from '../config'
-import type { NetworkName } from '../networkNames'
-import { untrustedCallGas } from './callBudget'
-import { onChain } from './chainError'
-import { publicClient } from './clients'
-import type { Pool } from './pools/pool'
-import { MAX_TICK, MIN_TICK } from './pools/tickMath'
-import type { InitializedTick, V3PoolState } from './pools/v3Pool'
-import { POOL_LENS_ADDRESS, POOL_LENS_RUNTIME } from './poolLens'
+import { loadChainConfig } from '../../config'
+import type { NetworkName } from '../../networkNames'
+import { untrustedCallGas } from '../../chain/callBudget'
+import { onChain } from '../../chain/chainError'
+import { publicClient } from '../../chain/clients'
+import type { Pool } from '../pools/pool'
+import { MAX_TICK, MIN_TICK } from '../pools/tickMath'
+import type { InitializedTick, V3PoolState } from '../pools/v3Pool'
+import { POOL_LENS_ADDRESS, POOL_LENS_RUNTIME } from '../../chain/poolLens'
 import {
   decodeLensPage,
   decodeLensRead,
   encodeLensPage,
   encodeLensRead,
   type LensLookup,
-} from './poolLensCodec'
+} from '../../chain/poolLensCodec'
 
 /**
  * Pool lookups per lens call: a lookup that finds no pool costs ~5,000 gas, a V3 pool read with

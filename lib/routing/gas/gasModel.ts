@@ -1,4 +1,4 @@
-import type { GasUnits, RouteGasUnits } from '../config'
+import type { GasUnits, RouteGasUnits } from '../../config'
 
 // The gas model routes are ranked by (DECISIONS §8.1: `amountOut − gas × gasPrice` in token1)
 // and that `gasEstimate` answers (§10.2: within ±5 % of the receipt). Units are the network's
