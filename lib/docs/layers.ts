@@ -65,10 +65,30 @@ export function rankOf(file: string): number {
   return best.rank
 }
 
-/** Whether `file` may import `target`: same layer or below; schemas only schemas and neutral. */
+/**
+ * Arrows the layers would allow that the code never draws: within the domains, the routing engine
+ * answers the send pipeline (a route's gas, `lib/routing/gas/`) and never asks it.
+ */
+export const FORBIDDEN_ARROWS: readonly { from: string; to: string; why: string }[] = [
+  {
+    from: 'lib/routing/',
+    to: 'lib/send/',
+    why: 'the send pipeline asks routing for a route and its gas, never the reverse',
+  },
+]
+
+/** The forbidden arrow `file → target` draws, if any. */
+export function forbiddenArrow(file: string, target: string) {
+  return FORBIDDEN_ARROWS.find(({ from, to }) => file.startsWith(from) && target.startsWith(to))
+}
+
+/**
+ * Whether `file` may import `target`: same layer or below, and no forbidden arrow; schemas only
+ * schemas and neutral.
+ */
 export function mayImport(file: string, target: string): boolean {
   if (file.startsWith('schemas/')) return target.startsWith('schemas/') || NEUTRAL_FILES.has(target)
-  return rankOf(target) <= rankOf(file)
+  return rankOf(target) <= rankOf(file) && forbiddenArrow(file, target) === undefined
 }
 
 /**
@@ -94,8 +114,7 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['lib/trades/', 'the reconciler and the deposit indexer (budgets, fair share, dust, reorgs)'],
   [
     'lib/routing/',
-    'the routing engine, a room each: providers (the lens reader, pair selection, swap volumes), ' +
-      'pools (exact math, depth, mid price), paths, search, quote, gas, simulate',
+    'the routing engine, a room each: providers, pools, paths, search, quote, gas, simulate',
   ],
   ['lib/send/', 'the send pipeline: Idempotency-Key claim, gas limit, signing, broadcast, record'],
   [

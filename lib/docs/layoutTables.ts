@@ -1,4 +1,11 @@
-import { FOLDER_ROLES, LAYERS, NEUTRAL_FILES, rankOf, roleFolderOf } from './layers'
+import {
+  FOLDER_ROLES,
+  FORBIDDEN_ARROWS,
+  LAYERS,
+  NEUTRAL_FILES,
+  rankOf,
+  roleFolderOf,
+} from './layers'
 
 // The docs' layout sections, drawn from the import graph (issue 42): which folders each layer
 // holds, what each holds, and the arrows between the domains. `npm run docs:layout` writes them
@@ -106,7 +113,11 @@ export function layoutSection(graph: Map<string, string[]>): string {
       'Imports point down this table: a file imports its own layer or one below (`schemas/` only ' +
         'itself and the neutral modules), and folders never import each other both ways; ' +
         '`tests/unit/lib/importGraph.test.ts` fails on an upward import, a cycle between files ' +
-        'or a loop between folders. ' +
+        'or a loop between folders, and on an arrow the layers allow but the model forbids (' +
+        FORBIDDEN_ARROWS.map(
+          ({ from, to, why }) => `\`${from}\` never imports \`${to}\`: ${why}`,
+        ).join('; ') +
+        '). ' +
         domainArrows(graph),
     ),
     '',

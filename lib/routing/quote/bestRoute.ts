@@ -6,12 +6,12 @@ import { publicClient } from '../../chain/clients'
 import { type Pool, quotePool, sameToken } from '../pools/pool'
 import { pageTicks, readPools } from '../providers/readPools'
 import { ROUTER_PROBE_ADDRESS } from '../../chain/routerProbe'
-import { legsOf, segmentsOf, swapRouterCall } from '../../chain/swapRouterCall'
+import { legsOf, segmentsOf } from '../../chain/swapRouterCall'
 import { type ChainConfig, loadChainConfig, MAX_CONNECTOR_TOKENS } from '../../config'
-import { DEFAULT_DEADLINE_SECONDS } from '../../constants'
 import { NoRouterConfigured, Unprocessable } from '../../errors'
 import type { NetworkName } from '../../networkNames'
-import { estimateBeside, type GasEstimate } from '../../send/gasLimit'
+import type { GasEstimate } from '../../chain/estimateCallGas'
+import { estimateRouteGas } from '../gas/estimateRouteGas'
 import {
   GAS_PRICING_AMOUNT,
   gasCost,
@@ -331,20 +331,15 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
           legsPayRecipient: candidate.legsPayRecipient,
         }),
         estimateFrom &&
-          estimateBeside({
+          estimateRouteGas({
             network,
-            action: 'swap',
             from: estimateFrom,
-            to: router,
-            ...swapRouterCall({
-              legs: legsOf(candidate.split),
-              amountOutMin: 0n,
-              recipient: to,
-              deadline: BigInt(Math.floor(Date.now() / 1000) + DEFAULT_DEADLINE_SECONDS),
-              nativeIn,
-              nativeOut,
-              legsPayRecipient: candidate.legsPayRecipient,
-            }),
+            router,
+            legs: legsOf(candidate.split),
+            recipient: to,
+            nativeIn,
+            nativeOut,
+            legsPayRecipient: candidate.legsPayRecipient,
           }),
       ]),
     ),

@@ -29,6 +29,17 @@ describe('the import graph of functions, schemas and lib', () => {
     expect(upward).toEqual([])
   })
 
+  it('has routing import nothing of the send pipeline (send asks routing, never the reverse)', () => {
+    const intoSend = [...graph].flatMap(([file, targets]) =>
+      file.startsWith('lib/routing/')
+        ? targets.filter((target) => target.startsWith('lib/send/')).map((t) => `${file} → ${t}`)
+        : [],
+    )
+    expect(intoSend).toEqual([])
+    expect(allowed('lib/routing/quote/bestRoute.ts', 'lib/send/gasLimit.ts')).toBe(false)
+    expect(allowed('lib/send/gasLimit.ts', 'lib/routing/gas/estimateRouteGas.ts')).toBe(true)
+  })
+
   it('has no cycle between files', () => {
     expect(cycles(graph)).toEqual([])
   })
