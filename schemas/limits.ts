@@ -40,6 +40,3 @@ export const MAX_TOKEN_CHARS = 2048
 export const MAX_SIGN_IN_MESSAGE_CHARS = 4096
 /** A prepared transaction's description: amounts, symbols or addresses, under 400 characters. */
 export const MAX_DESCRIPTION_LINE_CHARS = 500
-
-/** Routes one swap splits over, at most (DECISIONS §8.1). */
-export const MAX_SPLIT_ROUTES = 4

@@ -8,7 +8,7 @@ export const NEUTRAL_FILES: ReadonlyMap<string, string> = new Map([
   ['lib/config.ts', 'the only reader of `process.env`, parsed once'],
   ['lib/logger.ts', 'JSON log lines, every value redacted'],
   ['lib/metrics.ts', 'business metrics as EMF lines (stdout, like the logger)'],
-  ['lib/constants.ts', 'the native coin, deadlines'],
+  ['lib/constants.ts', 'the native coin, deadlines, the routes a split may take'],
   ['lib/networkNames.ts', 'the networks served, which schemas and configuration both read'],
   ['lib/networks.ts', 'the network table (DECISIONS §9.5)'],
   ['lib/formatTimestamp.ts', "the interface's timestamp"],

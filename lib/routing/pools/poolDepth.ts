@@ -1,3 +1,4 @@
+import { midPrice } from './midPrice'
 import type { Pool } from './pool'
 import { MAX_SQRT_RATIO, MIN_SQRT_RATIO } from './tickMath'
 import type { V2PoolState } from './v2Pool'
@@ -103,10 +104,7 @@ export function depthWithin(pool: Pool, bps: number): PoolDepth {
  * rounded down: how much moving the price costs the cheaper way.
  */
 export function thinnerSide(pool: Pool, depth: PoolDepth, inToken1: boolean): bigint {
-  const [num, den] =
-    pool.protocol === 'v2'
-      ? [pool.state.reserve1, pool.state.reserve0]
-      : [pool.state.sqrtPriceX96 * pool.state.sqrtPriceX96, 1n << 192n]
+  const { num, den } = midPrice(pool, true)
   if (num === 0n || den === 0n) return 0n
   const other = inToken1 ? (depth.amount0 * num) / den : (depth.amount1 * den) / num
   const own = inToken1 ? depth.amount1 : depth.amount0

@@ -1,7 +1,24 @@
 import type { Address } from 'viem'
-import { sameToken } from '../pools/pool'
+import type { Pool } from '../pools/pool'
 
-const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join(':')
+// Which token pairs' pools are read, decided here once (issue 42): a quote reads every pair among
+// its tokens (pairsToRead), a pricing path the pairs along its candidate routes (pairsAlong).
+// A pair is the same whatever its order or casing (pairKey); the lens finds a pair's pools either
+// way round, so the first order given is kept.
+
+/** A pair's key: its two addresses lower-cased, sorted. */
+export const pairKey = (a: Address, b: Address) =>
+  [a.toLowerCase(), b.toLowerCase()].sort().join('/')
+
+/** Each pair once, in the order first given. */
+function distinctPairs(pairs: Iterable<readonly [Address, Address]>): [Address, Address][] {
+  const byKey = new Map<string, [Address, Address]>()
+  for (const [a, b] of pairs) {
+    const key = pairKey(a, b)
+    if (!byKey.has(key)) byKey.set(key, [a, b])
+  }
+  return [...byKey.values()]
+}
 
 /**
  * The token pairs whose pools a search reads: every pair among the two ends and the tokens a
@@ -12,20 +29,35 @@ export function pairsToRead(
   tokenOut: Address,
   through: readonly Address[],
 ): [Address, Address][] {
-  const tokens: Address[] = []
-  for (const token of [tokenIn, tokenOut, ...through]) {
-    if (!tokens.some((known) => sameToken(known, token))) tokens.push(token)
-  }
-  const pairs: [Address, Address][] = []
-  const seen = new Set<string>()
-  tokens.forEach((a, i) =>
-    tokens.slice(i + 1).forEach((b) => {
-      const key = pairKey(a, b)
-      if (!seen.has(key)) {
-        seen.add(key)
-        pairs.push([a, b])
-      }
-    }),
+  const tokens = distinctTokens([tokenIn, tokenOut, ...through])
+  return distinctPairs(tokens.flatMap((a, i) => tokens.slice(i + 1).map((b) => [a, b] as const)))
+}
+
+/** The pairs of consecutive tokens along each route (each pair once). */
+export function pairsAlong(routes: readonly (readonly Address[])[]): [Address, Address][] {
+  return distinctPairs(
+    routes.flatMap((route) =>
+      route.slice(1).map((token, index) => [route[index] as Address, token] as const),
+    ),
   )
-  return pairs
+}
+
+/** Pools grouped by their pair (pairKey), in the order read. */
+export function poolsByPair(pools: readonly Pool[]): Map<string, Pool[]> {
+  const byPair = new Map<string, Pool[]>()
+  for (const pool of pools) {
+    const key = pairKey(pool.token0, pool.token1)
+    byPair.set(key, [...(byPair.get(key) ?? []), pool])
+  }
+  return byPair
+}
+
+function distinctTokens(tokens: readonly Address[]): Address[] {
+  const seen = new Set<string>()
+  return tokens.filter((token) => {
+    const key = token.toLowerCase()
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

@@ -1,25 +1,14 @@
+import { type Fraction, midPrice } from '../pools/midPrice'
 import { type Pool, sameToken } from '../pools/pool'
 
-const Q192 = 1n << 192n
-
 /** A pool's rate for a first unit of input, as an exact fraction: mid price less the fee. */
-function spotFraction(
-  pool: Pool,
-  tokenIn: Pool['token0'],
-): { numerator: bigint; denominator: bigint } {
-  const zeroForOne = sameToken(pool.token0, tokenIn)
-  if (pool.protocol === 'v2') {
-    const [reserveIn, reserveOut] = zeroForOne
-      ? [pool.state.reserve0, pool.state.reserve1]
-      : [pool.state.reserve1, pool.state.reserve0]
-    const keep = BigInt(10_000 - pool.state.feeBps)
-    return { numerator: keep * reserveOut, denominator: 10_000n * reserveIn }
-  }
-  const keep = BigInt(1_000_000 - pool.state.fee)
-  const square = pool.state.sqrtPriceX96 * pool.state.sqrtPriceX96
-  return zeroForOne
-    ? { numerator: keep * square, denominator: 1_000_000n * Q192 }
-    : { numerator: keep * Q192, denominator: 1_000_000n * square }
+function spotFraction(pool: Pool, tokenIn: Pool['token0']): Fraction {
+  const mid = midPrice(pool, sameToken(pool.token0, tokenIn))
+  const [keep, whole] =
+    pool.protocol === 'v2'
+      ? [BigInt(10_000 - pool.state.feeBps), 10_000n]
+      : [BigInt(1_000_000 - pool.state.fee), 1_000_000n]
+  return { num: keep * mid.num, den: whole * mid.den }
 }
 
 /** A route of the answer as the impact needs it: its input and its pools as quoted. */
@@ -41,8 +30,8 @@ export function priceImpactBps(routes: readonly ImpactRoute[], amountOut: bigint
     let legDenominator = 1n
     for (const hop of route.hops) {
       const rate = spotFraction(hop.pool, hop.tokenIn)
-      legNumerator *= rate.numerator
-      legDenominator *= rate.denominator
+      legNumerator *= rate.num
+      legDenominator *= rate.den
     }
     // numerator / denominator += legNumerator / legDenominator
     numerator = numerator * legDenominator + legNumerator * denominator

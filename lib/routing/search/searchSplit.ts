@@ -1,4 +1,5 @@
 import type { Address } from 'viem'
+import { MAX_SPLIT_ROUTES } from '../../constants'
 import type { Pool } from '../pools/pool'
 import type { RouteGasUnits } from '../../config'
 import { fastMarginal, fastRoute, fastSpotRate, type FastStates } from './fastModel'
@@ -7,8 +8,6 @@ import { enumeratePaths, type Hop } from '../paths/enumeratePaths'
 import { decomposeFlows, subsetsOf, unlimitedFlows } from './poolFlow'
 import { type PricedSplit, priceSplit } from './priceSplit'
 
-/** DECISIONS §8.1: the input may be split over up to 4 routes. */
-export const MAX_SPLIT_ROUTES = 4
 /**
  * Equal parts of the input the discovery hands out one at a time, each to the route that pays
  * most for it where the earlier parts left the pools (the 5 % grid of §8.1, as a floor); the
