@@ -2,7 +2,8 @@ import type { Address } from 'viem'
 import type { Pool } from '../pools/pool'
 
 // Which token pairs' pools are read, decided here once (issue 42): a quote reads every pair among
-// its tokens (pairsToRead), a pricing path the pairs along its candidate routes (pairsAlong).
+// its tokens (pairsToRead), a pricing path the pairs along its candidate routes (pairsAlong), the
+// market sync a token's pairs with every known token (pairsWith).
 // A pair is the same whatever its order or casing (pairKey); the lens finds a pair's pools either
 // way round, so the first order given is kept.
 
@@ -31,6 +32,26 @@ export function pairsToRead(
 ): [Address, Address][] {
   const tokens = distinctTokens([tokenIn, tokenOut, ...through])
   return distinctPairs(tokens.flatMap((a, i) => tokens.slice(i + 1).map((b) => [a, b] as const)))
+}
+
+/**
+ * The pairs between each of `tokens` and every other token of `tokens` or `others` (each pair
+ * once): the markets a token may have among the tokens known (the market sync's).
+ */
+export function pairsWith(
+  tokens: readonly Address[],
+  others: readonly Address[],
+): [Address, Address][] {
+  const wanted = new Set(tokens.map((token) => token.toLowerCase()))
+  const all = distinctTokens([...tokens, ...others])
+  return distinctPairs(
+    all.flatMap((a, i) =>
+      all
+        .slice(i + 1)
+        .filter((b) => wanted.has(a.toLowerCase()) || wanted.has(b.toLowerCase()))
+        .map((b) => [a, b] as const),
+    ),
+  )
 }
 
 /** The pairs of consecutive tokens along each route (each pair once). */
