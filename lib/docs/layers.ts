@@ -127,6 +127,38 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['lib/aws/', 'SSM SecureString reads, Lambda credentials'],
 ])
 
+/**
+ * The rooms of the routing engine (issue 42), one idea each, in the order they build on each
+ * other: a room imports only the rooms before it (tests/unit/lib/importGraph.test.ts), and the
+ * layout sections list them from here (a room with source and no entry fails the docs test).
+ */
+export const ROUTING_ROOMS: ReadonlyMap<string, string> = new Map([
+  ['lib/routing/pools/', 'exact V2 and V3 pool math, depth within a band, the mid price'],
+  [
+    'lib/routing/providers/',
+    'pool reads: the PoolLens reader, tick pages, pair selection, swap volumes',
+  ],
+  ['lib/routing/paths/', 'the routes of up to 3 hops over the pools read'],
+  ['lib/routing/gas/', "the gas model, the recipient's first balance, a route's call estimated"],
+  ['lib/routing/search/', 'the split search: the float model, discoveries, balancing, completion'],
+  ['lib/routing/simulate/', 'the router call run by RouterProbe, tokens seen without a fee'],
+  ['lib/routing/quote/', 'the quote: market read, plans and tick pages, simulations, the answer'],
+])
+
+/** The routing room a source file is in (undefined outside `lib/routing/<room>/`). */
+export function routingRoomOf(file: string): string | undefined {
+  const parts = file.split('/')
+  if (parts[0] !== 'lib' || parts[1] !== 'routing' || parts.length < 4) return undefined
+  return `lib/routing/${parts[2]}/`
+}
+
+/** Whether routing room `from` may import room `to`: itself, or a room listed before it. */
+export function roomMayImport(from: string, to: string): boolean {
+  const rooms = [...ROUTING_ROOMS.keys()]
+  const [fromIndex, toIndex] = [rooms.indexOf(from), rooms.indexOf(to)]
+  return fromIndex >= 0 && toIndex >= 0 && toIndex <= fromIndex
+}
+
 /** The folder a source file is described under: `functions/<area>/`, `lib/<x>/` or `schemas/`. */
 export function roleFolderOf(file: string): string | undefined {
   if (NEUTRAL_FILES.has(file)) return undefined
