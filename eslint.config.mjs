@@ -88,11 +88,8 @@ export const NOT_YET_SPLIT = [
   'lib/local/start.ts',
   'lib/markets/boundaryReader.ts',
   'lib/markets/fillPriceBuckets.ts',
-  'lib/markets/pricingPath.ts',
   'lib/openapi/buildOpenApiDocument.ts',
   'lib/openapi/networkExamples.ts',
-  'lib/routing/bestRoute.ts',
-  'lib/routing/searchSplit.ts',
   'lib/trades/indexDeposits.ts',
   'lib/trades/recordRunDeposits.ts',
 ]

@@ -10,6 +10,12 @@ export function isNative(address: Address): boolean {
   return isAddressEqual(address, NATIVE_COIN)
 }
 
+/**
+ * Routes one swap splits over, at most (DECISIONS §8.1): the search's bound
+ * (lib/routing/search/searchSplit.ts) and the quote result's (schemas/swap.ts), defined once.
+ */
+export const MAX_SPLIT_ROUTES = 4
+
 /** The 20 minutes of a quote's calldata, and the default of an executed swap. */
 export const DEFAULT_DEADLINE_SECONDS = 20 * 60
 

@@ -46,7 +46,7 @@ export interface V3Dex {
  * Gas units a swap through the network's SwapRouter02 multicall spends, by part (DECISIONS §9.5,
  * §10.2): fitted by least squares from receipts of swaps executed on the network's devnet
  * (`npm run gas:fit`, tests/gas/), each `<NET>_GAS_PER_<PART>` may override one. A transaction's
- * gas is the sum of each part times its count in the route's shape (lib/routing/gasModel.ts).
+ * gas is the sum of each part times its count in the route's shape (lib/routing/gas/gasModel.ts).
  */
 export interface GasUnitsEntry {
   /** Once per transaction: 21,000 intrinsic, the calldata, the multicall and its deadline check. */

@@ -17,7 +17,7 @@ export const MAX_DECIMALS = 36
 /** The most items a page of the token list or of the trades holds (`limit`). */
 export const MAX_PAGE_SIZE = 100
 
-/** DECISIONS §7.2: a route has up to 3 hops, so 4 tokens (MAX_HOPS, lib/routing/paths.ts). */
+/** DECISIONS §7.2: a route has up to 3 hops, so 4 tokens (MAX_HOPS, lib/routing/paths/enumeratePaths.ts). */
 export const MAX_PATH_TOKENS = 4
 
 /** A reset, an approval and a swap: the most a prepare route answers, and a submit takes. */
@@ -40,6 +40,3 @@ export const MAX_TOKEN_CHARS = 2048
 export const MAX_SIGN_IN_MESSAGE_CHARS = 4096
 /** A prepared transaction's description: amounts, symbols or addresses, under 400 characters. */
 export const MAX_DESCRIPTION_LINE_CHARS = 500
-
-/** Routes one swap splits over, at most (DECISIONS §8.1). */
-export const MAX_SPLIT_ROUTES = 4

@@ -1,5 +1,5 @@
 import { isAddress, isAddressEqual, maxUint256, parseUnits, zeroAddress } from 'viem'
-import { DEFAULT_DEADLINE_SECONDS, isNative, NATIVE_COIN } from '../lib/constants'
+import { DEFAULT_DEADLINE_SECONDS, isNative, MAX_SPLIT_ROUTES, NATIVE_COIN } from '../lib/constants'
 import { NETWORKS, type NetworkName } from '../lib/networkNames'
 import { addressSchema } from './auth'
 import {
@@ -19,7 +19,6 @@ import {
   MAX_NAME_CHARS,
   MAX_PAGE_SIZE,
   MAX_PATH_TOKENS,
-  MAX_SPLIT_ROUTES,
   MAX_SYMBOL_CHARS,
 } from './limits'
 import { networkNameSchema } from './networks'

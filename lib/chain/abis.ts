@@ -164,6 +164,23 @@ export const uniswapV2SwapAbi = [
   },
 ] as const
 
+// What the market sync reads from a V3 pool: its Swap events (amounts signed: into the pool > 0).
+export const uniswapV3PoolEventsAbi = [
+  {
+    name: 'Swap',
+    type: 'event',
+    inputs: [
+      { type: 'address', name: 'sender', indexed: true },
+      { type: 'address', name: 'recipient', indexed: true },
+      { type: 'int256', name: 'amount0' },
+      { type: 'int256', name: 'amount1' },
+      { type: 'uint160', name: 'sqrtPriceX96' },
+      { type: 'uint128', name: 'liquidity' },
+      { type: 'int24', name: 'tick' },
+    ],
+  },
+] as const
+
 // What the market sync reads from a pair: its Swap events.
 export const uniswapV2PairEventsAbi = [
   {

@@ -16,7 +16,7 @@ import { publicClient } from './clients'
 import { ROUTER_PROBE_ADDRESS } from './routerProbe'
 
 // Where a token keeps the router probe's balance, so a simulation can give the probe exactly the
-// input it swaps (lib/routing/simulateSplit.ts).
+// input it swaps (lib/routing/simulate/simulateSplit.ts).
 
 /** Storage layouts whose balance slot the scan tries: Solidity and Vyper mappings at slots 0..N. */
 const BALANCE_SLOTS_SCANNED = 12

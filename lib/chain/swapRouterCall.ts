@@ -1,5 +1,4 @@
 import { type Address, encodeFunctionData, encodePacked, type Hex, parseAbi } from 'viem'
-import type { Pool } from './pools/pool'
 
 /** SwapRouter02's surface the service sends (PancakeSwap's SmartRouter takes the same). */
 export const swapRouter02Abi = parseAbi([
@@ -35,11 +34,17 @@ export interface SplitLeg {
   amountOut?: bigint
 }
 
+/**
+ * A pool as the router needs it: its protocol and, for V3, its fee tier. Structural, so the
+ * routing engine's pools (lib/routing/pools/pool.ts, a layer above) fit without being imported.
+ */
+export type RoutedPool = { protocol: 'v2' } | { protocol: 'v3'; state: { fee: number } }
+
 /** A split as the routing engine gives it: each route's input and its hops' pools and figures. */
 export interface RoutedSplit {
   routes: readonly {
     amountIn: bigint
-    hops: readonly { pool: Pool; tokenIn: Address; tokenOut: Address; amountOut: bigint }[]
+    hops: readonly { pool: RoutedPool; tokenIn: Address; tokenOut: Address; amountOut: bigint }[]
   }[]
 }
 

@@ -8,7 +8,7 @@ export const NEUTRAL_FILES: ReadonlyMap<string, string> = new Map([
   ['lib/config.ts', 'the only reader of `process.env`, parsed once'],
   ['lib/logger.ts', 'JSON log lines, every value redacted'],
   ['lib/metrics.ts', 'business metrics as EMF lines (stdout, like the logger)'],
-  ['lib/constants.ts', 'the native coin, deadlines'],
+  ['lib/constants.ts', 'the native coin, deadlines, the routes a split may take'],
   ['lib/networkNames.ts', 'the networks served, which schemas and configuration both read'],
   ['lib/networks.ts', 'the network table (DECISIONS §9.5)'],
   ['lib/formatTimestamp.ts', "the interface's timestamp"],
@@ -65,10 +65,30 @@ export function rankOf(file: string): number {
   return best.rank
 }
 
-/** Whether `file` may import `target`: same layer or below; schemas only schemas and neutral. */
+/**
+ * Arrows the layers would allow that the code never draws: within the domains, the routing engine
+ * answers the send pipeline (a route's gas, `lib/routing/gas/`) and never asks it.
+ */
+export const FORBIDDEN_ARROWS: readonly { from: string; to: string; why: string }[] = [
+  {
+    from: 'lib/routing/',
+    to: 'lib/send/',
+    why: 'the send pipeline asks routing for a route and its gas, never the reverse',
+  },
+]
+
+/** The forbidden arrow `file → target` draws, if any. */
+export function forbiddenArrow(file: string, target: string) {
+  return FORBIDDEN_ARROWS.find(({ from, to }) => file.startsWith(from) && target.startsWith(to))
+}
+
+/**
+ * Whether `file` may import `target`: same layer or below, and no forbidden arrow; schemas only
+ * schemas and neutral.
+ */
 export function mayImport(file: string, target: string): boolean {
   if (file.startsWith('schemas/')) return target.startsWith('schemas/') || NEUTRAL_FILES.has(target)
-  return rankOf(target) <= rankOf(file)
+  return rankOf(target) <= rankOf(file) && forbiddenArrow(file, target) === undefined
 }
 
 /**
@@ -92,13 +112,52 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['lib/transfer/', '`{key}` transfers: the plan and the signed transfer'],
   ['lib/markets/', 'prices, pricing paths, market data, project details, watchlist, balances'],
   ['lib/trades/', 'the reconciler and the deposit indexer (budgets, fair share, dust, reorgs)'],
-  ['lib/routing/', 'the routing engine: paths, the split search, gas model, simulation'],
+  [
+    'lib/routing/',
+    'the routing engine, a room each: providers, pools, paths, search, quote, gas, simulate',
+  ],
   ['lib/send/', 'the send pipeline: Idempotency-Key claim, gas limit, signing, broadcast, record'],
-  ['lib/chain/', 'viem clients per network, ABIs, the pool lens and pool math, chain errors'],
+  [
+    'lib/chain/',
+    'viem clients per network, ABIs, the pool lens contract and its codec, the router call, ' +
+      'chain errors',
+  ],
   ['lib/wallet/', 'BIP39 mnemonics, BIP32 derivation, private keys (nothing stored)'],
   ['lib/db/', 'the document client, key builders (`lib/db/keys.ts`), one repository per entity'],
   ['lib/aws/', 'SSM SecureString reads, Lambda credentials'],
 ])
+
+/**
+ * The rooms of the routing engine (issue 42), one idea each, in the order they build on each
+ * other: a room imports only the rooms before it (tests/unit/lib/importGraph.test.ts), and the
+ * layout sections list them from here (a room with source and no entry fails the docs test).
+ */
+export const ROUTING_ROOMS: ReadonlyMap<string, string> = new Map([
+  ['lib/routing/pools/', 'exact V2 and V3 pool math, depth within a band, the mid price'],
+  [
+    'lib/routing/providers/',
+    'pool reads: the PoolLens reader, tick pages, pair selection, swap volumes',
+  ],
+  ['lib/routing/paths/', 'the routes of up to 3 hops over the pools read'],
+  ['lib/routing/gas/', "the gas model, the recipient's first balance, a route's call estimated"],
+  ['lib/routing/search/', 'the split search: the float model, discoveries, balancing, completion'],
+  ['lib/routing/simulate/', 'the router call run by RouterProbe, tokens seen without a fee'],
+  ['lib/routing/quote/', 'the quote: market read, plans and tick pages, simulations, the answer'],
+])
+
+/** The routing room a source file is in (undefined outside `lib/routing/<room>/`). */
+export function routingRoomOf(file: string): string | undefined {
+  const parts = file.split('/')
+  if (parts[0] !== 'lib' || parts[1] !== 'routing' || parts.length < 4) return undefined
+  return `lib/routing/${parts[2]}/`
+}
+
+/** Whether routing room `from` may import room `to`: itself, or a room listed before it. */
+export function roomMayImport(from: string, to: string): boolean {
+  const rooms = [...ROUTING_ROOMS.keys()]
+  const [fromIndex, toIndex] = [rooms.indexOf(from), rooms.indexOf(to)]
+  return fromIndex >= 0 && toIndex >= 0 && toIndex <= fromIndex
+}
 
 /** The folder a source file is described under: `functions/<area>/`, `lib/<x>/` or `schemas/`. */
 export function roleFolderOf(file: string): string | undefined {

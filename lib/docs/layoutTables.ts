@@ -1,8 +1,18 @@
-import { FOLDER_ROLES, LAYERS, NEUTRAL_FILES, rankOf, roleFolderOf } from './layers'
+import {
+  FOLDER_ROLES,
+  FORBIDDEN_ARROWS,
+  LAYERS,
+  NEUTRAL_FILES,
+  rankOf,
+  roleFolderOf,
+  ROUTING_ROOMS,
+  routingRoomOf,
+} from './layers'
 
 // The docs' layout sections, drawn from the import graph (issue 42): which folders each layer
-// holds, what each holds, and the arrows between the domains. `npm run docs:layout` writes them
-// between their markers; tests/unit/lib/docs/layoutDocs.test.ts fails while a doc is stale.
+// holds, what each holds, the arrows between the domains, and the routing engine's rooms.
+// `npm run docs:layout` writes them between their markers; tests/unit/lib/docs/layoutDocs.test.ts
+// fails while a doc is stale.
 
 export const LAYOUT_START =
   '<!-- layout: written by `npm run docs:layout` from lib/docs/layers.ts -->'
@@ -95,7 +105,47 @@ export function domainArrows(graph: Map<string, string[]>): string {
   )
 }
 
-/** The layout section: the table, the rule, and the domains' arrows. */
+/** Each routing room with source and the rooms its files import. */
+function roomGraph(graph: Map<string, string[]>): Map<string, Set<string>> {
+  const rooms = new Map<string, Set<string>>()
+  for (const [file, targets] of graph) {
+    const from = routingRoomOf(file)
+    if (from === undefined) continue
+    const arrows = rooms.get(from) ?? new Set<string>()
+    rooms.set(from, arrows)
+    for (const target of targets) {
+      const to = routingRoomOf(target)
+      if (to !== undefined && to !== from) arrows.add(to)
+    }
+  }
+  return rooms
+}
+
+/** Routing rooms with source but no description, and descriptions of rooms without source. */
+export function undescribedRooms(graph: Map<string, string[]>): {
+  undescribed: string[]
+  stale: string[]
+} {
+  const present = new Set(roomGraph(graph).keys())
+  return {
+    undescribed: [...present].filter((room) => !ROUTING_ROOMS.has(room)).sort(),
+    stale: [...ROUTING_ROOMS.keys()].filter((room) => !present.has(room)).sort(),
+  }
+}
+
+/** The routing engine's rooms in their order, each with what it holds and the rooms it imports. */
+export function roomsTable(graph: Map<string, string[]>): string {
+  const arrows = roomGraph(graph)
+  const name = (room: string) => `\`${room.slice('lib/routing/'.length, -1)}\``
+  const rows = ['| room of `lib/routing/` | what lives there | imports |', '| --- | --- | --- |']
+  for (const [room, role] of ROUTING_ROOMS) {
+    const imports = [...ROUTING_ROOMS.keys()].filter((other) => arrows.get(room)?.has(other))
+    rows.push(`| ${name(room)} | ${role} | ${imports.map(name).join(', ') || '—'} |`)
+  }
+  return rows.join('\n')
+}
+
+/** The layout section: the table, the rule, the domains' arrows, and the routing rooms. */
 export function layoutSection(graph: Map<string, string[]>): string {
   return [
     LAYOUT_START,
@@ -106,8 +156,19 @@ export function layoutSection(graph: Map<string, string[]>): string {
       'Imports point down this table: a file imports its own layer or one below (`schemas/` only ' +
         'itself and the neutral modules), and folders never import each other both ways; ' +
         '`tests/unit/lib/importGraph.test.ts` fails on an upward import, a cycle between files ' +
-        'or a loop between folders. ' +
+        'or a loop between folders, and on an arrow the layers allow but the model forbids (' +
+        FORBIDDEN_ARROWS.map(
+          ({ from, to, why }) => `\`${from}\` never imports \`${to}\`: ${why}`,
+        ).join('; ') +
+        '). ' +
         domainArrows(graph),
+    ),
+    '',
+    roomsTable(graph),
+    '',
+    wrap(
+      "The routing engine's rooms, one idea each (`ROUTING_ROOMS` in lib/docs/layers.ts): a room " +
+        'imports only the rooms above it in this table, which the import-graph test checks.',
     ),
     '',
     LAYOUT_END,

@@ -1,9 +1,11 @@
 import { type Address, isAddressEqual } from 'viem'
 import { onChain } from '../chain/chainError'
-import type { Pool } from '../chain/pools/pool'
-import { depthWithin, thinnerSide } from '../chain/pools/poolDepth'
-import { readPools } from '../chain/readPools'
-import { enumeratePaths } from '../routing/paths'
+import type { Pool } from '../routing/pools/pool'
+import { depthWithin, thinnerSide } from '../routing/pools/poolDepth'
+import { type Fraction, midPrice } from '../routing/pools/midPrice'
+import { pairKey, pairsAlong, poolsByPair } from '../routing/providers/tokenPairs'
+import { readPools } from '../routing/providers/readPools'
+import { enumeratePaths } from '../routing/paths/enumeratePaths'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
@@ -14,7 +16,7 @@ import {
   pathPools,
   type PricingPath,
 } from '../db/priceBoundary'
-import { compareFractions, type Fraction } from './weightedMedian'
+import { compareFractions } from './weightedMedian'
 
 /** Catalog tokens tried as the middle of a path (the deepest few by market cap first). */
 export const PATH_CONNECTORS = 8
@@ -24,8 +26,6 @@ export const DEPTH_BAND_BPS = 200
 const REPLACE_FACTOR = 2n
 /** A pool enters its hop's median with at least a tenth of the depth of the hop's deepest. */
 const MEDIAN_SHARE = 10n
-
-const Q192 = 1n << 192n
 
 export interface ChoosePricingPathParameters {
   network: NetworkName
@@ -55,7 +55,6 @@ interface Candidate {
   depthUsd: Fraction
 }
 
-const pairKey = (a: Address, b: Address) => [a.toLowerCase(), b.toLowerCase()].sort().join('/')
 const routeKey = (route: readonly Address[]) => route.map((a) => a.toLowerCase()).join('>')
 
 /** A pool's ±2 % depth as a path weighs it: the thinner side, in the hop's tokenOut. */
@@ -66,11 +65,7 @@ function depthOutOf(pool: Pool, zeroForOne: boolean): bigint {
 function ratePool(pool: Pool, tokenIn: Address): RatedPool {
   const zeroForOne = isAddressEqual(pool.token0, tokenIn)
   const depthOut = depthOutOf(pool, zeroForOne)
-  const [num, den] =
-    pool.protocol === 'v2'
-      ? [pool.state.reserve1, pool.state.reserve0]
-      : [pool.state.sqrtPriceX96 * pool.state.sqrtPriceX96, Q192]
-  return { pool, zeroForOne, depthOut, price: zeroForOne ? { num, den } : { num: den, den: num } }
+  return { pool, zeroForOne, depthOut, price: midPrice(pool, zeroForOne) }
 }
 
 function hopPoolOf({ pool, zeroForOne, depthOut }: RatedPool): HopPool {
@@ -187,14 +182,7 @@ export async function choosePricingPath({
   if (kept.length > 1 && !routes.some((route) => routeKey(route) === routeKey(kept))) {
     routes.push(kept)
   }
-  const pairs = new Map<string, [Address, Address]>()
-  for (const route of routes) {
-    for (let index = 0; index + 1 < route.length; index += 1) {
-      const [a, b] = [route[index], route[index + 1]] as [Address, Address]
-      pairs.set(pairKey(a, b), [a, b])
-    }
-  }
-  const pools = await onChain(network, () => readPools({ network, pairs: [...pairs.values()] }))
+  const pools = await onChain(network, () => readPools({ network, pairs: pairsAlong(routes) }))
   // The candidate routes: every path the routing engine's enumerator finds over those pools
   // (the shapes above, and the native coin before a catalog token where both pool with it),
   // once per sequence of tokens: a hop weighs every pool of its pair.
@@ -208,11 +196,7 @@ export async function choosePricingPath({
     const tokens = [token, ...path.map((hop) => hop.tokenOut)]
     candidates.set(routeKey(tokens), tokens)
   }
-  const poolsOf = new Map<string, Pool[]>()
-  for (const pool of pools) {
-    const key = pairKey(pool.token0, pool.token1)
-    poolsOf.set(key, [...(poolsOf.get(key) ?? []), pool])
-  }
+  const poolsOf = poolsByPair(pools)
 
   let best: Candidate | undefined
   let keptCandidate: Candidate | undefined
@@ -255,10 +239,8 @@ export async function samplePathDepths({
 }): Promise<Map<string, bigint>> {
   const depths = new Map<string, bigint>()
   if (path.hops.length === 0) return depths
-  const pairs = new Map<string, [Address, Address]>()
-  for (const hop of path.hops)
-    pairs.set(pairKey(hop.tokenIn, hop.tokenOut), [hop.tokenIn, hop.tokenOut])
-  const pools = await onChain(network, () => readPools({ network, pairs: [...pairs.values()] }))
+  const pairs = pairsAlong(path.hops.map((hop) => [hop.tokenIn, hop.tokenOut]))
+  const pools = await onChain(network, () => readPools({ network, pairs }))
   const byAddress = new Map(pools.map((pool) => [pool.address.toLowerCase(), pool]))
   for (const hopPool of pathPools(path)) {
     const pool = byAddress.get(hopPool.pool.toLowerCase())

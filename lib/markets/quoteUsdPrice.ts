@@ -2,7 +2,7 @@ import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { usdDecimals } from './usdDecimals'
-import { bestRoute } from '../routing/bestRoute'
+import { bestRoute } from '../routing/quote/bestRoute'
 import { ONE_USD } from './usdAmount'
 
 export interface QuoteUsdPriceParameters {
@@ -27,7 +27,7 @@ const BAND_HIGH = 1_000n * ONE_USD
  * What the network's DEX pays in its USD stablecoin for `amountIn` of `tokenIn`: the routing
  * engine's best split over its V2 and V3 pools, ranked by output alone (a price, not a trade net
  * of gas), simulated through the router where the network has one and the token's balances can
- * be set, else the pools' own math (lib/routing/bestRoute.ts).
+ * be set, else the pools' own math (lib/routing/quote/bestRoute.ts).
  */
 async function usdOut(
   network: NetworkName,

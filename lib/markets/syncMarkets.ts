@@ -5,8 +5,9 @@ import { onChain, translateChainError } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { findBlockAtTime } from '../chain/findBlockAtTime'
 import { findDeploymentBlock } from '../chain/findDeploymentBlock'
-import { findPairs } from '../chain/findPairs'
-import { readSwapVolumes } from '../chain/readSwapVolumes'
+import { readPools } from '../routing/providers/readPools'
+import { readSwapVolumes } from '../routing/providers/readSwapVolumes'
+import { pairsWith } from '../routing/providers/tokenPairs'
 import { loadChainConfig, loadServedNetworks } from '../config'
 import type { NetworkName } from '../networkNames'
 import {
@@ -35,9 +36,11 @@ const VOLUME_WINDOW_SECONDS = 24n * 60n * 60n
 const CONCURRENCY = 8
 
 /**
- * What the chain says about the projects of one network: the factory's pairs holding each token
- * (against every known token, the wrapped native coin and the stablecoin), the tokens swapped on
- * them over the last 24 h, total supplies, and the deployment time of contracts not dated yet.
+ * What the chain says about the projects of one network: the V2 pairs and V3 pools (configured
+ * fee tiers) holding each token against every known token, the wrapped native coin and the
+ * stablecoin, read by the routing engine's pool provider (PoolLens, one round trip); the tokens
+ * swapped on all of them over the last 24 h; total supplies; and the deployment time of contracts
+ * not dated yet.
  */
 async function readNetworkMetrics(
   network: NetworkName,
@@ -46,19 +49,17 @@ async function readNetworkMetrics(
   failed: SyncMarketsReturnType['failed'],
 ): Promise<Map<string, ChainMetrics>> {
   const client = publicClient(network)
-  const { factory, wrappedNative, usdStablecoin } = loadChainConfig(network)
+  const { wrappedNative, usdStablecoin } = loadChainConfig(network)
   const head = await onChain(network, () => getBlock(client, { blockTag: 'latest' }))
-  const pairs = await onChain(network, () =>
-    findPairs(client, {
-      factory,
-      tokens: projects.map(({ project }) => project.address),
-      quoteTokens: [wrappedNative, usdStablecoin],
-    }),
+  const pairs = pairsWith(
+    projects.map(({ project }) => project.address),
+    [wrappedNative, usdStablecoin],
   )
+  const pools = await readPools({ network, pairs, blockNumber: head.number })
   const since = BigInt(Math.floor(at.getTime() / 1000)) - VOLUME_WINDOW_SECONDS
   const volumes = await onChain(network, async () =>
     readSwapVolumes(client, {
-      pairs,
+      pools,
       fromBlock: await findBlockAtTime(client, { timestamp: since, latest: head }),
       toBlock: head.number,
     }),
@@ -68,8 +69,11 @@ async function readNetworkMetrics(
     const token = project.address.toLowerCase()
     const known: ChainMetrics = {
       volume24h: volumes.get(token) ?? 0n,
-      marketPairs: pairs.filter(
-        (pair) => pair.token0.toLowerCase() === token || pair.token1.toLowerCase() === token,
+      // The V2 pairs holding the token (its pairs' count as before V3 volumes were read).
+      marketPairs: pools.filter(
+        (pool) =>
+          pool.protocol === 'v2' &&
+          (pool.token0.toLowerCase() === token || pool.token1.toLowerCase() === token),
       ).length,
     }
     metrics.set(project.id, known)

@@ -1,7 +1,8 @@
 import type { PoolAccumulators } from '../chain/readAccumulators'
-import { sqrtRatioAtTick } from '../chain/pools/tickMath'
+import { type Fraction, priceAtSqrt, priceOfReserves } from '../routing/pools/midPrice'
+import { sqrtRatioAtTick } from '../routing/pools/tickMath'
 import { type HopPool, hopPools, type PricingPath } from '../db/priceBoundary'
-import { type Fraction, weightedMedian } from './weightedMedian'
+import { weightedMedian } from './weightedMedian'
 
 // The arithmetic of DECISIONS §8.3 and §9.2, free of I/O: a pool's accumulator at any moment, a
 // pool's time-weighted average between two moments, a hop's price (its pool's, or the
@@ -9,7 +10,6 @@ import { type Fraction, weightedMedian } from './weightedMedian'
 // fractions throughout (tokenOut base units per tokenIn base unit), one rounding (down) at the end.
 
 const Q112 = 1n << 112n
-const Q192 = 1n << 192n
 const UINT256 = 1n << 256n
 const UINT32 = 1n << 32n
 
@@ -50,19 +50,14 @@ function poolAverage(hop: HopPool, start: bigint, end: bigint, seconds: bigint):
   const delta = end - start
   let meanTick = delta / seconds
   if (delta < 0n && delta % seconds !== 0n) meanTick -= 1n
-  const sqrt = sqrtRatioAtTick(Number(meanTick))
-  return hop.zeroForOne ? { num: sqrt * sqrt, den: Q192 } : { num: Q192, den: sqrt * sqrt }
+  return priceAtSqrt(sqrtRatioAtTick(Number(meanTick)), hop.zeroForOne)
 }
 
 /** A pool's price now: a V2 pair's reserves, a V3 pool's price. */
 function poolSpot(hop: HopPool, pool: PoolAccumulators): Fraction {
-  if (pool.protocol === 'v2') {
-    return hop.zeroForOne
-      ? { num: pool.reserve1, den: pool.reserve0 }
-      : { num: pool.reserve0, den: pool.reserve1 }
-  }
-  const ratio = pool.sqrtPriceX96 * pool.sqrtPriceX96
-  return hop.zeroForOne ? { num: ratio, den: Q192 } : { num: Q192, den: ratio }
+  return pool.protocol === 'v2'
+    ? priceOfReserves(pool.reserve0, pool.reserve1, hop.zeroForOne)
+    : priceAtSqrt(pool.sqrtPriceX96, hop.zeroForOne)
 }
 
 /**

@@ -1,8 +1,4 @@
-/** A non-negative fraction, exact: `num / den` with `den` > 0. */
-export interface Fraction {
-  num: bigint
-  den: bigint
-}
+import type { Fraction } from '../routing/pools/midPrice'
 
 export interface Weighted {
   value: Fraction

@@ -1,8 +1,11 @@
-import { estimateGas } from 'viem/actions'
-import type { Address, Hex } from 'viem'
-import { untrustedCallGas } from '../chain/callBudget'
-import { publicClient } from '../chain/clients'
-import type { NetworkName } from '../networkNames'
+import type { Hex } from 'viem'
+import {
+  calldataGas,
+  estimateCallGas,
+  type EstimateCallGasParameters,
+  type GasEstimate,
+  settledEstimate,
+} from '../chain/estimateCallGas'
 import { beforeBroadcast } from './sendError'
 
 /**
@@ -16,14 +19,9 @@ export function withHeadroom(estimate: bigint): bigint {
   return (estimate * GAS_HEADROOM_PERCENT + 99n) / 100n
 }
 
-export interface EstimateGasLimitParameters {
-  network: NetworkName
+export interface EstimateGasLimitParameters extends EstimateCallGasParameters {
   /** Names the transaction in a failure: "swap", "approval", "transfer". */
   action: string
-  from: Address
-  to: Address
-  data?: Hex
-  value?: bigint
 }
 
 /**
@@ -35,50 +33,16 @@ export async function estimateGasLimit(parameters: EstimateGasLimitParameters): 
 }
 
 /** eth_estimateGas of a call, without headroom; a revert is a 422. */
-function estimateCall({
-  network,
-  action,
-  from,
-  to,
-  data,
-  value,
-}: EstimateGasLimitParameters): Promise<bigint> {
-  const client = publicClient(network)
-  // `prepare: false`: the node needs only these fields, and preparing would cost more calls.
-  // `gas` caps the node's search: the call runs code a caller chose (DECISIONS §8.2).
-  return beforeBroadcast(network, action, () =>
-    estimateGas(client, {
-      account: from,
-      to,
-      data,
-      value,
-      gas: untrustedCallGas(),
-      prepare: false,
-    }),
-  )
+function estimateCall({ action, ...call }: EstimateGasLimitParameters): Promise<bigint> {
+  return beforeBroadcast(call.network, action, () => estimateCallGas(call))
 }
 
 /**
- * An estimate made beside other reads, before the call's last arguments are known: the gas of
- * `data` (without headroom), or the failure, reported once the reads are checked.
+ * estimateCall, settled either way, for a batch of reads that must not fail on it (a transfer's;
+ * a swap's route is estimated by the routing engine, lib/routing/gas/estimateRouteGas.ts).
  */
-export type GasEstimate = { gas: bigint; data: Hex } | { error: unknown }
-
-/** estimateCall, settled either way, for a batch of reads that must not fail on it. */
 export function estimateBeside(parameters: EstimateGasLimitParameters): Promise<GasEstimate> {
-  return estimateCall(parameters).then(
-    (gas) => ({ gas, data: parameters.data ?? '0x' }),
-    (error: unknown) => ({ error }),
-  )
-}
-
-/** What the node charges for a call's data (EIP-2028): 4 gas a zero byte, 16 any other. */
-export function calldataGas(data: Hex): bigint {
-  let gas = 0n
-  for (let index = 2; index < data.length; index += 2) {
-    gas += data.slice(index, index + 2) === '00' ? 4n : 16n
-  }
-  return gas
+  return settledEstimate(estimateCall(parameters), parameters.data)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Address, getAddress } from 'viem'
-import type { BestRoute } from '../routing/bestRoute'
+import type { BestRoute } from '../routing/quote/bestRoute'
 
 /** One hop of a quoted route (DECISIONS §8.1): amounts in base units, as decimal strings. */
 export interface RouteHopAnswer {

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem'
 import { legsOf, swapRouterCall } from '../chain/swapRouterCall'
 import { isNative } from '../constants'
-import type { BestRoute } from '../routing/bestRoute'
+import type { BestRoute } from '../routing/quote/bestRoute'
 
 export interface RouteCallParameters {
   /** As the client named them: the native sentinel wraps or unwraps the coin. */

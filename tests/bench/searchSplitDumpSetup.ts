@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 import { vi } from 'vitest'
-import type * as SearchSplitModule from '../../lib/routing/searchSplit'
+import type * as SearchSplitModule from '../../lib/routing/search/searchSplit'
 
 // searchSplit wrapped for searchSplitDump.config.mts: each call's parameters and answer appended
 // to SEARCH_SPLIT_DUMP as a JSON line (bigints as "123n"), each pool once to `<dump>.pools`
@@ -9,7 +9,7 @@ import type * as SearchSplitModule from '../../lib/routing/searchSplit'
 
 const replacer = (_: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value)
 
-vi.mock('../../lib/routing/searchSplit', async (importOriginal) => {
+vi.mock('../../lib/routing/search/searchSplit', async (importOriginal) => {
   const original = await importOriginal<typeof SearchSplitModule>()
   const file = process.env.SEARCH_SPLIT_DUMP
   if (!file) throw new Error('set SEARCH_SPLIT_DUMP to the file to write')

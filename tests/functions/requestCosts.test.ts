@@ -59,7 +59,7 @@ const SEND =
   'eth_getBlockByNumber ×1, eth_getTransactionCount ×1, eth_maxPriorityFeePerGas ×1, ' +
   'eth_sendRawTransaction ×1'
 
-// A quote's route (lib/routing/bestRoute.ts): the pool lens's eth_calls with the gas price and
+// A quote's route (lib/routing/quote/bestRoute.ts): the pool lens's eth_calls with the gas price and
 // the block, then the split's simulation (warm: both ends seen plain, so no fee-on-transfer plan
 // is simulated beside it).
 const QUOTE = 'eth_blockNumber ×1, eth_gasPrice ×1'
@@ -81,7 +81,7 @@ const SUBMIT = 'eth_getTransactionCount ×1, eth_sendRawTransaction ×1'
 // Each network's routes (lib/networks/operations.ts) cost what its demo catalog's pools and
 // connectors make its quotes read: a row per operation by catalog. A swap or prepare reads the
 // recipient's balance of the output beside the pools (its gas: a balance written from 0 costs
-// 17,100 more, lib/routing/freshRecipient.ts): one eth_call more than an anonymous quote's.
+// 17,100 more, lib/routing/gas/freshRecipient.ts): one eth_call more than an anonymous quote's.
 // prettier-ignore
 const NETWORK_ROWS: Record<DemoCatalog, Record<OperationName, Cost | undefined>> = {
   ethereum: {

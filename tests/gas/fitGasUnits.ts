@@ -2,12 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { GAS_PARTS } from '../../lib/config'
 import type { NetworkName } from '../../lib/networkNames'
 import type { GasUnitsEntry } from '../../lib/networks'
-import { grossOf } from '../../lib/routing/gasModel'
+import { grossOf } from '../../lib/routing/gas/gasModel'
 import type { ExecutedShape } from './executeShapes'
 
 // The units from receipts: least squares of each swap's gas before refunds (its receipt's
 // `gasUsed` plus what its cleared slots refunded: gasModel.ts grossOf) on its shape (how many of
-// each part of the model it has: lib/routing/gasModel.ts transactionShape), with a faint pull towards the
+// each part of the model it has: lib/routing/gas/gasModel.ts transactionShape), with a faint pull towards the
 // table's current units so a part no executed shape used keeps its value instead of a singular
 // system; a part fitted below 0 is held at 0 and the rest fitted again.
 

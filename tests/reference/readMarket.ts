@@ -13,7 +13,7 @@ import {
 
 // Pools found and read the way an outsider would: the factories' creation logs, then each
 // pool's own getters at one block; V3 ticks whole, word by word of the tick bitmap. Nothing
-// here goes through the service's PoolLens, readPools or lib/chain/pools.
+// here goes through the service's PoolLens, readPools or lib/routing/pools.
 
 export interface FoundPools {
   v2: Omit<V2PoolInfo, 'feeBps'>[]

@@ -7,7 +7,7 @@ import { MAX_SQRT_RATIO, MIN_SQRT_RATIO, v2AmountOut } from './fastPoolMath'
 import type { TickEntry, V2PoolInfo, V2State, V3PoolInfo, V3State } from './poolTypes'
 
 // The pool math the reference answers with: the Uniswap V2 and V3 SDKs (devDependencies), not
-// the service's lib/chain/pools. Their raw amounts need no decimals, so every token is an SDK
+// the service's lib/routing/pools. Their raw amounts need no decimals, so every token is an SDK
 // token of 18 decimals on chain 1 (the SDK derives a pair's address from its own factory map).
 
 /** The fee the V2 SDK's Pair charges (997/1000); a pair charging another is priced by formula. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { Address } from 'viem'
-import type { Pool } from '../../lib/chain/pools/pool'
-import { sqrtRatioAtTick } from '../../lib/chain/pools/tickMath'
+import type { Pool } from '../../lib/routing/pools/pool'
+import { sqrtRatioAtTick } from '../../lib/routing/pools/tickMath'
 import type { RouteGasUnits } from '../../lib/config'
 
 // Random markets for the split search's properties (tests/unit/lib/routing/): pools of

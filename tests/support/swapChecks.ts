@@ -10,11 +10,11 @@ import { v3Swap } from '@uniswap/v3-sdk'
 import JSBI from 'jsbi'
 import { expect } from 'vitest'
 import { swapRouter02Abi } from '../../lib/chain/swapRouterCall'
-import { LOOKUPS_PER_CALL, poolLookups } from '../../lib/chain/readPools'
+import { LOOKUPS_PER_CALL, poolLookups } from '../../lib/routing/providers/readPools'
 import { loadChainConfig } from '../../lib/config'
 import type { NetworkName } from '../../lib/networkNames'
 import { functionName } from '../../lib/networks/operations'
-import { pairsToRead } from '../../lib/routing/marketPairs'
+import { pairsToRead } from '../../lib/routing/providers/tokenPairs'
 import type { RouteHopAnswer } from '../../lib/swap/routeAnswer'
 import { NATIVE_COIN } from '../../lib/constants'
 import { quoterV2Abi } from '../../lib/local/v3Artifacts'
@@ -247,7 +247,7 @@ export async function expectSwapMatchesQuote(
 }
 
 /**
- * The RPC calls a warm quote makes (lib/routing/bestRoute.ts): the lens calls over the pools
+ * The RPC calls a warm quote makes (lib/routing/quote/bestRoute.ts): the lens calls over the pools
  * among the ends, the base tokens and the configured connectors, and one simulation (both ends
  * seen plain by an earlier quote in the container; a first quote of a token also simulates the
  * fee-safe plans beside it).

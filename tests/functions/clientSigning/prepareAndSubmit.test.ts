@@ -158,7 +158,7 @@ describe('prepare, sign on the client, submit', () => {
     ])
     // Prepare, three round trips: the reads (the lens over the pools, gas price, block, nonce,
     // tip, balance, allowance, decimals, native balance, and the recipient's balance of the
-    // output, which prices its gas (lib/routing/freshRecipient.ts): LINK's balance slot is known
+    // output, which prices its gas (lib/routing/gas/freshRecipient.ts): LINK's balance slot is known
     // from the quote above); the route's simulation with its estimate from the wallet, which reverts while
     // the allowance is short; then one eth_simulateV1 for both gas limits. The session and one
     // catalog read. Nothing sent.

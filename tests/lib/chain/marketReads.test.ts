@@ -2,8 +2,9 @@ import '../../support/env'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { findBlockAtTime } from '../../../lib/chain/findBlockAtTime'
 import { findDeploymentBlock } from '../../../lib/chain/findDeploymentBlock'
-import { findPairs } from '../../../lib/chain/findPairs'
 import { loadChainConfig } from '../../../lib/config'
+import { readPools } from '../../../lib/routing/providers/readPools'
+import { pairsWith } from '../../../lib/routing/providers/tokenPairs'
 import { deployListedToken, type ListedToken } from '../../support/listedToken'
 import { randomAddress } from '../../support/marketFixtures'
 import { readClient } from '../../support/readClient'
@@ -42,20 +43,20 @@ describe('chain reads of the market sync', () => {
     expect(future).toBe((await client().getBlockNumber({ cacheTime: 0 })) + 1n)
   })
 
-  it('finds the pairs the factory holds against the known tokens', async () => {
-    const { factory, wrappedNative, usdStablecoin } = loadChainConfig('ethereum')
+  it('finds the pools the token has against the known tokens, by the routing engine’s provider', async () => {
+    const { wrappedNative, usdStablecoin } = loadChainConfig('ethereum')
 
-    const pairs = await findPairs(client(), {
-      factory,
-      tokens: [token.address],
-      quoteTokens: [wrappedNative, usdStablecoin],
+    const pools = await readPools({
+      network: 'ethereum',
+      pairs: pairsWith([token.address], [wrappedNative, usdStablecoin]),
     })
 
-    expect(pairs).toHaveLength(1)
+    expect(pools).toHaveLength(1)
     const [first, second] = [token.address, wrappedNative]
       .map((address) => address.toLowerCase())
       .sort()
-    const [pair] = pairs
-    expect([pair?.token0.toLowerCase(), pair?.token1.toLowerCase()]).toEqual([first, second])
+    const [pool] = pools
+    expect(pool?.protocol).toBe('v2')
+    expect([pool?.token0.toLowerCase(), pool?.token1.toLowerCase()]).toEqual([first, second])
   })
 })

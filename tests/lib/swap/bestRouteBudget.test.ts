@@ -5,7 +5,7 @@ import { untrustedCallGas, withCallBudget } from '../../../lib/chain/callBudget'
 import { rpcRequestChannel } from '../../support/rpcChannels'
 import { loadUntrustedCallConfig } from '../../../lib/config'
 import { CallBudgetSpent } from '../../../lib/errors'
-import { bestRoute } from '../../../lib/routing/bestRoute'
+import { bestRoute } from '../../../lib/routing/quote/bestRoute'
 
 // The engine's lens and probe calls name pools and tokens a caller chose (DECISIONS §8.2): each
 // carries the configured gas cap and takes one call from the request's budget, like every other

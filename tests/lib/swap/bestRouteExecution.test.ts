@@ -2,7 +2,7 @@ import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { describe, expect, inject, it } from 'vitest'
 import { legsOf, swapRouterCall } from '../../../lib/chain/swapRouterCall'
-import { bestRoute } from '../../../lib/routing/bestRoute'
+import { bestRoute } from '../../../lib/routing/quote/bestRoute'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
 import { byCatalog, type DemoCatalog, TESTED_NETWORKS } from '../../support/networkCases'
 

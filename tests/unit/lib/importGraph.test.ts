@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cycles, folderGraph, importGraph as readImportGraph } from '../../../lib/docs/importGraph'
-import { mayImport as allowed } from '../../../lib/docs/layers'
+import { mayImport as allowed, roomMayImport, routingRoomOf } from '../../../lib/docs/layers'
 
 // The layers are one model, lib/docs/layers.ts, which `npm run docs:layout` also writes the docs'
 // layout tables from (docs/architecture.md). Highest first; a file may import its own layer or
@@ -27,6 +27,35 @@ describe('the import graph of functions, schemas and lib', () => {
       targets.filter((target) => !allowed(file, target)).map((target) => `${file} → ${target}`),
     )
     expect(upward).toEqual([])
+  })
+
+  it('has routing import nothing of the send pipeline (send asks routing, never the reverse)', () => {
+    const intoSend = [...graph].flatMap(([file, targets]) =>
+      file.startsWith('lib/routing/')
+        ? targets.filter((target) => target.startsWith('lib/send/')).map((t) => `${file} → ${t}`)
+        : [],
+    )
+    expect(intoSend).toEqual([])
+    expect(allowed('lib/routing/quote/bestRoute.ts', 'lib/send/gasLimit.ts')).toBe(false)
+    expect(allowed('lib/send/gasLimit.ts', 'lib/routing/gas/estimateRouteGas.ts')).toBe(true)
+  })
+
+  it('has each room of lib/routing import only the rooms before it (lib/docs/layers.ts)', () => {
+    const backward = [...graph].flatMap(([file, targets]) => {
+      const from = routingRoomOf(file)
+      return from === undefined
+        ? []
+        : targets
+            .filter((target) => {
+              const to = routingRoomOf(target)
+              return to !== undefined && to !== from && !roomMayImport(from, to)
+            })
+            .map((target) => `${file} → ${target}`)
+    })
+    expect(backward).toEqual([])
+    expect(roomMayImport('lib/routing/quote/', 'lib/routing/pools/')).toBe(true)
+    expect(roomMayImport('lib/routing/pools/', 'lib/routing/search/')).toBe(false)
+    expect(roomMayImport('lib/routing/nowhere/', 'lib/routing/pools/')).toBe(false)
   })
 
   it('has no cycle between files', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
-import type { InitializedTick } from '../../../lib/chain/pools/v3Pool'
-import { MAX_TICK, MIN_TICK, sqrtRatioAtTick } from '../../../lib/chain/pools/tickMath'
+import type { InitializedTick } from '../../../lib/routing/pools/v3Pool'
+import { MAX_TICK, MIN_TICK, sqrtRatioAtTick } from '../../../lib/routing/pools/tickMath'
 
 // Random concentrated-liquidity pools for property tests: positions placed around the price
 // (narrow ones of a single tick spacing among them, some crossing bitmap words and the ±2 % band

@@ -8,6 +8,7 @@ import {
   LAYOUT_START,
   layoutTable,
   undescribedFolders,
+  undescribedRooms,
   withLayoutSection,
 } from '../../../../lib/docs/layoutTables'
 
@@ -26,6 +27,10 @@ describe('the layout tables of the docs', () => {
 
   it('describe every folder that holds source, and no folder that does not', () => {
     expect(undescribedFolders(graph)).toEqual({ undescribed: [], stale: [] })
+  })
+
+  it('describe every room of lib/routing that holds source, and no room that does not', () => {
+    expect(undescribedRooms(graph)).toEqual({ undescribed: [], stale: [] })
   })
 
   it('name a folder the code has and the docs did not (lib/routing) under its layer', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type Fraction, weightedMedian } from '../../../../lib/markets/weightedMedian'
+import type { Fraction } from '../../../../lib/routing/pools/midPrice'
+import { weightedMedian } from '../../../../lib/markets/weightedMedian'
 
 // The reference: each value written out as many times as its weight, sorted, and the textbook
 // median taken: the middle one of an odd count, the mean of the two middles of an even count.

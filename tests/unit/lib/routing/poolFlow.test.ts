@@ -1,14 +1,14 @@
 import fc from 'fast-check'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { Pool } from '../../../../lib/chain/pools/pool'
-import { fastRoute } from '../../../../lib/routing/fastModel'
-import { enumeratePaths, type Hop } from '../../../../lib/routing/paths'
-import { decomposeFlows, subsetsOf, unlimitedFlows } from '../../../../lib/routing/poolFlow'
-import { searchSplit } from '../../../../lib/routing/searchSplit'
+import type { Pool } from '../../../../lib/routing/pools/pool'
+import { fastRoute } from '../../../../lib/routing/search/fastModel'
+import { enumeratePaths, type Hop } from '../../../../lib/routing/paths/enumeratePaths'
+import { decomposeFlows, subsetsOf, unlimitedFlows } from '../../../../lib/routing/search/poolFlow'
+import { searchSplit } from '../../../../lib/routing/search/searchSplit'
 import { C, D, marketArbitrary, TOKEN_IN, TOKEN_OUT, UNITS } from '../../../support/randomMarket'
 
-// The pool-level candidate generator of the split search (lib/routing/poolFlow.ts), on random
+// The pool-level candidate generator of the split search (lib/routing/search/poolFlow.ts), on random
 // markets whose routes share pools: the unlimited routing's pool flows conserve every token, the
 // decomposition carries no more than the pools took, and the search it feeds never nets less
 // than the best single route.

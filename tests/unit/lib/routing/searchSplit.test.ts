@@ -5,14 +5,14 @@ import fc from 'fast-check'
 import JSBI from 'jsbi'
 import type { Address } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { Pool } from '../../../../lib/chain/pools/pool'
-import { searchSplit } from '../../../../lib/routing/searchSplit'
+import type { Pool } from '../../../../lib/routing/pools/pool'
+import { searchSplit } from '../../../../lib/routing/search/searchSplit'
 import { C, D, marketArbitrary, TOKEN_IN, TOKEN_OUT, UNITS } from '../../../support/randomMarket'
 
 // The search against a brute force it shares no code with: every path of ≤ 3 hops found by its
 // own walk, every set of up to 3 routes (sharing pools or not) at every split of a grid, each
 // priced in sequence on one copy of the pools' state by the Uniswap SDKs (V2 Pair, the V3 swap
-// loop), net of gas by the documented model (lib/routing/gasModel.ts). The search must net at
+// loop), net of gas by the documented model (lib/routing/gas/gasModel.ts). The search must net at
 // least the brute force's best less 1 bps of its output, and its own figure must be the SDKs'
 // for its split, to the unit.
 

@@ -1,9 +1,9 @@
 import { type Address, getAddress } from 'viem'
 import { describe, expect, it } from 'vitest'
-import type { Pool } from '../../../../lib/chain/pools/pool'
-import type { BestRoute } from '../../../../lib/routing/bestRoute'
-import { searchSplit } from '../../../../lib/routing/searchSplit'
-import { transactionShape } from '../../../../lib/routing/gasModel'
+import type { Pool } from '../../../../lib/routing/pools/pool'
+import type { BestRoute } from '../../../../lib/routing/quote/bestRoute'
+import { searchSplit } from '../../../../lib/routing/search/searchSplit'
+import { transactionShape } from '../../../../lib/routing/gas/gasModel'
 import { describeBestRoute, largestRoutePath } from '../../../../lib/swap/routeAnswer'
 
 // The §8.1 answer of an engine quote (issue 26): built from a real search over two V2 pools of
