@@ -62,6 +62,7 @@ export function unexpectedMisses(
       verdict.status === 200 &&
       !verdict.legsMismatch &&
       !verdict.routeRepricedDiffers &&
+      !verdict.inputMismatch &&
       verdict.netBps >= shortfall.netBps - 0.01 &&
       (verdict.rawBps === undefined || verdict.rawBps >= shortfall.netBps - 0.01)
     if (shortfall) seen.add(shortfall)
