@@ -285,15 +285,7 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
     estimate?: GasEstimate,
   ): BestRoute => {
     const routes = answeredRoutes(chosen.split, simulated)
-    let amountOut = simulated?.received ?? chosen.split.amountOut
-    // DELIBERATE FAULT (issue 42 item 5, a throwaway commit): a split's second route overstated
-    // by 2 bps, its last hop and the total alike, so the legs still sum to amountOut.
-    const overstated = routes[1]?.hops.at(-1)
-    if (overstated) {
-      const bump = (overstated.amountOut * 2n) / 10_000n
-      overstated.amountOut += bump
-      amountOut += bump
-    }
+    const amountOut = simulated?.received ?? chosen.split.amountOut
     const gasShape = shapeOf(chosen, simulated)
     const gas = shapeGas(gasShape, config.gasUnits)
     return {
