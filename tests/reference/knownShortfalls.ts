@@ -3,8 +3,9 @@ import type { CaseRecord, UnfillableRecord } from './referenceTally'
 
 /**
  * The cases in which the service still nets more than 1 bps less than the brute force, measured
- * on the suite's fresh devnets and the seeded states of base seed 3300 (every run starts from
- * the same states: tests/support/freshDevnets.ts): none since the search's pool-level candidates
+ * on the suite's fresh devnets and the fixed states after them (states 0-2: every run starts from
+ * the same states, tests/support/freshDevnets.ts; state 3 takes the run's own seed, where every
+ * miss fails): none since the search's pool-level candidates
  * (lib/routing/poolFlow.ts; the 7 listed before, 4-route splits over shared pools, now net 0.1 to
  * 13 bps more than the brute force). The list is exact both ways: a new shortfall, or one further
  * short than written here, fails the test, and so does one the search now meets (then strike it

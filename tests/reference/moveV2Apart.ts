@@ -84,13 +84,16 @@ export async function moveV2Apart(
   seed: number,
 ): Promise<MovedPair[]> {
   const pairs = await counterparts(context, context.pools)
+  // Without fast-check's bias towards the bounds: distances spread over the whole range.
   const [draws = []] = fc.sample(
-    fc.array(
-      fc.record({
-        share: fc.double({ min: APART_MIN, max: APART_MAX, noNaN: true }),
-        above: fc.boolean(),
-      }),
-      { minLength: pairs.length, maxLength: pairs.length },
+    fc.noBias(
+      fc.array(
+        fc.record({
+          share: fc.double({ min: APART_MIN, max: APART_MAX, noNaN: true }),
+          above: fc.boolean(),
+        }),
+        { minLength: pairs.length, maxLength: pairs.length },
+      ),
     ),
     { seed, numRuns: 1 },
   )
