@@ -3,16 +3,23 @@ import type { CaseRecord, UnfillableRecord } from './referenceTally'
 
 /**
  * The cases in which the service still nets more than 1 bps less than the brute force, measured
- * on the suite's fresh devnets and the seeded states of base seed 3300 (every run starts from
- * the same states: tests/support/freshDevnets.ts): none since the search's pool-level candidates
- * (lib/routing/search/poolFlow.ts; the 7 listed before, 4-route splits over shared pools, now net 0.1 to
- * 13 bps more than the brute force). The list is exact both ways: a new shortfall, or one further
- * short than written here, fails the test, and so does one the search now meets (then strike it
- * from the list).
+ * on the suite's fresh devnets and the fixed states after them (states 0-2: every run starts from
+ * the same states, tests/support/freshDevnets.ts; state 3 takes the run's own seed, whose misses
+ * are printed as findings, not listed). On states 0-1 none since the search's pool-level candidates (lib/routing/search/poolFlow.ts;
+ * the 7 listed before, 4-route splits over shared pools, now net 0.1 to 13 bps more than the
+ * brute force). On state 2, V2 pairs moved 5-40 % from their V3 pools (issue 42), two on altchain,
+ * findings about lib/routing that issue 42 leaves open: the same two routes as the brute force's
+ * split, shared otherwise (1,287 of a 0-decimal token where 1,288 can be had); and a 4-route split
+ * that misses two of the brute force's routes. The list is exact both ways: a new shortfall, or one
+ * further short than written here, fails the test, and so does one the search now meets (then
+ * strike it from the list).
  */
 export const KNOWN_SHORTFALLS: Readonly<Record<NetworkName, readonly KnownShortfall[]>> = {
   ethereum: [],
-  altchain: [],
+  altchain: [
+    { state: 2, from: 'XVS', to: 'WHOLE', amount: '5854.550964123007788393', netBps: -7.76 },
+    { state: 2, from: 'CAKE', to: 'BTCB', amount: '1065442.293738140721653932', netBps: -7.01 },
+  ],
   base: [],
 }
 
@@ -62,6 +69,7 @@ export function unexpectedMisses(
       verdict.status === 200 &&
       !verdict.legsMismatch &&
       !verdict.routeRepricedDiffers &&
+      !verdict.inputMismatch &&
       verdict.netBps >= shortfall.netBps - 0.01 &&
       (verdict.rawBps === undefined || verdict.rawBps >= shortfall.netBps - 0.01)
     if (shortfall) seen.add(shortfall)

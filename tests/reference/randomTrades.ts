@@ -83,7 +83,7 @@ export async function sendTrades(
   return lines
 }
 
-async function tradeV2(
+export async function tradeV2(
   { client, delivered, log }: TradeContext,
   pool: Extract<PoolInfo, { protocol: 'v2' }>,
   zeroForOne: boolean,

@@ -13,7 +13,9 @@ import type { NetworkRun } from './runNetwork'
 const PRINTED_CASES = 5
 
 export interface RunMeta {
-  baseSeed: number
+  /** The fixed states' base seed, and the run's own (REFERENCE_SEED replays it). */
+  fixedSeed: number
+  runSeed: number
   seeds: Record<string, number[]>
   /** CPU seconds: this file's process, and each devnet copy's node. */
   cpuSeconds: Record<string, number>
@@ -38,6 +40,20 @@ const json = (value: unknown) =>
     2,
   )
 
+const percent = (share: number) => `${(100 * share).toFixed(1)} %`
+
+/** Which states moved V2 pairs apart from their V3 pools, and how far, as measured. */
+function movedLine(run: NetworkRun): string {
+  const states = run.states.filter((state) => state.moved.length > 0)
+  if (states.length === 0) return 'no V2 pair moved apart from its V3 pool'
+  return states
+    .map(({ state, moved }) => {
+      const measured = moved.map((pair) => pair.measured).sort((a, b) => a - b)
+      return `state ${state}: ${moved.length} V2 pairs moved from their V3 pools by ${percent(measured[0] ?? 0)} to ${percent(measured[measured.length - 1] ?? 0)}`
+    })
+    .join('; ')
+}
+
 /** Writes the report files and returns the text to print. */
 export async function writeReport(
   runs: ReadonlyMap<NetworkName, NetworkRun>,
@@ -56,7 +72,8 @@ export async function writeReport(
         `${run.checks.mismatches.length} mismatches; ${run.splitsPriced} splits priced; ` +
         `worst ${run.tally.worstCase ?? '-'}; service ahead at most ${run.tally.bestBps} bps`,
     ),
-    `seeds ${JSON.stringify(meta.seeds)}; CPU ${JSON.stringify(meta.cpuSeconds)} s; wall ${meta.wallSeconds.toFixed(0)} s`,
+    ...[...runs].map(([network, run]) => `${network}: ${movedLine(run)}`),
+    `run seed ${meta.runSeed} (REFERENCE_SEED=${meta.runSeed} replays it); seeds ${JSON.stringify(meta.seeds)}; CPU ${JSON.stringify(meta.cpuSeconds)} s; wall ${meta.wallSeconds.toFixed(0)} s`,
     ...[...runs.values()].flatMap((run) =>
       [...run.failing]
         .sort(
@@ -74,7 +91,7 @@ export async function writeReport(
     join(REFERENCE_OUTPUT_DIR, 'quoteOptimality.json'),
     json({
       replay:
-        'REFERENCE_REPLAY_DIR=.test-output/reference REFERENCE_SEED=<meta.baseSeed> npx vitest run --config tests/vitest.config.mts tests/reference/quoteOptimality.test.ts (starts from the kept <network>.state.gz instead of the suite devnets)',
+        'REFERENCE_REPLAY_DIR=.test-output/reference REFERENCE_SEED=<meta.runSeed> npx vitest run --config tests/vitest.config.mts tests/reference/quoteOptimality.test.ts (starts from the kept <network>.state.gz instead of the suite devnets)',
       meta,
       networks: Object.fromEntries(runs),
     }),

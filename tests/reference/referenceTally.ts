@@ -6,7 +6,8 @@ import type { QuoteAnswer } from './quoteService'
 
 // The figures issue 33's closing note asks for, per network: cases; equal, better and worse net
 // of gas against the brute force; worse by more than 1 bps (the bar); the worst; 5xx, other
-// non-200 answers, legs not summing to amountOut, and the raw shortfall at the largest size.
+// non-200 answers, legs not summing to amountOut, the raw shortfall at the largest size, and
+// routes whose re-pricing is not their amountOut or whose legs do not take the query's input.
 
 /** A case as a person reproduces it: the state, the pair, the size, the query. */
 export interface CaseName {
@@ -60,6 +61,7 @@ export interface NetworkTally {
   rawChecked: number
   failsRaw: number
   repricedDiffers: number
+  inputMismatch: number
 }
 
 export const newTally = (): NetworkTally => ({
@@ -77,6 +79,7 @@ export const newTally = (): NetworkTally => ({
   rawChecked: 0,
   failsRaw: 0,
   repricedDiffers: 0,
+  inputMismatch: 0,
 })
 
 export const describeCase = (name: CaseName) =>
@@ -95,6 +98,8 @@ export function describeMiss(record: CaseRecord | UnfillableRecord): string {
   return (
     `${describeCase(record)}: net ${verdict.netBps} bps` +
     (verdict.legsMismatch ? ', legs ≠ amountOut' : '') +
+    (verdict.routeRepricedDiffers ? `, route re-priced at ${verdict.repriced}` : '') +
+    (verdict.inputMismatch ? ", legs' input ≠ the query's" : '') +
     (verdict.failsRaw ? `, raw ${verdict.rawBps ?? -10_000} bps` : '') +
     `; service ${answer}; reference ${reference.amountOut} (net ${reference.net}) via ${reference.routes.join(' + ')}`
   )
@@ -176,7 +181,15 @@ export function tallyCase(tally: NetworkTally, record: CaseRecord): boolean {
   if (verdict.rawBps !== undefined) tally.rawChecked += 1
   if (verdict.failsRaw) tally.failsRaw += 1
   if (verdict.routeRepricedDiffers) tally.repricedDiffers += 1
-  return verdict.failsNet || verdict.failsRaw || verdict.legsMismatch || verdict.status >= 500
+  if (verdict.inputMismatch) tally.inputMismatch += 1
+  return (
+    verdict.failsNet ||
+    verdict.failsRaw ||
+    verdict.legsMismatch ||
+    verdict.routeRepricedDiffers ||
+    verdict.inputMismatch ||
+    verdict.status >= 500
+  )
 }
 
 const bps = (value: number) => `${value.toLocaleString('en-US', { maximumFractionDigits: 1 })} bps`
@@ -198,11 +211,12 @@ export function formatTable(tallies: ReadonlyMap<NetworkName, NetworkTally>): st
       t.legsMismatch,
       `${t.failsRaw} of ${t.rawChecked}`,
       t.repricedDiffers,
+      t.inputMismatch,
     ].join(' | '),
   )
   return [
-    '| network | cases | unfillable | equal | better | worse | worse > 1 bps | worst | 5xx | other non-200 | legs ≠ amountOut | raw > 1 bps short at 50 % | route re-priced ≠ amountOut |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| network | cases | unfillable | equal | better | worse | worse > 1 bps | worst | 5xx | other non-200 | legs ≠ amountOut | raw > 1 bps short at 50 % | route re-priced ≠ amountOut | legs’ input ≠ query’s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row} |`),
   ].join('\n')
 }

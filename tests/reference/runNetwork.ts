@@ -17,9 +17,10 @@ import { fundTrader, send } from './devnetTrader'
 import { enumeratePaths } from './enumeratePaths'
 import { configuredV2FeeBps, type GasPrice, gasUnits } from './gasModel'
 import type { OwnDevnet } from './ownDevnet'
+import { type MovedPair, moveV2Apart } from './moveV2Apart'
 import { lower, type Path, type PoolInfo, type V2PoolInfo } from './poolTypes'
 import { quoteService } from './quoteService'
-import { planTrades, sendTrades } from './randomTrades'
+import { planTrades, sendTrades, type TradeContext } from './randomTrades'
 import { discoverPools, type MarketSnapshot, readMarket } from './readMarket'
 import {
   type CaseRecord,
@@ -33,8 +34,9 @@ import {
 import type { Delivered } from './simulateLegs'
 
 // One network's run of issue 33's generative test: its pools found and measured, then the
-// devnet as copied and each seeded random state, every ordered pair of catalog tokens and the
-// native coin at log-spaced sizes, each case quoted by the service and by the brute force.
+// devnet as copied and each planned state after it (seeded trades, V2 pairs moved apart from
+// their V3 pools, or both), every ordered pair of catalog tokens and the native coin at
+// log-spaced sizes, each case quoted by the service and by the brute force.
 
 /** Sizes per pair: from 1e-6 to 50 % of the input token's deepest pool, log-spaced. */
 export const SIZE_COUNT = 5
@@ -42,6 +44,17 @@ const SMALLEST_SHARE = 1e-6
 const LARGEST_SHARE = 0.5
 /** Trades that make each random state. */
 const TRADES_PER_STATE = 8
+
+/** How a state after the copy is made, on top of the state before it. */
+export interface StatePlan {
+  seed: number
+  /** 'fixed': the same seed every run; 'run': the run's own, new each run (REFERENCE_SEED replays). */
+  origin: 'fixed' | 'run'
+  /** Every V2 pair with a V3 pool of its tokens traded to a seeded 5-40 % from that pool's price. */
+  v2Apart: boolean
+  /** Then TRADES_PER_STATE seeded trades on random pools. */
+  trades: boolean
+}
 
 interface CatalogToken {
   /** As the client names it: the native coin is the sentinel address. */
@@ -66,7 +79,15 @@ export interface NetworkRun {
   /** The V2 fee the service's configuration prices pairs with: the measured one, or a finding. */
   configuredV2FeeBps: number
   pools: { v2: number; v3: number }
-  states: { state: number; seed?: number; blockNumber: string; trades: string[] }[]
+  states: {
+    state: number
+    seed?: number
+    origin?: StatePlan['origin']
+    blockNumber: string
+    trades: string[]
+    /** V2 pairs moved apart from their V3 pools, as measured on chain after the moves. */
+    moved: MovedPair[]
+  }[]
   splitsPriced: number
 }
 
@@ -89,6 +110,22 @@ function sizeShares(seed: number | undefined): number[] {
     const edge = index === 0 || index === SIZE_COUNT - 1
     return 10 ** (low + step * (index + (edge ? 0 : (jitter[index] ?? 0))))
   })
+}
+
+/** Makes a planned state on the copy: V2 pairs moved apart, then trades, as planned. */
+async function makeState(
+  context: TradeContext,
+  plan: StatePlan,
+  transferFeeBps: (token: Address) => number,
+): Promise<{ trades: string[]; moved: MovedPair[] }> {
+  await fundTrader(context.client)
+  const moved = plan.v2Apart ? await moveV2Apart({ ...context, transferFeeBps }, plan.seed) : []
+  // The trades size themselves on the state before the moves (a share of a pair's holding then):
+  // any size is a trade, and V3 ticks, all a trade reads besides, are as they were.
+  const trades = plan.trades
+    ? await sendTrades(context, planTrades(plan.seed, TRADES_PER_STATE))
+    : []
+  return { trades, moved }
 }
 
 async function catalogTokens(
@@ -129,13 +166,13 @@ async function catalogTokens(
 export async function runNetwork({
   devnet,
   deployment,
-  seeds,
+  plans,
   tally,
 }: {
   devnet: OwnDevnet
   deployment: DexDeployment
-  /** One per random state. */
-  seeds: readonly number[]
+  /** The states after the copy, each on top of the one before. */
+  plans: readonly StatePlan[]
   tally: NetworkTally
 }): Promise<NetworkRun> {
   const { network } = deployment
@@ -210,27 +247,34 @@ export async function runNetwork({
   }
 
   let snapshot: MarketSnapshot | undefined
-  for (let state = 0; state <= seeds.length; state += 1) {
-    const seed = state === 0 ? undefined : seeds[state - 1]
-    let trades: string[] = []
-    if (snapshot && seed !== undefined) {
-      await fundTrader(client)
-      trades = await sendTrades(
-        {
-          client,
-          pools,
-          snapshot,
-          swapRouter: deployment.swapRouter,
-          wrappedNative,
-          delivered,
-          log: run.checks,
-        },
-        planTrades(seed, TRADES_PER_STATE),
-      )
-    }
+  for (let state = 0; state <= plans.length; state += 1) {
+    const plan = state === 0 ? undefined : plans[state - 1]
+    const seed = plan?.seed
+    const made =
+      snapshot && plan
+        ? await makeState(
+            {
+              client,
+              pools,
+              snapshot,
+              swapRouter: deployment.swapRouter,
+              wrappedNative,
+              delivered,
+              log: run.checks,
+            },
+            plan,
+            feeOf,
+          )
+        : { trades: [], moved: [] }
     const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
     snapshot = await readMarket(client, { v2, v3: found.v3 }, blockNumber)
-    run.states.push({ state, seed, blockNumber: blockNumber.toString(), trades })
+    run.states.push({
+      state,
+      seed,
+      origin: plan?.origin,
+      blockNumber: blockNumber.toString(),
+      ...made,
+    })
     await checkQuoter(client, deployment.v3.quoter, found.v3, snapshot, run.checks)
     const market = snapshot.states
     const gasPriceWei = await client.getGasPrice()
@@ -311,8 +355,9 @@ export async function runNetwork({
             continue
           }
           run.splitsPriced += reference.splitsPriced
-          const verdict = judgeCase({
+          const verdict = await judgeCase({
             answer,
+            amountIn,
             reference,
             largestSize: sizeIndex === sizes.length - 1,
             market,
