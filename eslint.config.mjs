@@ -77,7 +77,6 @@ const GENERATED_SOURCE = ['client/api.d.ts']
 export const NOT_YET_SPLIT = [
   'client/walletApi.ts',
   'lib/chain/nodeHttpTransport.ts',
-  'lib/config.ts',
   'lib/local/anvil.ts',
   'lib/local/deployDex.ts',
   'lib/local/deployV3.ts',

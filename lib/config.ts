@@ -1,18 +1,26 @@
 import * as z from '../schemas/zod'
-import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, type NetworkName } from './networkNames'
-import { NETWORK_ENTRIES } from './networks'
+import { ConfigError, memoize, parseEnv, readVariable } from './config/readEnv'
+import {
+  chainSchema,
+  isRpcUrlList,
+  MAX_CONNECTOR_TOKENS,
+  MAX_EXTRA_BASE_TOKENS,
+} from './config/chainSchema'
+import { GAS_PARTS, type GasUnits, gasUnitsOf, type RouteGasUnits } from './config/gasUnits'
+import { networkSettings } from './config/networkSettings'
+import { NETWORK_NAMES, type NetworkName, parseServedNetworks } from './networkNames'
 
-// The only reader of process.env. Each section is parsed once, on first use, and fails with the
-// variable's name, so a function reads only the settings it needs.
+// The configuration, read from process.env (lib/config/readEnv.ts) and, for a network, from its
+// entry in the network table (lib/config/networkSettings.ts): each section is parsed once, on
+// first use, and fails with the variable's name. Sign-in and the deposit indexer have sections
+// of their own (lib/config/authConfig.ts, lib/config/depositConfig.ts).
 
 const nonEmpty = z.string().check(z.minLength(1))
 const positiveInt = z.pipe(z.coerce.number(), z.int().check(z.positive()))
-const gasUnit = z.pipe(z.coerce.number(), z.int().check(z.nonnegative(), z.maximum(10_000_000)))
 
-/** Connector tokens a network may configure beside its base tokens (a quote reads their pools). */
-export const MAX_CONNECTOR_TOKENS = 6
-/** Base tokens beside the wrapped coin and the stablecoin (a quote reads the pools among them). */
-export const MAX_EXTRA_BASE_TOKENS = 3
+// Kept importable from here, where their users import the rest of the configuration.
+export { GAS_PARTS, isRpcUrlList, MAX_CONNECTOR_TOKENS, MAX_EXTRA_BASE_TOKENS }
+export type { GasUnits, RouteGasUnits }
 
 const coreSchema = z.object({
   STAGE: z._default(nonEmpty, 'local'),
@@ -31,25 +39,6 @@ const logSchema = z.object({
   AWS_LAMBDA_FUNCTION_NAME: z.optional(z.string()),
   AWS_LAMBDA_FUNCTION_VERSION: z.optional(z.string()),
 })
-
-const authSchema = z
-  .object({
-    JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
-    JWT_SECRET_PARAMETER: z.optional(z.string().check(z.startsWith('/'))),
-    // Only for talking to a stand-in; deployed functions use the region's SSM endpoint.
-    SSM_ENDPOINT: z.optional(z.url()),
-    JWT_ISSUER: z._default(nonEmpty, 'wallet-backend'),
-    ACCESS_TOKEN_TTL_SECONDS: z._default(positiveInt, 15 * 60),
-    REFRESH_TOKEN_TTL_SECONDS: z._default(positiveInt, 30 * 24 * 60 * 60),
-    SIWE_DOMAIN: z._default(nonEmpty, 'localhost:3000'),
-    SIWE_URI: z._default(z.url(), 'http://localhost:3000'),
-  })
-  .check(
-    z.refine((env) => env.JWT_SECRET ?? env.JWT_SECRET_PARAMETER, {
-      message: 'set JWT_SECRET (local) or JWT_SECRET_PARAMETER (an SSM SecureString name)',
-      path: ['JWT_SECRET'],
-    }),
-  )
 
 const metricsSchema = z.object({
   // CloudWatch namespace of the business metrics (lib/metrics.ts); none are written without it.
@@ -71,154 +60,6 @@ const untrustedCallSchema = z.object({
   UNTRUSTED_CALL_GAS: z._default(positiveInt, 3_000_000),
   UNTRUSTED_CALLS_PER_REQUEST: z._default(positiveInt, 48),
 })
-
-// DECISIONS §9.1: what one deposit indexer run may do, per network, and what is dust.
-const depositSchema = z.object({
-  // A token deposit worth less than this (USD, from the catalog price) is not listed.
-  DEPOSIT_DUST_USD: z._default(
-    z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal number of USD')),
-    '0.01',
-  ),
-  // Deposits into known wallets a run weighs past the dust floor (look-alike checks, marker
-  // reads), shared fairly among wallets: the rest of a wallet's range waits in its lag.
-  DEPOSIT_RUN_TRANSFERS: z._default(positiveInt, 50_000),
-  // Transfers a run reads (catalog token logs, native and internal value), checked between
-  // pieces of a range: the count-based bound on its reads that keeps it within its time limit.
-  DEPOSIT_RUN_READS: z._default(positiveInt, 200_000),
-  // Deposits worth at least this (USD) are listed before a wallet's smaller ones.
-  DEPOSIT_FIRST_USD: z._default(
-    z.string().check(z.regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal number of USD')),
-    '1',
-  ),
-  // Deposits a run records, shared fairly among the wallets that received some.
-  DEPOSIT_RUN_DEPOSITS: z._default(positiveInt, 2_000),
-  // The safety stop: no new window or write starts with less than this left of the invocation.
-  DEPOSIT_RUN_SAFETY_MS: z._default(positiveInt, 15_000),
-})
-
-const address = z
-  .string()
-  .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address'))
-
-const rpcUrlList = z
-  .string()
-  .check(
-    z.refine(
-      (value) => value.split(',').every((url) => URL.canParse(url.trim())),
-      'must be a URL, or comma-separated URLs',
-    ),
-  )
-
-/** Whether a value is a URL or comma-separated URLs, as `<NET>_RPC_URL` and its parameter hold. */
-export function isRpcUrlList(value: string): boolean {
-  return rpcUrlList.safeParse(value).success
-}
-
-const V3_KEYS = [
-  'V3_FACTORY',
-  'V3_POOL_DEPLOYER',
-  'V3_POOL_INIT_CODE_HASH',
-  'V3_FEE_TIERS',
-] as const
-
-function chainSchema(prefix: Uppercase<NetworkName>) {
-  return z
-    .object({
-      [`${prefix}_CHAIN_ID`]: positiveInt,
-      // One URL, or several comma-separated: the service fails over between them, in this order.
-      // Set on `local`; deployed stages name an SSM SecureString holding the same list instead.
-      [`${prefix}_RPC_URL`]: z.optional(rpcUrlList),
-      [`${prefix}_RPC_URL_PARAMETER`]: z.optional(z.string().check(z.startsWith('/'))),
-      [`${prefix}_ROUTER`]: address,
-      [`${prefix}_FACTORY`]: address,
-      [`${prefix}_WRAPPED_NATIVE`]: address,
-      [`${prefix}_USD_STABLECOIN`]: address,
-      // Blocks a deposit or trade waits before it counts (DECISIONS §7.2: 12 on Ethereum, 15 on BNB
-      // Chain in production; 0 on a devnet).
-      [`${prefix}_CONFIRMATIONS`]: z._default(
-        z.pipe(z.coerce.number(), z.int().check(z.nonnegative())),
-        0,
-      ),
-      // Native coin moved by contracts (internal calls) is read from `trace_block` where the node
-      // offers it; off unless set, since most hosted endpoints charge extra or refuse it.
-      [`${prefix}_TRACE_INTERNAL`]: z._default(z.enum(['true', 'false']), 'false'),
-      // Calls per JSON-RPC batch at most: providers cap them (more go as several POSTs at once).
-      [`${prefix}_RPC_BATCH_MAX`]: z._default(positiveInt, 100),
-      // The widest eth_getLogs range asked at once (providers refuse wide ones; refusals halve it).
-      [`${prefix}_LOGS_MAX_BLOCKS`]: z._default(positiveInt, 2000),
-      // Further tokens that routes may pass through, beside the wrapped coin and the stablecoin.
-      // At most MAX_EXTRA_BASE_TOKENS: every quote reads the pools among them (DECISIONS §8.1).
-      [`${prefix}_BASE_TOKENS`]: z.optional(
-        z.string().check(
-          z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses'),
-          z.refine(
-            (list) => list.split(',').length <= MAX_EXTRA_BASE_TOKENS,
-            `at most ${MAX_EXTRA_BASE_TOKENS} addresses`,
-          ),
-        ),
-      ),
-      // The concentrated-liquidity DEX (DECISIONS §8.1), all four or none: without them the
-      // network is V2-only. The deployer is the factory itself on Uniswap, PancakeV3PoolDeployer
-      // on PancakeSwap; pools sit at CREATE2(deployer, keccak(token0, token1, fee), init code hash).
-      [`${prefix}_V3_FACTORY`]: z.optional(address),
-      [`${prefix}_V3_POOL_DEPLOYER`]: z.optional(address),
-      [`${prefix}_V3_POOL_INIT_CODE_HASH`]: z.optional(
-        z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hash')),
-      ),
-      [`${prefix}_V3_FEE_TIERS`]: z.optional(
-        z
-          .string()
-          .check(z.regex(/^\d{1,6}(,\d{1,6})*$/, 'comma-separated fees in hundredths of a bip')),
-      ),
-      // A SwapRouter02-compatible router (V2 and V3 hops, multicall with a deadline).
-      [`${prefix}_SWAP_ROUTER`]: z.optional(address),
-      // Routing (DECISIONS §9.3): what the V2 DEX's pairs charge, in basis points. Unset: the
-      // network table's (lib/networks.ts: Uniswap V2 30, PancakeSwap V2 25), or on the local
-      // stage the devnets' (they run Uniswap V2's pair on every network: 30).
-      [`${prefix}_V2_FEE_BPS`]: z.optional(
-        z.pipe(z.coerce.number(), z.int().check(z.nonnegative(), z.maximum(1000))),
-      ),
-      // The gas model (units; see GasUnits): the network table's, fitted from devnet receipts
-      // (lib/networks.ts `gas`, npm run gas:fit), unless one of these overrides a part.
-      ...Object.fromEntries(
-        GAS_PARTS.map((part) => [`${prefix}_GAS_PER_${gasVariable(part)}`, z.optional(gasUnit)]),
-      ),
-      // Tokens beside the base tokens that a quote's route may pass through (DECISIONS §8.1),
-      // deepest first: at most MAX_CONNECTOR_TOKENS, so a quote's reads stay bounded.
-      [`${prefix}_CONNECTOR_TOKENS`]: z.optional(
-        z.string().check(
-          z.regex(/^0x[0-9a-fA-F]{40}(,0x[0-9a-fA-F]{40})*$/, 'comma-separated addresses'),
-          z.refine(
-            (list) => list.split(',').length <= MAX_CONNECTOR_TOKENS,
-            `at most ${MAX_CONNECTOR_TOKENS} addresses`,
-          ),
-        ),
-      ),
-      // DECISIONS §8.3: a node that serves state at any past block, for the price history's
-      // backfill (and a sampler that fell behind). Unset: the history fills forward only. On the
-      // local stage the devnet's own URL (anvil keeps every state).
-      [`${prefix}_ARCHIVE_RPC_URL`]: z.optional(z.url()),
-      STAGE: z._default(nonEmpty, 'local'),
-    })
-    .check(
-      z.refine((env) => env[`${prefix}_RPC_URL`] ?? env[`${prefix}_RPC_URL_PARAMETER`], {
-        message: `set ${prefix}_RPC_URL (local) or ${prefix}_RPC_URL_PARAMETER (an SSM SecureString name)`,
-        path: [`${prefix}_RPC_URL`],
-      }),
-    )
-    .check(
-      z.refine(
-        (env) => {
-          const set = V3_KEYS.filter((key) => env[`${prefix}_${key}`] !== undefined).length
-          return set === 0 || set === V3_KEYS.length
-        },
-        {
-          message: `set all of ${V3_KEYS.map((key) => `${prefix}_${key}`).join(', ')} or none`,
-          path: [`${prefix}_V3_FACTORY`],
-        },
-      ),
-    )
-}
 
 export interface ChainConfig {
   network: NetworkName
@@ -261,78 +102,6 @@ export interface ChainConfig {
   archiveRpcUrl?: string
 }
 
-/**
- * The units the search ranks routes by (DECISIONS §8.1, §9.3): a route's gas is `route` plus each
- * hop's (`v2Call` once per run of consecutive V2 hops, `v2Hop` each; `v3Hop` each plus
- * `tickCrossed` per initialized tick it crosses); a split's is `swap` plus its routes'.
- */
-export interface RouteGasUnits {
-  /** Once per transaction: 21,000 intrinsic, the calldata, the multicall. */
-  swap: bigint
-  /** Once per route of a split: its leg of the multicall and the input's transfer in. */
-  route: bigint
-  /** Once per router call of consecutive V2 hops; absent: 0. */
-  v2Call?: bigint
-  v2Hop: bigint
-  v3Hop: bigint
-  /** Per initialized tick a V3 hop crosses. */
-  tickCrossed: bigint
-  /** Per router call after a route's first (before its refund, CLEARED_SLOT_REFUND); absent: 0. */
-  routerPays?: bigint
-  /** Per token a route passes through (counted once a route by the search); absent: 0. */
-  connectorToken?: bigint
-}
-
-/**
- * Every part of a network's gas model (lib/networks.ts GasUnitsEntry): the search's units and
- * what the transaction's ends add (wrap, unwrap, sweep, fee-on-transfer hops, fresh balances).
- */
-export interface GasUnits extends Required<RouteGasUnits> {
-  wordCrossed: bigint
-  wrap: bigint
-  unwrap: bigint
-  sweep: bigint
-  feeOnTransferHop: bigint
-  freshBalance: bigint
-  freshAccount: bigint
-}
-
-/** The parts of the gas model, as the network table names them. */
-export const GAS_PARTS = [
-  'swap',
-  'route',
-  'v2Call',
-  'v2Hop',
-  'v3Hop',
-  'tickCrossed',
-  'wordCrossed',
-  'routerPays',
-  'connectorToken',
-  'wrap',
-  'unwrap',
-  'sweep',
-  'feeOnTransferHop',
-  'freshBalance',
-  'freshAccount',
-] as const satisfies readonly (keyof GasUnits)[]
-
-/** A part's variable suffix: `v2Hop` is `<NET>_GAS_PER_V2_HOP`. */
-export function gasVariable(part: (typeof GAS_PARTS)[number]): string {
-  return part.replace(/([a-z])([A-Z0-9])/g, '$1_$2').toUpperCase()
-}
-
-/** The table's units, each overridden by its `<NET>_GAS_PER_<PART>` where set. */
-function gasUnitsOf(env: Record<string, string | number>, network: NetworkName): GasUnits {
-  const table = NETWORK_ENTRIES[network].gas
-  const prefix = network.toUpperCase()
-  return Object.fromEntries(
-    GAS_PARTS.map((part) => {
-      const set = env[`${prefix}_GAS_PER_${gasVariable(part)}`]
-      return [part, BigInt(set ?? table[part])]
-    }),
-  ) as unknown as GasUnits
-}
-
 export interface V3Config {
   /** Answers `getPool(tokenA, tokenB, fee)`. */
   factory: `0x${string}`
@@ -341,24 +110,6 @@ export interface V3Config {
   poolInitCodeHash: `0x${string}`
   /** Fees in hundredths of a bip (500 = 0.05 %), as the factory enables them. */
   feeTiers: number[]
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
-
-function parseEnv<Schema extends z.ZodMiniType>(schema: Schema): z.infer<Schema> {
-  // serverless.yml writes '' for a setting a stage does not use; that means "not set".
-  const env = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ''))
-  const parsed = schema.safeParse(env)
-  if (parsed.success) return parsed.data
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-  throw new ConfigError(`invalid configuration: ${problems.join('; ')}`)
-}
-
-function memoize<Value>(load: () => Value): () => Value {
-  let value: Value | undefined
-  return () => (value ??= load())
 }
 
 export const loadCoreConfig = memoize(() => {
@@ -391,20 +142,6 @@ export function currentTraceHeader(): string | undefined {
   return process.env._X_AMZN_TRACE_ID
 }
 
-export const loadAuthConfig = memoize(() => {
-  const env = parseEnv(authSchema)
-  return {
-    jwtSecret: env.JWT_SECRET,
-    jwtSecretParameter: env.JWT_SECRET_PARAMETER,
-    ssmEndpoint: env.SSM_ENDPOINT,
-    issuer: env.JWT_ISSUER,
-    accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTokenTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
-    siweDomain: env.SIWE_DOMAIN,
-    siweUri: env.SIWE_URI,
-  }
-})
-
 export const loadMetricsConfig = memoize(() => {
   const env = parseEnv(metricsSchema)
   return { namespace: env.METRICS_NAMESPACE, service: env.METRICS_SERVICE }
@@ -432,55 +169,41 @@ export const loadUntrustedCallConfig = memoize(() => {
   }
 })
 
-export const loadDepositConfig = memoize(() => {
-  const env = parseEnv(depositSchema)
-  return {
-    /** USD, as a decimal string (exact: compared in integers). */
-    dustUsd: env.DEPOSIT_DUST_USD,
-    runTransfers: env.DEPOSIT_RUN_TRANSFERS,
-    runReads: env.DEPOSIT_RUN_READS,
-    /** USD, as a decimal string: deposits worth this or more go first. */
-    firstUsd: env.DEPOSIT_FIRST_USD,
-    runDeposits: env.DEPOSIT_RUN_DEPOSITS,
-    runSafetyMs: env.DEPOSIT_RUN_SAFETY_MS,
-  }
-})
+const chainLoaders = new Map<NetworkName, () => ChainConfig>()
 
-const chainLoaders = Object.fromEntries(
-  NETWORK_NAMES.map((network) => {
-    const prefix = network.toUpperCase() as Uppercase<NetworkName>
-    const load = memoize((): ChainConfig => {
-      const env = parseEnv(chainSchema(prefix)) as Record<string, string | number>
-      return {
-        network,
-        chainId: Number(env[`${prefix}_CHAIN_ID`]),
-        rpcUrl: rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] ?? '',
-        rpcUrls: rpcUrlsOf(env[`${prefix}_RPC_URL`]),
-        rpcUrlParameter: env[`${prefix}_RPC_URL_PARAMETER`] as string | undefined,
-        router: String(env[`${prefix}_ROUTER`]) as `0x${string}`,
-        factory: String(env[`${prefix}_FACTORY`]) as `0x${string}`,
-        wrappedNative: String(env[`${prefix}_WRAPPED_NATIVE`]) as `0x${string}`,
-        usdStablecoin: String(env[`${prefix}_USD_STABLECOIN`]) as `0x${string}`,
-        confirmations: Number(env[`${prefix}_CONFIRMATIONS`]),
-        logsMaxBlocks: Number(env[`${prefix}_LOGS_MAX_BLOCKS`]),
-        rpcBatchMax: Number(env[`${prefix}_RPC_BATCH_MAX`]),
-        traceInternal: env[`${prefix}_TRACE_INTERNAL`] === 'true',
-        baseTokens: baseTokensOf(
-          env[`${prefix}_WRAPPED_NATIVE`],
-          env[`${prefix}_USD_STABLECOIN`],
-          env[`${prefix}_BASE_TOKENS`],
-        ),
-        v3: v3Of(env, prefix),
-        swapRouter: env[`${prefix}_SWAP_ROUTER`] as `0x${string}` | undefined,
-        connectorTokens: baseTokensOf(env[`${prefix}_CONNECTOR_TOKENS`]),
-        v2FeeBps: v2FeeBpsOf(env, network),
-        gasUnits: gasUnitsOf(env, network),
-        archiveRpcUrl: archiveRpcUrlOf(env, prefix),
-      }
-    })
-    return [network, load]
-  }),
-) as Record<NetworkName, () => ChainConfig>
+/** A network's settings: its table entry (for this stage), each overridden by its `<NET>_*`. */
+function loadChain(network: NetworkName): ChainConfig {
+  const prefix = network.toUpperCase() as Uppercase<NetworkName>
+  const defaults = networkSettings(network, readVariable('STAGE') ?? 'local')
+  const env = parseEnv(chainSchema(prefix), defaults) as Record<string, string | number>
+  const setting = (name: string) => env[`${prefix}_${name}`]
+  return {
+    network,
+    chainId: Number(setting('CHAIN_ID')),
+    rpcUrl: rpcUrlsOf(setting('RPC_URL'))[0] ?? '',
+    rpcUrls: rpcUrlsOf(setting('RPC_URL')),
+    rpcUrlParameter: setting('RPC_URL_PARAMETER') as string | undefined,
+    router: String(setting('ROUTER')) as `0x${string}`,
+    factory: String(setting('FACTORY')) as `0x${string}`,
+    wrappedNative: String(setting('WRAPPED_NATIVE')) as `0x${string}`,
+    usdStablecoin: String(setting('USD_STABLECOIN')) as `0x${string}`,
+    confirmations: Number(setting('CONFIRMATIONS')),
+    logsMaxBlocks: Number(setting('LOGS_MAX_BLOCKS')),
+    rpcBatchMax: Number(setting('RPC_BATCH_MAX')),
+    traceInternal: setting('TRACE_INTERNAL') === 'true',
+    baseTokens: baseTokensOf(
+      setting('WRAPPED_NATIVE'),
+      setting('USD_STABLECOIN'),
+      setting('BASE_TOKENS'),
+    ),
+    v3: v3Of(env, prefix),
+    swapRouter: setting('SWAP_ROUTER') as `0x${string}` | undefined,
+    connectorTokens: baseTokensOf(setting('CONNECTOR_TOKENS')),
+    v2FeeBps: Number(setting('V2_FEE_BPS')),
+    gasUnits: gasUnitsOf(env, network),
+    archiveRpcUrl: archiveRpcUrlOf(env, prefix),
+  }
+}
 
 export function rpcUrlsOf(list: string | number | undefined): string[] {
   return String(list ?? '')
@@ -501,15 +224,6 @@ function archiveRpcUrlOf(env: Record<string, string | number>, prefix: string): 
   return env.STAGE === 'local' ? rpcUrlsOf(env[`${prefix}_RPC_URL`])[0] : undefined
 }
 
-/** Uniswap V2's pair, which the local devnets deploy on every network (lib/local/deployDex.ts). */
-const DEVNET_V2_FEE_BPS = 30
-
-function v2FeeBpsOf(env: Record<string, string | number>, network: NetworkName): number {
-  const set = env[`${network.toUpperCase()}_V2_FEE_BPS`]
-  if (set !== undefined) return Number(set)
-  return env.STAGE === 'local' ? DEVNET_V2_FEE_BPS : NETWORK_ENTRIES[network].deployed.v2.feeBps
-}
-
 function v3Of(env: Record<string, string | number>, prefix: string): V3Config | undefined {
   const factory = env[`${prefix}_V3_FACTORY`]
   if (factory === undefined) return undefined
@@ -521,30 +235,36 @@ function v3Of(env: Record<string, string | number>, prefix: string): V3Config | 
   }
 }
 
-// DECISIONS §9.5: which networks of the table a stage serves (its routes, schedules, balances).
-const servedNetworksSchema = z.object({
-  NETWORKS: z._default(
-    z
-      .string()
-      .check(
-        z.refine(
-          (list) =>
-            list.split(',').every((name) => (NETWORK_NAMES as string[]).includes(name.trim())),
-          `comma-separated names of the network table: ${NETWORK_NAMES.join(', ')}`,
-        ),
-      ),
-    DEFAULT_NETWORK_NAMES.join(','),
-  ),
-})
-
+// DECISIONS §9.5: which networks of the table a stage serves (its routes, schedules, balances),
+// parsed as the deploy rules and `npm start` parse NETWORKS (lib/networkNames.ts).
 /** The networks this stage serves (NETWORKS), in the table's order. */
 export const loadServedNetworks = memoize((): NetworkName[] => {
-  const named = parseEnv(servedNetworksSchema)
-    .NETWORKS.split(',')
-    .map((name) => name.trim())
-  return NETWORK_NAMES.filter((network) => named.includes(network))
+  try {
+    return parseServedNetworks(readVariable('NETWORKS'))
+  } catch (error) {
+    throw new ConfigError(`invalid configuration: ${(error as Error).message}`)
+  }
+})
+
+/**
+ * The network a per-network function serves: NETWORK, which the deploy rules set on each
+ * function they make of an operation's block (lib/networks/networkFunctions.ts).
+ */
+export const loadFunctionNetwork = memoize((): NetworkName => {
+  const network = readVariable('NETWORK')
+  if (!network || !(NETWORK_NAMES as string[]).includes(network)) {
+    throw new ConfigError(
+      `invalid configuration: NETWORK must name a network of the table (${NETWORK_NAMES.join(', ')})`,
+    )
+  }
+  return network as NetworkName
 })
 
 export function loadChainConfig(network: NetworkName): ChainConfig {
-  return chainLoaders[network]()
+  let load = chainLoaders.get(network)
+  if (!load) {
+    load = memoize(() => loadChain(network))
+    chainLoaders.set(network, load)
+  }
+  return load()
 }

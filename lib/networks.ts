@@ -1,11 +1,13 @@
-// The network table (DECISIONS §9.5): one entry per network the service knows. The rest follows
-// from it: the names (lib/networkNames.ts: the schemas' enum, the <NET>_* variables, the chain
-// clients), the deployed settings and per-network routes of serverless.yml and the handler files
-// of each route (written by `npm run networks`, lib/networks/networkFiles.ts), the examples
-// of the API reference, and the local stack's devnet (port, chain id, DEX flavour, demo catalog).
-// Which of them a stage serves is a setting, NETWORKS (the interface's two by default).
+// The network table (DECISIONS §9.5): one entry per network the service knows, read at run time.
+// The rest follows from it: the names (lib/networkNames.ts: the schemas' enum, the <NET>_*
+// variables, the chain clients), each network's settings (lib/config/networkSettings.ts: the
+// functions read the entry, the environment only overrides it or carries RPC URLs), its
+// functions (serverless.yml declares each operation once; the deploy rules make it a function per
+// network, lib/networks/networkFunctions.ts), the examples of the API reference, and the local
+// stack's devnet (port, chain id, DEX flavour, demo catalog). Which of them a stage serves is a
+// setting, NETWORKS (the interface's two by default).
 //
-// Adding a network: an entry here, then `npm run networks`; docs/operations.md, "A network".
+// Adding a network: an entry here, nothing else; docs/operations.md, "A network".
 
 type Address = `0x${string}`
 

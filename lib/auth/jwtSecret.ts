@@ -1,5 +1,6 @@
 import { getSecureParameter } from '../aws/secureParameter'
-import { loadAuthConfig, loadCoreConfig } from '../config'
+import { loadCoreConfig } from '../config'
+import { loadAuthConfig } from '../config/authConfig'
 
 let secret: Promise<Uint8Array> | undefined
 

@@ -1,4 +1,4 @@
-import { loadAuthConfig } from '../config'
+import { loadAuthConfig } from '../config/authConfig'
 import {
   type Audience,
   deleteLiveSession,

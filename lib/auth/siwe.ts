@@ -15,7 +15,8 @@ import { call, getCode } from 'viem/actions'
 import { createSiweMessage } from 'viem/siwe'
 import { isNodeFailure, onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
-import { loadAuthConfig, loadChainConfig } from '../config'
+import { loadChainConfig } from '../config'
+import { loadAuthConfig } from '../config/authConfig'
 import type { WalletNonce } from '../db/nonce'
 
 export const NONCE_LIFETIME_MS = 5 * 60 * 1000

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose'
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { loadAuthConfig } from '../config'
+import { loadAuthConfig } from '../config/authConfig'
 import { UNAUTHORIZED, Unauthorized } from '../errors'
 import type { Audience } from '../db/session'
 import { jwtSecret } from './jwtSecret'

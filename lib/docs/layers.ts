@@ -5,11 +5,17 @@
 /** Modules every layer may use: they belong to no folder, being everyone's. */
 export const NEUTRAL_FILES: ReadonlyMap<string, string> = new Map([
   ['lib/errors.ts', 'the typed errors (`AppError` and its kinds)'],
-  ['lib/config.ts', 'the only reader of `process.env`, parsed once'],
+  ['lib/config.ts', 'the configuration: `process.env` over the network table, parsed once'],
+  ['lib/config/readEnv.ts', 'reads `process.env` for every section'],
+  ['lib/config/authConfig.ts', "sign-in's settings"],
+  ['lib/config/depositConfig.ts', "the deposit indexer's settings"],
+  ['lib/config/chainSchema.ts', "a network's variables and their checks"],
+  ['lib/config/gasUnits.ts', "a network's gas units: the table's, overridable"],
+  ['lib/config/networkSettings.ts', "a network's settings from its table entry"],
   ['lib/logger.ts', 'JSON log lines, every value redacted'],
   ['lib/metrics.ts', 'business metrics as EMF lines (stdout, like the logger)'],
   ['lib/constants.ts', 'the native coin, deadlines, the routes a split may take'],
-  ['lib/networkNames.ts', 'the networks served, which schemas and configuration both read'],
+  ['lib/networkNames.ts', 'the list of networks and the one parser of NETWORKS'],
   ['lib/networks.ts', 'the network table (DECISIONS §9.5)'],
   ['lib/formatTimestamp.ts', "the interface's timestamp"],
   ['lib/mapConcurrently.ts', 'bounded concurrency'],
@@ -98,7 +104,7 @@ export function mayImport(file: string, target: string): boolean {
 export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['functions/<area>/', 'one route per file: its core function and `defineHandler(...)`'],
   ['lib/networkRoutes/', "each operation's route for a network, which its handler file calls"],
-  ['lib/networks/', 'the network operations and the files `npm run networks` writes'],
+  ['lib/networks/', "the network operations and each one's functions, one per network"],
   ['lib/local/', 'the local stack: DynamoDB Local, anvil, DEX deployment, demo catalog'],
   ['lib/openapi/', 'the OpenAPI document, built from the handlers (`npm run openapi`)'],
   ['lib/catalog/', 'the catalog import (`npm run catalog:import`)'],

@@ -63,7 +63,8 @@ export async function bundleFunctions(
     watch: _watch,
     ...buildOptions
   } = esbuildOptions({ processedInput: { commands: ['offline', 'start'] } })
-  const entryPoints = declaredFunctions().map((declared) => declared.entry)
+  // One entry per file: a network operation's file is every network's function's.
+  const entryPoints = [...new Set(declaredFunctions().map((declared) => declared.entry))]
   const buildDir = join(outputWorkFolder, BUILD_FOLDER)
   const manifestPath = join(outputWorkFolder, MANIFEST_FILE)
   const fingerprint = JSON.stringify({ esbuildVersion, buildOptions, entryPoints })

@@ -3,12 +3,13 @@
 // `--networks <name>,<name>` (or NETWORKS) names the networks of the table it serves, the
 // interface's two by default. Flags reach here as `npm start -- --free-ports` (npm passes
 // what follows `--` to the script).
-import { parseServedNetworks, UnknownNetworkError } from '../networks/servedNetworks'
+
 import { PortsInUseError } from './checkPorts'
 import { MissingJavaError } from './dynamoLocal'
 import { DEFAULT_PERSIST_PATH, type LocalStack, startLocalStack } from './localStack'
 import { NotReadyError } from './processes'
 import { BadLimitError, limitVariable, type StackPhase } from './stackLimits'
+import { parseServedNetworks, UnknownNetworkError } from '../networkNames'
 
 /** The value of `--networks a,b` or `--networks=a,b`, else NETWORKS. */
 function networksFlag(argv: readonly string[]): string | undefined {

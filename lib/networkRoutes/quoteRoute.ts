@@ -6,8 +6,8 @@ import { QUOTE_RPC_CAP } from '../rpcCallCaps'
 import { quoteSwap } from '../swap/quoteSwap'
 
 // The routes of every network are built here, one module per operation (lib/networks/
-// operations.ts), and each network's handler file under functions/ is `npm run networks`'s one
-// line calling it: a network is its entry in the table, not a copy of these.
+// operations.ts); the operation's one handler file under functions/ builds it for the network
+// its function serves (NETWORK): a network is its entry in the table, not a copy of these.
 
 /** GET /api/v1/swap/quote/<network>. */
 export function quoteRoute(network: NetworkName) {

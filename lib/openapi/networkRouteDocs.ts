@@ -5,7 +5,7 @@ import { networkExamples } from './networkExamples'
 import { PREPARED_ROUTE, type RouteDoc, SIGNED_ROUTE, SUBMITTED_ROUTE } from './routeDoc'
 
 // The docs of a network's routes (lib/networks/operations.ts), one per operation: each network's
-// doc file under functions/ is `npm run networks`'s one line calling it, with the examples its
+// operation's doc file under functions/ exports it as `docOf`, with the examples each network's
 // table entry gives (lib/openapi/networkExamples.ts).
 
 export function quoteDoc(network: NetworkName): RouteDoc {

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import packageJson from '../../package.json'
+import { networkRoute } from '../networkRoutes/networkRoutes'
+import type { NetworkName } from '../networkNames'
 import { declaredFunctions } from './declaredFunctions'
 import { exampleOf, loadRouteDoc } from './routeDoc'
 import {
@@ -29,12 +31,21 @@ export async function loadRoutes(): Promise<Array<DocumentedRoute | StaticRoute>
   for (const fn of declaredFunctions()) {
     if (!fn.route) continue
     const area = fn.entry.split('/')[1] ?? fn.name
-    const doc = await loadRouteDoc(fn.entry)
+    const network =
+      fn.operation && fn.network
+        ? { operation: fn.operation, network: fn.network as NetworkName }
+        : undefined
+    const doc = await loadRouteDoc(fn.entry, network?.network)
     if (!('example' in doc)) {
       routes.push({ name: fn.name, area, ...fn.route, doc })
       continue
     }
-    const definition = routeOf(await import(pathToFileURL(resolve(fn.entry)).href))
+    // A network operation's handler is built for its function's NETWORK: built here for each.
+    const definition = routeOf(
+      network
+        ? { handler: networkRoute(network.operation, network.network) }
+        : await import(pathToFileURL(resolve(fn.entry)).href),
+    )
     if (!definition) throw new Error(`${fn.entry}: the handler was not built by defineHandler`)
     const example = await exampleOf(doc)
     routes.push({

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ErrorStatus } from './errorResponses'
+import type { NetworkName } from '../networkNames'
 
 // A route is described once, beside its handler: `functions/<area>/<name>.doc.ts` says what it
 // does, the errors its core can answer and an example request with its result. The OpenAPI
@@ -77,14 +78,19 @@ export const TRADE_LOOKUP_ROUTE = { errors: [404], chainOptional: true } as cons
   'description' | 'example'
 >
 
-/** The doc file beside a handler (`functions/swap/quoteEthereum.ts`'s `quoteEthereum.doc.ts`). */
-export async function loadRouteDoc(entry: string): Promise<RouteDoc | StaticRouteDoc> {
+/** The doc file beside a handler (`functions/swap/listSwapTokens.ts`'s `listSwapTokens.doc.ts`; a network operation's `docOf` gives each network's). */
+export async function loadRouteDoc(
+  entry: string,
+  network?: NetworkName,
+): Promise<RouteDoc | StaticRouteDoc> {
   const file = entry.replace(/\.ts$/, '.doc.ts')
   const module = (await import(pathToFileURL(resolve(file)).href).catch((error: unknown) => {
     throw new Error(`${entry}: no route doc beside it (${file})`, { cause: error })
-  })) as { doc?: RouteDoc | StaticRouteDoc }
-  if (!module.doc) throw new Error(`${file} exports no \`doc\``)
-  return module.doc
+  })) as { doc?: RouteDoc | StaticRouteDoc; docOf?: (network: NetworkName) => RouteDoc }
+  // A network operation's file documents each network's function (`docOf`).
+  const doc = network ? module.docOf?.(network) : module.doc
+  if (!doc) throw new Error(`${file} exports no \`${network ? 'docOf' : 'doc'}\``)
+  return doc
 }
 
 /** The example of a route doc, signed where it signs. */

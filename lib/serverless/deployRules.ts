@@ -11,7 +11,7 @@ import { applyAllowedOrigins } from './allowedOrigins'
 import { bundleInOnePass } from './bundleInOnePass'
 import { dashboard } from './dashboard'
 import { ACCESS_PROPERTY_SCHEMA, assignRoles, compileRoles } from './functionRoles'
-import { NETWORK_PROPERTY_SCHEMA } from './networkProperty'
+import { NETWORK_PROPERTY_SCHEMA, PER_NETWORK_PROPERTY_SCHEMA } from './networkProperty'
 import { checkDeploymentConfig, compileGradualRollout } from './gradualRollout'
 import type { Serverless } from './serverlessTypes'
 import { keepServedNetworks } from './servedNetworks'
@@ -24,11 +24,16 @@ class DeployRules {
 
   constructor(private readonly serverless: Serverless) {
     serverless.configSchemaHandler.defineFunctionProperties('aws', {
-      properties: { access: ACCESS_PROPERTY_SCHEMA, network: NETWORK_PROPERTY_SCHEMA },
+      properties: {
+        access: ACCESS_PROPERTY_SCHEMA,
+        network: NETWORK_PROPERTY_SCHEMA,
+        perNetwork: PER_NETWORK_PROPERTY_SCHEMA,
+      },
     })
     const guard = () => refuseUndeployableStage(serverless)
     this.hooks = {
-      // Every command (package, deploy, offline) sees the served networks' functions only.
+      // Every command (package, deploy, offline) sees the served networks' functions only, each
+      // network operation's block made one function per network.
       initialize: () => keepServedNetworks(serverless),
       'before:package:initialize': guard,
       // `deploy --package <dir>` skips packaging; `deploy function` never packages the service.

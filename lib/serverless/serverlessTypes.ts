@@ -26,6 +26,9 @@ export interface FunctionObject {
   destinations?: { onFailure?: unknown }
   /** The network a per-network route serves (lib/networks.ts); none for the others. */
   network?: string
+  /** A network operation's block, made a function per served network (servedNetworks.ts). */
+  perNetwork?: boolean
+  environment?: Record<string, unknown>
 }
 
 export type CloudFormationResource = {

@@ -1,4 +1,4 @@
-import { loadDepositConfig } from '../config'
+import { loadDepositConfig } from '../config/depositConfig'
 
 // What one indexer run may still do on one network (DECISIONS §9.1, §10.4): transfers to read,
 // deposits into known wallets to weigh past the dust floor (shared per wallet) and deposits to

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import type { ChainClient } from '../chain/clients'
-import { loadDepositConfig } from '../config'
+import { loadDepositConfig } from '../config/depositConfig'
 import { NATIVE_COIN } from '../constants'
 import { findCounterpartiesLike } from '../db/counterparties'
 import { depositId, findRecordedDeposits } from '../db/depositRecords'

@@ -199,12 +199,16 @@ export async function measureColdPath(
   }
   const rows = [
     ...Object.keys(FLOORS).map((name) => ({ name, outfile: name, event: () => ({}), env })),
-    ...targets.map((target) => ({
-      name: target.label ?? target.name,
-      outfile: target.name,
-      event: target.event,
-      env: withChanges(env, target.env),
-    })),
+    ...targets.map((target) => {
+      // A network operation's function is told its network, as Lambda tells it (NETWORK).
+      const { network } = functions.find((fn) => fn.name === target.name) ?? {}
+      return {
+        name: target.label ?? target.name,
+        outfile: target.name,
+        event: target.event,
+        env: withChanges(network ? { ...env, NETWORK: network } : env, target.env),
+      }
+    }),
   ]
   const samples = new Map(
     rows.map((row) => [

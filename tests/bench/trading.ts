@@ -53,12 +53,13 @@ export async function measureTrading(
   const { db } = await load<typeof import('../../lib/db/client')>('../../lib/db/client')
   const counter = countRequests(db())
   try {
-    const route = async (file: string) =>
-      (await load<{ handler: Handler }>(`../../functions/${file}`)).handler
-    const [quoteEthereum, swapTokensEthereum] = await Promise.all([
-      route('swap/quoteEthereum'),
-      route('swap/swapTokensEthereum'),
-    ])
+    // The operations' routes on ethereum, as functions/swap/quote.ts and swapTokens.ts build
+    // them for their functions' NETWORK.
+    const { networkRoute } = await load<typeof import('../../lib/networkRoutes/networkRoutes')>(
+      '../../lib/networkRoutes/networkRoutes',
+    )
+    const quoteEthereum = networkRoute('quote', 'ethereum') as Handler
+    const swapTokensEthereum = networkRoute('swapTokens', 'ethereum') as Handler
     const { signInWithWallet } =
       await load<typeof import('../support/walletSignIn')>('../support/walletSignIn')
 

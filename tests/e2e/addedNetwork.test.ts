@@ -20,7 +20,7 @@ import { type PreparedTransaction, signAll } from '../support/signPrepared'
 // A network the table holds beyond the interface's two (DECISIONS §9.5: Base, an L2 whose
 // devnet has its own chain id, a 0.01 gwei base fee, WETH, Uniswap V3 and a Uniswap V2 DEX), as
 // a wallet app meets it over HTTP through serverless offline: nothing of it is written by hand
-// but its table entry, its settings and what `npm run networks` writes. The suite's stack serves
+// but its table entry (serverless.yml declares each operation once, for every network). The suite's stack serves
 // every network of the table (tests/support/globalSetup.ts); this file runs on each added one
 // whether or not TEST_NETWORKS names it for the rest of the tests keyed by network.
 

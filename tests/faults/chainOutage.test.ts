@@ -10,13 +10,9 @@ import { handler as attachWalletNetworks } from '../../functions/networks/attach
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { handler as reconcileTradesHandler } from '../../functions/schedules/reconcileTrades'
-import { handler as quoteAltchain } from '../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../functions/swap/quoteEthereum'
-import { handler as swapTokensEthereum } from '../../functions/swap/swapTokensEthereum'
 import { handler as getTradeByHash } from '../../functions/trade/getTradeByHash'
 import { handler as getTradeById } from '../../functions/trade/getTradeById'
 import { handler as listTrades } from '../../functions/trades/listTrades'
-import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { chainOf, publicClient, RPC_TIMEOUT_MS } from '../../lib/chain/clients'
 import { loadChainConfig } from '../../lib/config'
 import { getTrade, recordTrade } from '../../lib/db/trade'
@@ -42,6 +38,12 @@ import { type EnvelopeResponse, httpEvent, invoke } from '../support/httpEvent'
 import { bearer } from '../support/marketFixtures'
 import { createMockTrade } from '../support/tradeFixtures'
 import { signedNonce, signInWithWallet } from '../support/walletSignIn'
+import { networkRoute } from '../../lib/networkRoutes/networkRoutes'
+
+const quoteAltchain = networkRoute('quote', 'altchain')
+const quoteEthereum = networkRoute('quote', 'ethereum')
+const swapTokensEthereum = networkRoute('swapTokens', 'ethereum')
+const transferEthereum = networkRoute('transfer', 'ethereum')
 
 // An ethereum devnet of this file's own (the shared one serves other files), stopped and
 // restarted on its port with its state while the handlers stay loaded: chain routes answer 502

@@ -16,7 +16,6 @@ import { handler as getProjectDetails } from '../../functions/project/getProject
 import { handler as listTokens } from '../../functions/swap/listSwapTokens'
 import { handler as getTradeById } from '../../functions/trade/getTradeById'
 import { handler as listTrades } from '../../functions/trades/listTrades'
-import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
 import { loadCoreConfig } from '../../lib/config'
@@ -41,6 +40,9 @@ import {
 import { type EnvelopeResponse, httpEvent, invoke } from '../support/httpEvent'
 import { bearer, createProject } from '../support/marketFixtures'
 import { signInWithWallet } from '../support/walletSignIn'
+import { networkRoute } from '../../lib/networkRoutes/networkRoutes'
+
+const transferEthereum = networkRoute('transfer', 'ethereum')
 
 // DynamoDB Local of this file's own, stopped, frozen and restarted while the handlers stay loaded:
 // every route answers 503 once each command it sent has had the configured attempts

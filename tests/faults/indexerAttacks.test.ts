@@ -16,12 +16,14 @@ import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { findFreePort } from '../../lib/local/findFreePort'
 import { createTable } from '../../lib/local/localStack'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
-import { handler as transferEthereum } from '../../functions/transfer/transferEthereum'
 import { listInCatalog } from '../support/catalogListing'
 import { httpEvent, invoke } from '../support/httpEvent'
 import { signInWithWallet } from '../support/walletSignIn'
 import { ownDevnetClient } from '../support/faultEngines'
 import { loadTransferEmitter, transferEmitterAbi } from '../support/transferEmitter'
+import { networkRoute } from '../../lib/networkRoutes/networkRoutes'
+
+const transferEthereum = networkRoute('transfer', 'ethereum')
 
 // The two attacks on the deposit indexer of issue 22 (DECISIONS §8.2), replayed on an ethereum
 // devnet and a table of this file's own, with 1,000 known wallets: a stranger's contract that

@@ -11,7 +11,6 @@ import { TTL_ATTRIBUTE, tableDefinition } from '../../lib/db/tableSchema'
 import { DEFAULT_NETWORKS, NETWORK_ENTRIES } from '../../lib/networks'
 import { PEAK_REQUESTS_PER_SECOND, THROTTLE_HEADROOM } from '../../lib/serverless/capacity'
 import { functionName, operationPath, operationsOf } from '../../lib/networks/operations'
-import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { type PackagedStacks, readPackagedStacks, resourceCounts } from '../support/packagedStacks'
 import { type SourceMapPayload, tableActionsOfBundle } from '../support/tableActionsOfBundle'
 import { zipEntries } from '../support/zipEntries'
@@ -22,6 +21,8 @@ interface Resource {
 }
 interface FunctionState {
   handler: string
+  network?: string
+  environment?: Record<string, string>
   events: Array<{ httpApi?: { method: string; path: string }; schedule?: unknown }>
   package: { artifact: string }
   access: { table?: string[]; parameters?: string[] }
@@ -125,19 +126,17 @@ describe('serverless package (stage prod, no credentials)', () => {
     expect([...routeKeys].sort()).toEqual([...routes].sort())
     expect(ofType('AWS::Lambda::Function')).toHaveLength(Object.keys(functions).length)
     // Every handler file is declared, and every declared handler has its own file; beside it,
-    // only its route's doc (lib/openapi/routeDoc.ts), which no bundle imports. The files of a
-    // network the stage does not serve (NETWORKS: the default two here) are left out.
-    const handlerFiles = Object.values(functions).map((fn) =>
-      fn.handler.replace(/\.handler$/, '.ts'),
+    // only its route's doc (lib/openapi/routeDoc.ts), which no bundle imports. A network
+    // operation's file is the handler of its function on each network (told which by NETWORK).
+    const handlerFiles = new Set(
+      Object.values(functions).map((fn) => fn.handler.replace(/\.handler$/, '.ts')),
     )
-    const unserved = declaredFunctions()
-      .filter((fn) => fn.network !== undefined && !DEFAULT_NETWORKS.includes(fn.network as never))
-      .map((fn) => fn.entry)
     const files = filesUnder('functions').map((file) => relative('.', file))
-    expect(unserved.length).toBeGreaterThan(0)
     expect([...handlerFiles].sort()).toEqual(
-      files.filter((file) => !file.endsWith('.doc.ts') && !unserved.includes(file)).sort(),
+      files.filter((file) => !file.endsWith('.doc.ts')).sort(),
     )
+    expect(functions.quoteEthereum?.handler).toBe('functions/swap/quote.handler')
+    expect(functions.quoteAltchain?.handler).toBe('functions/swap/quote.handler')
   })
 
   it('runs every function on nodejs22.x, bundled alone', () => {
@@ -300,17 +299,25 @@ describe('serverless package (stage prod, no credentials)', () => {
         .Variables
       expect(variables).toMatchObject({
         NETWORKS: 'ethereum,altchain',
-        ETHEREUM_RPC_URL: '',
-        ALTCHAIN_RPC_URL: '',
         ETHEREUM_RPC_URL_PARAMETER: '/wallet-backend/prod/ethereum-rpc-url',
         ALTCHAIN_RPC_URL_PARAMETER: '/wallet-backend/prod/altchain-rpc-url',
       })
-      // Nothing of a network the stage does not serve.
-      for (const network of Object.keys(NETWORK_ENTRIES)) {
-        if ((DEFAULT_NETWORKS as readonly string[]).includes(network)) continue
-        const prefix = `${network.toUpperCase()}_`
-        expect(Object.keys(variables).filter((name) => name.startsWith(prefix))).toEqual([])
-      }
+      // A network's only variable is its RPC URL parameter: the rest is its table entry
+      // (lib/config/networkSettings.ts), read by the function. Nothing of a network the stage
+      // does not serve.
+      const networkVariables = Object.keys(variables).filter((name) =>
+        Object.keys(NETWORK_ENTRIES).some((network) =>
+          name.startsWith(`${network.toUpperCase()}_`),
+        ),
+      )
+      expect(networkVariables.sort()).toEqual([
+        'ALTCHAIN_RPC_URL_PARAMETER',
+        'ETHEREUM_RPC_URL_PARAMETER',
+      ])
+    }
+    // Each network's function is told its network, and only those are.
+    for (const [name, fn] of Object.entries(functions)) {
+      expect({ name, network: fn.environment?.NETWORK }).toEqual({ name, network: fn.network })
     }
     expect(template).not.toMatch(/rpc\.|publicnode|infura|alchemy/i)
   })
@@ -1094,10 +1101,7 @@ describe('a stage serving three networks, with active tracing', () => {
       expect({ id, ...variables }).toMatchObject({
         id,
         NETWORKS: THREE,
-        BASE_CHAIN_ID: String(NETWORK_ENTRIES.base.deployed.chainId),
-        BASE_RPC_URL: '',
         BASE_RPC_URL_PARAMETER: '/wallet-backend/traced/base-rpc-url',
-        BASE_CONFIRMATIONS: String(NETWORK_ENTRIES.base.deployed.confirmations),
       })
     }
     expect(threeFunctions.getWalletBalances?.access.parameters).toEqual([

@@ -2,15 +2,17 @@ import type { Context } from 'aws-lambda'
 import type { HttpEvent } from '../../lib/http/types'
 import { isNative } from '../../lib/constants'
 import { NETWORKS, type NetworkName } from '../../lib/networkNames'
-import { functionName, NETWORK_OPERATIONS, type OperationName } from '../../lib/networks/operations'
+import { networkRoute } from '../../lib/networkRoutes/networkRoutes'
+import { functionName, networkOperation, type OperationName } from '../../lib/networks/operations'
 
-// A network's routes through their real handlers: the file under functions/ that serverless.yml
-// names for the operation on the network (lib/networks/operations.ts), whichever networks the
-// table holds, so a test keyed by network runs on each.
+// A network's routes through their real handlers: what the file under functions/ that
+// serverless.yml names for the operation builds for the network its function serves
+// (lib/networkRoutes/networkRoutes.ts), whichever networks the table holds, so a test keyed by
+// network runs on each.
 
 export type RouteHandler = (event: HttpEvent, context: Context) => Promise<unknown>
 
-const loaded = new Map<string, Promise<RouteHandler>>()
+const built = new Map<string, RouteHandler>()
 
 /** The handler of `operation` on `network`; fails loudly where the network has no such route. */
 export function networkHandler(
@@ -18,19 +20,15 @@ export function networkHandler(
   network: NetworkName,
 ): Promise<RouteHandler> {
   const name = functionName(operation, network)
-  let handler = loaded.get(name)
-  if (!handler) {
-    const found = NETWORK_OPERATIONS.find((candidate) => candidate.name === operation)
-    if (!found) throw new Error(`no network operation ${operation}`)
-    handler = (
-      import(`../../functions/${found.area}/${name}.ts`) as Promise<{ handler?: RouteHandler }>
-    ).then((module) => {
-      if (!module.handler) throw new Error(`functions/${found.area}/${name}.ts exports no handler`)
-      return module.handler
-    })
-    loaded.set(name, handler)
+  if (!networkOperation(operation).servedOn(NETWORKS[network].routes)) {
+    return Promise.reject(new Error(`${network} has no ${operation} route (${name})`))
   }
-  return handler
+  let handler = built.get(name)
+  if (!handler) {
+    handler = networkRoute(operation, network)
+    built.set(name, handler)
+  }
+  return Promise.resolve(handler)
 }
 
 /**

@@ -7,7 +7,7 @@ import { handler as logoutHandler } from '../../../functions/account/logoutAccou
 import { handler as refreshHandler } from '../../../functions/account/refreshAccountSession'
 import { registerAccount } from '../../../functions/account/registerAccount'
 import { CREDENTIAL_WINDOW_SECONDS, MAX_CREDENTIAL_CHECKS } from '../../../lib/auth/attemptBudget'
-import { loadAuthConfig } from '../../../lib/config'
+import { loadAuthConfig } from '../../../lib/config/authConfig'
 import { getAccount } from '../../../lib/db/account'
 import { UNAUTHORIZED } from '../../../lib/errors'
 import { type EnvelopeResponse, httpEvent, invoke, lambdaContext } from '../../support/httpEvent'

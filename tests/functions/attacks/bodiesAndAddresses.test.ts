@@ -2,13 +2,15 @@ import '../../support/env'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { handler as getNonce } from '../../../functions/auth/getNonce'
-import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
-import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import { MAX_BODY_BYTES } from '../../../lib/http/jsonBody'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { bearer } from '../../support/marketFixtures'
 import { demoToken } from '../../support/tradeFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const swapTokensEthereum = networkRoute('swapTokens', 'ethereum')
+const transferEthereum = networkRoute('transfer', 'ethereum')
 
 // DECISIONS §7.1 (bodies) and §7.2 (addresses), replayed as an attacker sent them.
 

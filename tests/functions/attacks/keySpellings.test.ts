@@ -1,12 +1,14 @@
 import '../../support/env'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import { captureLogs } from '../../support/captureLogs'
 import { devnet } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { bearer } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const transferEthereum = networkRoute('transfer', 'ethereum')
 
 // Issue 11 row 10: every spelling of a key that a `{key}` route accepts (lib/wallet/privateKey.ts)
 // goes through a real transfer at DEBUG level, and no log line carries its digits.

@@ -10,7 +10,6 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { handler as submitEthereum } from '../../../functions/clientSigning/submitEthereum'
 import type { NetworkName } from '../../../lib/networkNames'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { submittedRouterAbi } from '../../../lib/clientSigning/checkSwapRouterCall'
@@ -21,6 +20,9 @@ import { randomAddress } from '../../support/marketFixtures'
 import { prepareRoute, submitRoute } from '../../support/clientSigningRoutes'
 import { type PreparedTransaction, signAll, signPrepared } from '../../support/signPrepared'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const submitEthereum = networkRoute('submit', 'ethereum')
 
 // What submit refuses (DECISIONS §7.3): each a 4xx with nothing broadcast, the wallet's nonce on
 // chain unchanged and no trade recorded; and an idempotent retry that sends nothing.

@@ -1,7 +1,6 @@
 import '../../support/env'
 import { parseEther } from 'viem'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { handler as swapNativeAltchain } from '../../../functions/swap/swapNativeAltchain'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { ChainUnavailable } from '../../../lib/errors'
 import { errorHandler } from '../../../lib/http/errorHandler'
@@ -11,6 +10,9 @@ import { deployment, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { accountSession } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const swapNativeAltchain = networkRoute('swapNative', 'altchain')
 
 // Deployed stages set METRICS_NAMESPACE; each business event then writes one CloudWatch
 // Embedded Metric Format line to stdout, which CloudWatch turns into a metric.

@@ -1,8 +1,6 @@
 import '../../support/env'
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { handler as quoteAltchain } from '../../../functions/swap/quoteAltchain'
-import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { loadClientLimitConfig } from '../../../lib/config'
 import { db, tableName } from '../../../lib/db/client'
 import { CLIENT_WINDOW_SECONDS } from '../../../lib/db/clientBudget'
@@ -14,6 +12,10 @@ import { httpEvent, lambdaContext } from '../../support/httpEvent'
 import { rpcRequestChannel } from '../../support/rpcChannels'
 import { clearOfWindowEnd } from '../../support/windowEdge'
 import { uniqueClient } from '../../support/uniqueClient'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const quoteAltchain = networkRoute('quote', 'altchain')
+const quoteEthereum = networkRoute('quote', 'ethereum')
 
 // Anonymous quotes spend the provider's quota (issue 32): each client gets a budget of RPC calls
 // a minute (CLIENT_LIMIT_RPC_CALLS_PER_MINUTE, 300), a quote charged its worst case

@@ -11,9 +11,6 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb'
 import { describe, expect, it } from 'vitest'
-import { handler as swapNativeAltchain } from '../../../functions/swap/swapNativeAltchain'
-import { handler as swapTokensAltchain } from '../../../functions/swap/swapTokensAltchain'
-import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import type { NetworkName } from '../../../lib/networkNames'
 import { db } from '../../../lib/db/client'
 import { listTrades } from '../../../lib/db/trade'
@@ -30,6 +27,11 @@ import { spyOnDbSend } from '../../support/dbSendSpy'
 import { endSessionOf } from '../../support/liveSession'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { expectSwapMatchesQuote, quoteFor, type SwapRequest } from '../../support/swapChecks'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const swapNativeAltchain = networkRoute('swapNative', 'altchain')
+const swapTokensAltchain = networkRoute('swapTokens', 'altchain')
+const swapTokensEthereum = networkRoute('swapTokens', 'ethereum')
 
 const ROUTES = {
   'tokens/ethereum': { handler: swapTokensEthereum, network: 'ethereum' },

@@ -2,8 +2,6 @@ import '../../support/env'
 import { erc20Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
-import { handler as transferEthereum } from '../../../functions/transfer/transferEthereum'
 import { uniswapV2Router02Abi } from '../../../lib/local/uniswapV2Artifacts'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { listTrades } from '../../../lib/db/trade'
@@ -13,6 +11,10 @@ import { deployment, devnet } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { bearer } from '../../support/marketFixtures'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const swapTokensEthereum = networkRoute('swapTokens', 'ethereum')
+const transferEthereum = networkRoute('transfer', 'ethereum')
 
 // A token shaped like USDT on Ethereum (DECISIONS §7.2): transfer, transferFrom and approve return
 // nothing, and approve refuses to change a non-zero allowance to another non-zero value. Pooled

@@ -2,8 +2,6 @@ import '../../support/env'
 import { type Address, erc20Abi, maxUint256, parseEther, parseUnits, zeroAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
-import { handler as swapTokensEthereum } from '../../../functions/swap/swapTokensEthereum'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { bestRoute } from '../../../lib/routing/quote/bestRoute'
 import { db } from '../../../lib/db/client'
@@ -15,6 +13,10 @@ import { bearer } from '../../support/marketFixtures'
 import { countRequests, type RequestCounter } from '../../support/requestCounters'
 import { expectSwapMatchesQuote, quoteFor } from '../../support/swapChecks'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const quoteEthereum = networkRoute('quote', 'ethereum')
+const swapTokensEthereum = networkRoute('swapTokens', 'ethereum')
 
 // A token whose balances live where the quote's balance-slot scan does not look (a mapping
 // behind 16 other slots): no simulation can hold it, so its quote is the search's figure on its

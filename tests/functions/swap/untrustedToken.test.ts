@@ -2,7 +2,6 @@ import '../../support/env'
 import { type Address, encodeFunctionData, erc20Abi, maxUint256, parseAbi, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { uniswapV2SwapAbi } from '../../../lib/chain/abis'
 import { rpcRequestChannel } from '../../support/rpcChannels'
 import { loadUntrustedCallConfig } from '../../../lib/config'
@@ -17,6 +16,9 @@ import { httpEvent, invoke } from '../../support/httpEvent'
 import { randomAddress } from '../../support/marketFixtures'
 import { countRequests } from '../../support/requestCounters'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const quoteEthereum = networkRoute('quote', 'ethereum')
 
 // Issue 22 row 3 (DECISIONS §8.2, "Untrusted code is capped"): a token that behaves until its
 // owner flips a switch, then burns every gas unit any call gives it. Its pool with the wrapped

@@ -2,7 +2,7 @@ import '../../support/env'
 import { createHmac, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { signToken, verifyToken } from '../../../lib/auth/tokens'
-import { loadAuthConfig } from '../../../lib/config'
+import { loadAuthConfig } from '../../../lib/config/authConfig'
 
 // verifyToken checks HS256 with node:crypto (not jose, which signs): what it must accept and
 // refuse beyond the property tests of tests/support/badTokens.ts.

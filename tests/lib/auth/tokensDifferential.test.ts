@@ -4,7 +4,7 @@ import { jwtVerify } from 'jose'
 import { createHmac, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { verifyToken } from '../../../lib/auth/tokens'
-import { loadAuthConfig } from '../../../lib/config'
+import { loadAuthConfig } from '../../../lib/config/authConfig'
 
 // Issue 24 point 8: lib/auth/tokens.ts verifies HS256 with node:crypto, where jose's `jwtVerify`
 // (which signed and verified tokens before) is the reference. Over valid, tampered and malformed

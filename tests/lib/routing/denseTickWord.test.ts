@@ -9,7 +9,6 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as quoteEthereum } from '../../../functions/swap/quoteEthereum'
 import { type AnvilNode, startAnvil } from '../../../lib/local/anvil'
 import {
   ANVIL_DEPLOYER_PRIVATE_KEY,
@@ -21,6 +20,9 @@ import {
 import { findFreePort } from '../../../lib/local/findFreePort'
 import { v3LiquiditySeederAbi } from '../../../lib/local/v3Artifacts'
 import { httpEvent, invoke } from '../../support/httpEvent'
+import { networkRoute } from '../../../lib/networkRoutes/networkRoutes'
+
+const quoteEthereum = networkRoute('quote', 'ethereum')
 
 // Issue 32, "a dense tick word steers large quotes", replayed on real pools on a devnet of this
 // file's own (nobody else trades there): an attacker opens the WBTC/USDC pool of an unused fee

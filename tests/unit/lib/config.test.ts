@@ -108,3 +108,107 @@ describe('the archive node of a network', () => {
     expect(config).not.toThrow('secret-key-123')
   })
 })
+
+// The network table is what runs (issue 42): a network's settings are its entry's, for the stage,
+// and a variable only overrides one of them or carries the RPC URLs.
+async function loadOnly(env: Record<string, string>) {
+  vi.resetModules()
+  const { chainVariables } = await import('../../../lib/config/chainSchema')
+  for (const variable of [...chainVariables('altchain'), 'STAGE', 'NETWORKS', 'NETWORK']) {
+    vi.stubEnv(variable, env[variable] ?? '')
+  }
+  return import('../../../lib/config')
+}
+
+describe("a network's settings", () => {
+  it("are its table entry's on a deployed stage, given only where its RPC URLs are", async () => {
+    const { NETWORK_ENTRIES } = await import('../../../lib/networks')
+    const { deployed, gas } = NETWORK_ENTRIES.altchain
+    const { loadChainConfig } = await loadOnly({
+      STAGE: 'prod',
+      ALTCHAIN_RPC_URL_PARAMETER: '/wallet-backend/prod/altchain-rpc-url',
+    })
+
+    expect(loadChainConfig('altchain')).toMatchObject({
+      chainId: 56,
+      rpcUrls: [],
+      rpcUrlParameter: '/wallet-backend/prod/altchain-rpc-url',
+      router: deployed.v2.router,
+      factory: deployed.v2.factory,
+      wrappedNative: deployed.wrappedNative,
+      usdStablecoin: deployed.usdStablecoin,
+      baseTokens: [deployed.wrappedNative, deployed.usdStablecoin],
+      v3: {
+        factory: deployed.v3.factory,
+        poolDeployer: deployed.v3.poolDeployer,
+        poolInitCodeHash: deployed.v3.poolInitCodeHash,
+        feeTiers: deployed.v3.feeTiers,
+      },
+      swapRouter: deployed.swapRouter,
+      connectorTokens: deployed.connectorTokens,
+      confirmations: 15,
+      v2FeeBps: 25,
+      gasUnits: expect.objectContaining({ swap: BigInt(gas.swap), v3Hop: BigInt(gas.v3Hop) }),
+    })
+  })
+
+  it('take a variable over the entry, one setting at a time', async () => {
+    const { NETWORK_ENTRIES } = await import('../../../lib/networks')
+    const { loadChainConfig } = await loadOnly({
+      STAGE: 'prod',
+      ALTCHAIN_RPC_URL_PARAMETER: '/x/altchain-rpc-url',
+      ALTCHAIN_CONFIRMATIONS: '3',
+      ALTCHAIN_GAS_PER_TICK_CROSSED: '61000',
+    })
+
+    expect(loadChainConfig('altchain')).toMatchObject({
+      confirmations: 3,
+      router: NETWORK_ENTRIES.altchain.deployed.v2.router,
+      gasUnits: expect.objectContaining({ tickCrossed: 61_000n }),
+    })
+  })
+
+  it("are the devnet's on the local stage: its chain id and port, no confirmations", async () => {
+    const { loadChainConfig } = await loadOnly({
+      STAGE: 'local',
+      ALTCHAIN_ROUTER: '0x10ED43C718714eb63d5aA57B78B54704E256024E',
+      ALTCHAIN_FACTORY: '0xcA143Ce32Fe78f1f7019d7d551a6402fC5350c73',
+      ALTCHAIN_WRAPPED_NATIVE: '0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c',
+      ALTCHAIN_USD_STABLECOIN: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d',
+    })
+
+    expect(loadChainConfig('altchain')).toMatchObject({
+      chainId: 31338,
+      rpcUrls: ['http://127.0.0.1:8546'],
+      confirmations: 0,
+      // The devnets run Uniswap V2's pair on every network.
+      v2FeeBps: 30,
+    })
+  })
+
+  it('fail on a deployed stage that names no RPC URL or parameter, naming the variables', async () => {
+    const { loadChainConfig } = await loadOnly({ STAGE: 'prod' })
+
+    expect(() => loadChainConfig('altchain')).toThrow(
+      'set ALTCHAIN_RPC_URL (local) or ALTCHAIN_RPC_URL_PARAMETER',
+    )
+  })
+})
+
+describe('NETWORKS and NETWORK', () => {
+  it('parse NETWORKS as the deploy rules do, refusing a name the table lacks', async () => {
+    const served = await loadOnly({ NETWORKS: 'altchain' })
+    expect(served.loadServedNetworks()).toEqual(['altchain'])
+
+    const unknown = await loadOnly({ NETWORKS: 'ethereum,solana' })
+    expect(() => unknown.loadServedNetworks()).toThrow(/NETWORKS names solana/)
+  })
+
+  it("read a network operation's function's network, and refuse none or an unknown one", async () => {
+    expect((await loadOnly({ NETWORK: 'base' })).loadFunctionNetwork()).toBe('base')
+    for (const network of ['', 'solana']) {
+      const config = await loadOnly({ NETWORK: network })
+      expect(() => config.loadFunctionNetwork()).toThrow(/NETWORK must name a network of the table/)
+    }
+  })
+})
