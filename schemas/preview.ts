@@ -9,6 +9,12 @@ import * as z from './zod'
 const MAX_REASON_CHARS = 400
 const MAX_PREVIEW_CHANGES = 64
 
+// A revert reason as the contract wrote it, control characters replaced and cut to a length.
+const reasonString = z
+  .string()
+  .check(z.maxLength(MAX_REASON_CHARS), z.regex(/^[^\u0000-\u001f\u007f]*$/))
+const transactionKind = z.enum(['approval', 'swap', 'transfer'])
+
 const signedBaseUnits = documented(z.string().check(z.regex(/^-?\d{1,78}$/)), { maxLength: 79 })
 
 const previewIssueSchema = z.discriminatedUnion('type', [
@@ -28,8 +34,8 @@ const previewIssueSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('simulationFailed'),
     transaction: z.int().check(z.nonnegative()),
-    kind: z.string().check(z.maxLength(32)),
-    reason: z.string().check(z.maxLength(MAX_REASON_CHARS)),
+    kind: transactionKind,
+    reason: reasonString,
   }),
   z.object({
     type: z.literal('priceMoved'),
@@ -45,10 +51,10 @@ export const previewSchema = z.object({
   transactions: z
     .array(
       z.object({
-        kind: z.string().check(z.maxLength(32)),
+        kind: transactionKind,
         status: z.enum(['success', 'failure']),
         gasUsed: baseUnitsString,
-        reason: z.optional(z.string().check(z.maxLength(MAX_REASON_CHARS))),
+        reason: z.optional(reasonString),
       }),
     )
     .check(z.maxLength(MAX_SUBMITTED_TRANSACTIONS)),

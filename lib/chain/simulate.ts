@@ -250,8 +250,19 @@ function intrinsicGas(data: Hex): bigint {
   return gas
 }
 
-/** A revert's data in words: `Error(string)`'s message, a panic's code, or the raw data. */
+const MAX_REASON_CHARS = 400
+
+/**
+ * A revert's data in words: `Error(string)`'s message, a panic's code, or the raw data; control
+ * characters replaced and cut to 400 characters (a contract writes what it likes).
+ */
 export function revertReason(data: Hex | undefined): string {
+  return decodedReason(data)
+    .replace(/[\u0000-\u001f\u007f]/g, '?')
+    .slice(0, MAX_REASON_CHARS)
+}
+
+function decodedReason(data: Hex | undefined): string {
   if (!data || data === '0x') return 'reverted without a reason'
   try {
     const decoded = decodeErrorResult({ abi: [], data })

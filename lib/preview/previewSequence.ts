@@ -11,9 +11,12 @@ import { loadChainConfig } from '../config'
 import { isNative, NATIVE_COIN } from '../constants'
 import type { NetworkName } from '../networkNames'
 
+/** What a transaction of a sequence does: the trade type it is recorded as. */
+export type PreviewKind = 'approval' | 'swap' | 'transfer'
+
 /** A transaction of a sequence to preview: the kind names it in an issue. */
 export interface PreviewTransaction {
-  kind: string
+  kind: PreviewKind
   to: Address
   data: `0x${string}`
   value: bigint
@@ -53,14 +56,19 @@ export type PreviewIssue =
       required: string
       available: string
     }
-  | { type: 'simulationFailed'; transaction: number; kind: string; reason: string }
+  | { type: 'simulationFailed'; transaction: number; kind: PreviewKind; reason: string }
   | { type: 'priceMoved'; token: Address; minimum: string; simulated: string }
 
 /** What the sequence would do (DECISIONS §10.2); amounts are decimal strings of base units. */
 export interface Preview {
   blockNumber: string
   method: SequenceSimulation['method']
-  transactions: { kind: string; status: 'success' | 'failure'; gasUsed: string; reason?: string }[]
+  transactions: {
+    kind: PreviewKind
+    status: 'success' | 'failure'
+    gasUsed: string
+    reason?: string
+  }[]
   gasUsed: string
   /** Per address and token, the change of its balance; the gas fee is not in it. */
   balanceChanges: { address: Address; token: Address; change: string }[]
@@ -116,12 +124,19 @@ export async function previewSequence(
   const preview: Preview = {
     blockNumber: blockNumber.toString(),
     method: simulation.method,
-    transactions: simulation.calls.map((call, index) => ({
-      kind: transactions[index]?.kind ?? 'transaction',
-      status: call.status,
-      gasUsed: call.gasUsed.toString(),
-      ...(call.revertReason !== undefined && { reason: call.revertReason }),
-    })),
+    // The fallback stops at a failure: the transactions after it are not listed.
+    transactions: simulation.calls.flatMap((call, index) => {
+      const transaction = transactions[index]
+      if (!transaction) return []
+      return [
+        {
+          kind: transaction.kind,
+          status: call.status,
+          gasUsed: call.gasUsed.toString(),
+          ...(call.revertReason !== undefined && { reason: call.revertReason }),
+        },
+      ]
+    }),
     gasUsed: gasUsed.reduce((sum, gas) => sum + gas, 0n).toString(),
     balanceChanges,
     allowanceChanges,
@@ -224,11 +239,12 @@ function issuesOf(
   }
   const failed = simulation.calls.findIndex((call) => call.status === 'failure')
   const failure = simulation.calls[failed]
-  if (failure) {
+  const failedKind = transactions[failed]?.kind
+  if (failure && failedKind) {
     issues.push({
       type: 'simulationFailed',
       transaction: failed,
-      kind: transactions[failed]?.kind ?? 'transaction',
+      kind: failedKind,
       reason: failure.revertReason ?? 'reverted without a reason',
     })
   }

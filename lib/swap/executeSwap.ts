@@ -88,7 +88,7 @@ async function previewBeforeSending(parameters: ExecuteSwapParameters, plan: Swa
   const { network, account, address0, address1, slippageBps } = parameters
   const owner = account.address
   const approve = (amount: bigint) => ({
-    kind: 'approval',
+    kind: 'approval' as const,
     to: address0,
     data: encodeFunctionData({
       abi: erc20Abi,
@@ -106,7 +106,7 @@ async function previewBeforeSending(parameters: ExecuteSwapParameters, plan: Swa
     plan,
     transactions: [
       ...plan.approvals.map(approve),
-      { kind: 'swap', to: plan.router, data: call.data, value: call.value },
+      { kind: 'swap' as const, to: plan.router, data: call.data, value: call.value },
     ],
     amountOutMin: minimumOut(plan.best.amountOut, slippageBps),
   })

@@ -12,7 +12,6 @@ export interface PreviewTransferParameters {
   owner: Address
   to: Address
   plan: TransferPlan
-  kind?: string
 }
 
 /** A transfer simulated at the block its plan read (previewSequence). */
@@ -21,10 +20,9 @@ export function previewTransfer({
   owner,
   to,
   plan,
-  kind = 'transfer',
 }: PreviewTransferParameters): Promise<PreviewResult> {
   const transaction: PreviewTransaction = {
-    kind,
+    kind: 'transfer',
     to: plan.transaction.to,
     data: plan.transaction.data ?? '0x',
     value: plan.transaction.value ?? 0n,
