@@ -41,6 +41,11 @@ export interface SimulateSequenceParameters {
   watches: readonly Watch[]
   /** The wrapped native token: its `Deposit` and `Withdrawal` move balances without `Transfer`. */
   wrappedNative?: Address
+  /**
+   * A native balance to give `from` for the simulation: a node refuses a whole simulation whose
+   * value the sender cannot pay, so a wallet short of it is simulated as if it held this.
+   */
+  fund?: bigint
 }
 
 export interface SimulatedCall {
@@ -115,7 +120,7 @@ const allowanceWatches = (watches: readonly Watch[]) =>
 
 async function simulateV1(
   client: ChainClient,
-  { from, calls, blockNumber, watches, wrappedNative }: SimulateSequenceParameters,
+  { from, calls, blockNumber, watches, wrappedNative, fund }: SimulateSequenceParameters,
   gas: bigint,
 ): Promise<SequenceSimulation> {
   const allowances = allowanceWatches(watches)
@@ -132,7 +137,12 @@ async function simulateV1(
   }))
   const sequence = calls.map((call) => ({ account: from, ...call, gas }))
   const [block] = await simulateBlocks(client, {
-    blocks: [{ calls: [...reads, ...sequence, ...reads] }],
+    blocks: [
+      {
+        calls: [...reads, ...sequence, ...reads],
+        ...(fund !== undefined && { stateOverrides: [{ address: from, balance: fund }] }),
+      },
+    ],
     blockNumber,
     traceTransfers: true,
     validation: false,
@@ -201,7 +211,7 @@ function transferOf(
 
 async function probeSequence(
   client: ChainClient,
-  { from, calls, blockNumber, watches }: SimulateSequenceParameters,
+  { from, calls, blockNumber, watches, fund }: SimulateSequenceParameters,
   gas: bigint,
 ): Promise<SequenceSimulation> {
   const probeWatches = watches.map((watch) => ({ ...watch, spender: watch.spender ?? zeroAddress }))
@@ -219,7 +229,13 @@ async function probeSequence(
     data,
     blockNumber,
     gas: gas * BigInt(calls.length + 1),
-    stateOverride: [{ address: from, code: SEQUENCE_PROBE_RUNTIME }],
+    stateOverride: [
+      {
+        address: from,
+        code: SEQUENCE_PROBE_RUNTIME,
+        ...(fund !== undefined && { balance: fund }),
+      },
+    ],
   })
   const [gasUsed, before, after, failed, revertData] = decodeFunctionResult({
     abi: sequenceProbeAbi,

@@ -106,6 +106,9 @@ export async function previewSequence(
       blockNumber,
       watches: watchesOf(parameters),
       wrappedNative: loadChainConfig(network).wrappedNative,
+      // Short of the coin it sends, the wallet is simulated as if it held it: the node would
+      // refuse the whole simulation, and the issue says the balance is short.
+      ...(isNative(need.token) && need.balance < need.amount && { fund: need.amount }),
     }),
   )
   const balanceChanges = simulation.transfers
