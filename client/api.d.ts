@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Swap tokens ethereum
-         * @description Swaps on ethereum (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
+         * @description Swaps on ethereum (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
          */
         post: operations["swapTokensEthereum"];
         delete?: never;
@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer ethereum
-         * @description Sends the native coin or a token on ethereum, signed with `{key}`, and answers the transaction hash.
+         * @description Sends the native coin or a token on ethereum, signed with `{key}`, simulated first (a revert is 422 with the reason, nothing sent), and answers the transaction hash and the preview.
          */
         post: operations["transferEthereum"];
         delete?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap tokens ethereum
-         * @description The unsigned transactions (an approval where needed, then the swap) that the ethereum swap route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transactions (an approval where needed, then the swap) that the ethereum swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareSwapTokensEthereum"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare transfer ethereum
-         * @description The unsigned transaction that the ethereum transfer route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transaction that the ethereum transfer route would send, for the wallet to sign itself and submit, with the preview of what it does (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareTransferEthereum"];
         delete?: never;
@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Swap tokens altchain
-         * @description Swaps a token for another on altchain, signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
+         * @description Swaps a token for another on altchain, signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
          */
         post: operations["swapTokensAltchain"];
         delete?: never;
@@ -455,7 +455,7 @@ export interface paths {
         put?: never;
         /**
          * Swap native altchain
-         * @description Swaps between the native coin and a token on altchain, signed with `{key}` (which must control the signed-in wallet), and answers the transaction hash once the node accepted it.
+         * @description Swaps between the native coin and a token on altchain, signed with `{key}` (which must control the signed-in wallet), simulated first (a revert is 422 with the reason, nothing sent), and answers the transaction hash once the node accepted it, with the preview.
          */
         post: operations["swapNativeAltchain"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer altchain
-         * @description Sends the native coin or a token on altchain, signed with `{key}`, and answers the transaction hash.
+         * @description Sends the native coin or a token on altchain, signed with `{key}`, simulated first (a revert is 422 with the reason, nothing sent), and answers the transaction hash and the preview.
          */
         post: operations["transferAltchain"];
         delete?: never;
@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap tokens altchain
-         * @description The unsigned transactions (an approval where needed, then the swap) that the altchain token swap route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transactions (an approval where needed, then the swap) that the altchain token swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareSwapTokensAltchain"];
         delete?: never;
@@ -515,7 +515,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap native altchain
-         * @description The unsigned transactions that the altchain native swap route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transactions that the altchain native swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareSwapNativeAltchain"];
         delete?: never;
@@ -535,7 +535,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare transfer altchain
-         * @description The unsigned transaction that the altchain transfer route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transaction that the altchain transfer route would send, for the wallet to sign itself and submit, with the preview of what it does (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareTransferAltchain"];
         delete?: never;
@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Swap tokens base
-         * @description Swaps on base (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.
+         * @description Swaps on base (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
          */
         post: operations["swapTokensBase"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer base
-         * @description Sends the native coin or a token on base, signed with `{key}`, and answers the transaction hash.
+         * @description Sends the native coin or a token on base, signed with `{key}`, simulated first (a revert is 422 with the reason, nothing sent), and answers the transaction hash and the preview.
          */
         post: operations["transferBase"];
         delete?: never;
@@ -635,7 +635,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap tokens base
-         * @description The unsigned transactions (an approval where needed, then the swap) that the base swap route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transactions (an approval where needed, then the swap) that the base swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareSwapTokensBase"];
         delete?: never;
@@ -655,7 +655,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare transfer base
-         * @description The unsigned transaction that the base transfer route would send, for the wallet to sign itself and submit.
+         * @description The unsigned transaction that the base transfer route would send, for the wallet to sign itself and submit, with the preview of what it does (balance and allowance changes, gas used, issues).
          */
         post: operations["prepareTransferBase"];
         delete?: never;
@@ -1409,13 +1409,199 @@ export interface components {
             decimals?: number;
         };
         /**
-         * @description The hash of the transaction the node accepted.
+         * @description What the transactions do, simulated in order at the quoted block: balance and allowance changes, gas used, issues.
          * @example {
-         *       "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1"
+         *       "blockNumber": "21004510",
+         *       "method": "eth_simulateV1",
+         *       "transactions": [
+         *         {
+         *           "kind": "approval",
+         *           "status": "success",
+         *           "gasUsed": "46200"
+         *         },
+         *         {
+         *           "kind": "swap",
+         *           "status": "success",
+         *           "gasUsed": "154000"
+         *         }
+         *       ],
+         *       "gasUsed": "200200",
+         *       "balanceChanges": [
+         *         {
+         *           "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+         *           "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *           "change": "-992955000"
+         *         },
+         *         {
+         *           "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *           "change": "375000000000000000"
+         *         },
+         *         {
+         *           "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *           "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *           "change": "1323111875"
+         *         },
+         *         {
+         *           "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *           "change": "-500000000000000000"
+         *         },
+         *         {
+         *           "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+         *           "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *           "change": "-330156875"
+         *         },
+         *         {
+         *           "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *           "change": "125000000000000000"
+         *         }
+         *       ],
+         *       "allowanceChanges": [],
+         *       "issues": [
+         *         {
+         *           "type": "insufficientAllowance",
+         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *           "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *           "required": "500000000000000000",
+         *           "available": "0"
+         *         }
+         *       ]
+         *     }
+         */
+        Preview: {
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            blockNumber: string;
+            /** @enum {string} */
+            method: "eth_simulateV1" | "eth_call";
+            transactions: {
+                /** @enum {string} */
+                kind: "approval" | "swap" | "transfer";
+                /** @enum {string} */
+                status: "success" | "failure";
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                gasUsed: string;
+                reason?: string;
+            }[];
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            gasUsed: string;
+            balanceChanges: {
+                address: string;
+                token: string;
+                change: string;
+            }[];
+            allowanceChanges: {
+                token: string;
+                owner: string;
+                spender: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                before: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                after: string;
+            }[];
+            issues: ({
+                /** @constant */
+                type: "insufficientBalance";
+                token: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                required: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                available: string;
+            } | {
+                /** @constant */
+                type: "insufficientAllowance";
+                token: string;
+                spender: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                required: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                available: string;
+            } | {
+                /** @constant */
+                type: "simulationFailed";
+                /** Format: int64 */
+                transaction: number;
+                /** @enum {string} */
+                kind: "approval" | "swap" | "transfer";
+                reason: string;
+            } | {
+                /** @constant */
+                type: "priceMoved";
+                token: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                minimum: string;
+                simulated: string;
+            })[];
+        };
+        /**
+         * @description The hash of the transaction the node accepted, and the preview simulated before sending.
+         * @example {
+         *       "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1",
+         *       "preview": {
+         *         "blockNumber": "21004510",
+         *         "method": "eth_simulateV1",
+         *         "transactions": [
+         *           {
+         *             "kind": "approval",
+         *             "status": "success",
+         *             "gasUsed": "46200"
+         *           },
+         *           {
+         *             "kind": "swap",
+         *             "status": "success",
+         *             "gasUsed": "154000"
+         *           }
+         *         ],
+         *         "gasUsed": "200200",
+         *         "balanceChanges": [
+         *           {
+         *             "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "-992955000"
+         *           },
+         *           {
+         *             "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "change": "375000000000000000"
+         *           },
+         *           {
+         *             "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "1323111875"
+         *           },
+         *           {
+         *             "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "change": "-500000000000000000"
+         *           },
+         *           {
+         *             "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "-330156875"
+         *           },
+         *           {
+         *             "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "change": "125000000000000000"
+         *           }
+         *         ],
+         *         "allowanceChanges": [],
+         *         "issues": [
+         *           {
+         *             "type": "insufficientAllowance",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *             "required": "500000000000000000",
+         *             "available": "0"
+         *           }
+         *         ]
+         *       }
          *     }
          */
         TxResult: {
             txId: string;
+            preview?: components["schemas"]["Preview"];
         };
         /**
          * @description An EIP-1559 transaction to sign.
@@ -1609,11 +1795,71 @@ export interface components {
          *         "gasCostToken1": "15900000",
          *         "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
          *         "blockNumber": 21004510
+         *       },
+         *       "preview": {
+         *         "blockNumber": "21004510",
+         *         "method": "eth_simulateV1",
+         *         "transactions": [
+         *           {
+         *             "kind": "approval",
+         *             "status": "success",
+         *             "gasUsed": "46200"
+         *           },
+         *           {
+         *             "kind": "swap",
+         *             "status": "success",
+         *             "gasUsed": "154000"
+         *           }
+         *         ],
+         *         "gasUsed": "200200",
+         *         "balanceChanges": [
+         *           {
+         *             "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "-992955000"
+         *           },
+         *           {
+         *             "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "change": "375000000000000000"
+         *           },
+         *           {
+         *             "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "1323111875"
+         *           },
+         *           {
+         *             "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "change": "-500000000000000000"
+         *           },
+         *           {
+         *             "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "-330156875"
+         *           },
+         *           {
+         *             "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "change": "125000000000000000"
+         *           }
+         *         ],
+         *         "allowanceChanges": [],
+         *         "issues": [
+         *           {
+         *             "type": "insufficientAllowance",
+         *             "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *             "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *             "required": "500000000000000000",
+         *             "available": "0"
+         *           }
+         *         ]
          *       }
          *     }
          */
         PreparedSwap: {
             transactions: components["schemas"]["UnsignedTransaction"][];
+            preview: components["schemas"]["Preview"];
             quote: components["schemas"]["PreparedQuote"];
         };
         /**
@@ -1633,11 +1879,38 @@ export interface components {
          *           "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
          *           "value": "0x0"
          *         }
-         *       ]
+         *       ],
+         *       "preview": {
+         *         "blockNumber": "21004510",
+         *         "method": "eth_simulateV1",
+         *         "transactions": [
+         *           {
+         *             "kind": "transfer",
+         *             "status": "success",
+         *             "gasUsed": "52000"
+         *           }
+         *         ],
+         *         "gasUsed": "52000",
+         *         "balanceChanges": [
+         *           {
+         *             "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "12500000"
+         *           },
+         *           {
+         *             "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "change": "-12500000"
+         *           }
+         *         ],
+         *         "allowanceChanges": [],
+         *         "issues": []
+         *       }
          *     }
          */
         PreparedTransfer: {
             transactions: components["schemas"]["UnsignedTransaction"][];
+            preview: components["schemas"]["Preview"];
         };
         /**
          * @description Signed raw transactions, in the order prepared.
@@ -3482,7 +3755,66 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1"
+                     *         "txId": "0xb8d85303a29263f95f5808b6ad029343ee16c1c25ee54a71e9757b026dfae5a1",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46200"
+                     *             },
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "200200",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "-992955000"
+                     *             },
+                     *             {
+                     *               "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "change": "375000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "1323111875"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "change": "-500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "-330156875"
+                     *             },
+                     *             {
+                     *               "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "change": "125000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": [
+                     *             {
+                     *               "type": "insufficientAllowance",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                     *               "required": "500000000000000000",
+                     *               "available": "0"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -3545,7 +3877,33 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0xd280c05f33d9895fa5d1a73eadae036f14f06795ec90dc7d8c9728dbf4105ecb"
+                     *         "txId": "0xd280c05f33d9895fa5d1a73eadae036f14f06795ec90dc7d8c9728dbf4105ecb",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "transfer",
+                     *               "status": "success",
+                     *               "gasUsed": "52000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "52000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "12500000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "-12500000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -3673,6 +4031,65 @@ export interface operations {
                      *           "gasCostToken1": "15900000",
                      *           "to": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
                      *           "blockNumber": 21004510
+                     *         },
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46200"
+                     *             },
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "200200",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "-992955000"
+                     *             },
+                     *             {
+                     *               "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "change": "375000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "1323111875"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "change": "-500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "-330156875"
+                     *             },
+                     *             {
+                     *               "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "change": "125000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": [
+                     *             {
+                     *               "type": "insufficientAllowance",
+                     *               "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+                     *               "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                     *               "required": "500000000000000000",
+                     *               "available": "0"
+                     *             }
+                     *           ]
                      *         }
                      *       }
                      *     }
@@ -3740,7 +4157,33 @@ export interface operations {
                      *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
                      *             "value": "0x0"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "transfer",
+                     *               "status": "success",
+                     *               "gasUsed": "52000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "52000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "12500000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "change": "-12500000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -3963,7 +4406,66 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0xc275d9070b9c16c4288b79da18e9d3ab00bbdf5f6c3cb44b8ad95f3bfcc45004"
+                     *         "txId": "0xc275d9070b9c16c4288b79da18e9d3ab00bbdf5f6c3cb44b8ad95f3bfcc45004",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46200"
+                     *             },
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "200200",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-224820000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "375000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "299610000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "-500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-74790000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "125000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": [
+                     *             {
+                     *               "type": "insufficientAllowance",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "spender": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *               "required": "500000000000000000",
+                     *               "available": "0"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -4028,7 +4530,48 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0x4a5f83a1f29940c7e21dc835d81cf43a6d84744c396e5c23776efc72f9b70a24"
+                     *         "txId": "0x4a5f83a1f29940c7e21dc835d81cf43a6d84744c396e5c23776efc72f9b70a24",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "154000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-119904000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "200000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "119904000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                     *               "change": "-200000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "token": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                     *               "change": "200000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -4091,7 +4634,33 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0xdf63b7783f6726bf89ae76a9f610d6f54cb04567844ec0788032fec4141d5aea"
+                     *         "txId": "0xdf63b7783f6726bf89ae76a9f610d6f54cb04567844ec0788032fec4141d5aea",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "transfer",
+                     *               "status": "success",
+                     *               "gasUsed": "52000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "52000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "12500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-12500000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -4219,6 +4788,65 @@ export interface operations {
                      *           "gasCostToken1": "150000000000000000",
                      *           "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
                      *           "blockNumber": 21004510
+                     *         },
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46200"
+                     *             },
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "200200",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-224820000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "375000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "299610000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "-500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-74790000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xd99c7F6C65857AC913a8f880A4cb84032AB2FC5b",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "125000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": [
+                     *             {
+                     *               "type": "insufficientAllowance",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "spender": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
+                     *               "required": "500000000000000000",
+                     *               "available": "0"
+                     *             }
+                     *           ]
                      *         }
                      *       }
                      *     }
@@ -4320,6 +4948,47 @@ export interface operations {
                      *           "gasCostToken1": "84000000000000000",
                      *           "to": "0x13f4EA83D0bd40E75C8222255bc855a974568Dd4",
                      *           "blockNumber": 21004510
+                     *         },
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "154000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-119904000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x81A9b5F18179cE2bf8f001b8a634Db80771F1824",
+                     *               "token": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "change": "200000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "119904000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                     *               "change": "-200000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+                     *               "token": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+                     *               "change": "200000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
                      *         }
                      *       }
                      *     }
@@ -4387,7 +5056,33 @@ export interface operations {
                      *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a65000000000000000000000000000000000000000000000000ad78ebc5ac620000",
                      *             "value": "0x0"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "transfer",
+                     *               "status": "success",
+                     *               "gasUsed": "52000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "52000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "12500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+                     *               "change": "-12500000000000000000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -4613,7 +5308,66 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404"
+                     *         "txId": "0x670d03fa26bc007915ee464b7d3b55a10e3770203b279e6334098c273dee9404",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46200"
+                     *             },
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "200200",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "change": "125000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "-330156875"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "change": "-500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "1323111875"
+                     *             },
+                     *             {
+                     *               "address": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "change": "375000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "-992955000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": [
+                     *             {
+                     *               "type": "insufficientAllowance",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "spender": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *               "required": "500000000000000000",
+                     *               "available": "0"
+                     *             }
+                     *           ]
+                     *         }
                      *       }
                      *     }
                      */
@@ -4676,7 +5430,33 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "result": {
-                     *         "txId": "0xeb2b2f5e73c88c2a94bac0c2a37b8eba0cbbad92b9c298e3a282b2ea840fb265"
+                     *         "txId": "0xeb2b2f5e73c88c2a94bac0c2a37b8eba0cbbad92b9c298e3a282b2ea840fb265",
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "transfer",
+                     *               "status": "success",
+                     *               "gasUsed": "52000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "52000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "12500000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "-12500000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */
@@ -4804,6 +5584,65 @@ export interface operations {
                      *           "gasCostToken1": "6625",
                      *           "to": "0x2626664c2603336E57B271c5C0b26F421741e481",
                      *           "blockNumber": 21004510
+                     *         },
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46200"
+                     *             },
+                     *             {
+                     *               "kind": "swap",
+                     *               "status": "success",
+                     *               "gasUsed": "154000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "200200",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "change": "125000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x88A43bbDF9D098eEC7bCEda4e2494615dfD9bB9C",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "-330156875"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "change": "-500000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "1323111875"
+                     *             },
+                     *             {
+                     *               "address": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "change": "375000000000000000"
+                     *             },
+                     *             {
+                     *               "address": "0xd0b53D9277642d899DF5C87A3966A349A798F224",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "-992955000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": [
+                     *             {
+                     *               "type": "insufficientAllowance",
+                     *               "token": "0x4200000000000000000000000000000000000006",
+                     *               "spender": "0x2626664c2603336E57B271c5C0b26F421741e481",
+                     *               "required": "500000000000000000",
+                     *               "available": "0"
+                     *             }
+                     *           ]
                      *         }
                      *       }
                      *     }
@@ -4871,7 +5710,33 @@ export interface operations {
                      *             "data": "0xa9059cbb00000000000000000000000015d34aaf54267db7d7c367839aaf71a00a2c6a650000000000000000000000000000000000000000000000000000000000bebc20",
                      *             "value": "0x0"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "transfer",
+                     *               "status": "success",
+                     *               "gasUsed": "52000"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "52000",
+                     *           "balanceChanges": [
+                     *             {
+                     *               "address": "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "12500000"
+                     *             },
+                     *             {
+                     *               "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "token": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+                     *               "change": "-12500000"
+                     *             }
+                     *           ],
+                     *           "allowanceChanges": [],
+                     *           "issues": []
+                     *         }
                      *       }
                      *     }
                      */

@@ -14,11 +14,23 @@
  */
 export const QUOTE_RPC_CAP = 40
 
-/** A prepared swap: the quote's calls with the estimate, and the wallet's nonce, tip, balance and allowance. */
-export const PREPARE_SWAP_RPC_CAP = 48
+/**
+ * A preview (DECISIONS §10.2, lib/preview/previewSequence.ts): one eth_simulateV1, or on a node
+ * without it that call refused and one eth_call with state overrides, each retried once.
+ */
+export const PREVIEW_RPC_CALLS = 4
 
-/** A prepared transfer: decimals, balance, block, nonce, tip and the estimate, each retried once. */
-export const PREPARE_TRANSFER_RPC_CAP = 16
+/**
+ * A prepared swap: the quote's calls with the estimate, the wallet's nonce, tip, balance and
+ * allowance, and the preview (whose simulation also gives an approval and swap their gas).
+ */
+export const PREPARE_SWAP_RPC_CAP = 48 + PREVIEW_RPC_CALLS
+
+/**
+ * A prepared transfer: decimals, balance, block, nonce, tip and the estimate, each retried once,
+ * and the preview.
+ */
+export const PREPARE_TRANSFER_RPC_CAP = 16 + PREVIEW_RPC_CALLS
 
 /**
  * Waiting for an approval to be mined (lib/send/sendSigned.ts, waitForSuccess): a block-number poll
@@ -27,12 +39,12 @@ export const PREPARE_TRANSFER_RPC_CAP = 16
 export const RECEIPT_WAIT_RPC_CALLS = 90
 
 /**
- * A `{key}` swap: what a prepared one reads, then up to two approvals (a non-zero allowance reset
+ * A `{key}` swap: what a prepared one reads (its preview before anything is sent), then up to two approvals (a non-zero allowance reset
  * first), each estimated, sent and waited for, and the swap estimated again and sent.
  */
 export const SWAP_RPC_CAP = PREPARE_SWAP_RPC_CAP + 2 * (2 + RECEIPT_WAIT_RPC_CALLS) + 4
 
-/** A `{key}` transfer: a prepared transfer's reads and the broadcast. */
+/** A `{key}` transfer: a prepared transfer's reads and preview, and the broadcast. */
 export const TRANSFER_RPC_CAP = PREPARE_TRANSFER_RPC_CAP + 2
 
 /**

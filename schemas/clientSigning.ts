@@ -12,6 +12,7 @@ import {
   MAX_SIGNED_HEX_DIGITS,
   MAX_SUBMITTED_TRANSACTIONS,
 } from './limits'
+import { previewSchema } from './preview'
 import { routeAnswerFields } from './swap'
 import * as z from './zod'
 
@@ -40,6 +41,7 @@ const unsignedTransactionsSchema = z
 
 export const preparedSwapResultSchema = z.object({
   transactions: unsignedTransactionsSchema,
+  preview: previewSchema,
   quote: z.object({
     quote: z.number(),
     amount: z.number(),
@@ -53,6 +55,7 @@ export type PreparedSwapResult = z.infer<typeof preparedSwapResultSchema>
 
 export const preparedTransferResultSchema = z.object({
   transactions: unsignedTransactionsSchema,
+  preview: previewSchema,
 })
 export type PreparedTransferResult = z.infer<typeof preparedTransferResultSchema>
 

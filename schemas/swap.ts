@@ -22,6 +22,7 @@ import {
   MAX_SYMBOL_CHARS,
 } from './limits'
 import { networkNameSchema } from './networks'
+import { previewSchema } from './preview'
 import { directionSchema, integerString } from './query'
 import * as z from './zod'
 
@@ -292,5 +293,6 @@ export const transferBodySchema = z
   )
 export type TransferBody = z.infer<typeof transferBodySchema>
 
-export const txResultSchema = z.object({ txId: txHashString })
+/** A `{key}` route's answer: the hash, and what the transactions were simulated to do first. */
+export const txResultSchema = z.object({ txId: txHashString, preview: z.optional(previewSchema) })
 export type TxResult = z.infer<typeof txResultSchema>

@@ -12,6 +12,10 @@ import {
   unsignedSequence,
   type UnsignedTransaction,
 } from './unsignedTransaction'
+import { withNativeShortfall } from '../preview/previewChecks'
+import type { Preview } from '../preview/previewSequence'
+import { withHeadroom } from '../send/gasLimit'
+import { previewSwap } from '../swap/swapPreview'
 
 export interface PrepareSwapParameters extends SwapSides {
   /** The signed-in wallet: it signs, pays and receives. */
@@ -23,6 +27,8 @@ export interface PrepareSwapParameters extends SwapSides {
 
 export interface PreparedSwap {
   transactions: UnsignedTransaction[]
+  /** What the transactions would do, simulated in order at the quote's block (DECISIONS §10.2). */
+  preview: Preview
   /** The quote the swap was built from, with the route that shows its work (DECISIONS §8.1). */
   quote: BestRouteAnswer & {
     quote: number
@@ -38,8 +44,10 @@ export interface PreparedSwap {
  * approval (the allowance reset to 0 first where it is not zero), then the swap, as the `{key}`
  * route would send them. Both tokens must be known (catalog, base tokens or the coin), checked
  * before any chain call (one BatchGetItem); then the `{key}` route's batch of reads (with the
- * native balance beside it; the swap's gas in it when no approval comes first, else simulated
- * after), within a request's budget of capped calls: nothing is signed, sent or recorded.
+ * native balance beside it; the swap's gas in it when no approval comes first); then the sequence
+ * simulated at the quote's block, its preview (DECISIONS §10.2) and otherwise its gas, within a
+ * request's budget of capped calls: nothing is signed, sent or recorded. A short balance or
+ * allowance and a failing simulation are the preview's issues, not a refusal.
  */
 export async function prepareSwap(parameters: PrepareSwapParameters): Promise<PreparedSwap> {
   const { network, address0, address1 } = parameters
@@ -53,7 +61,7 @@ async function prepareKnownSwap(
 ): Promise<PreparedSwap> {
   const { network, owner, address0, address1, decimals0, decimals1, slippageBps } = parameters
   const [plan, nativeBalance] = await Promise.all([
-    planSwap(parameters),
+    planSwap({ ...parameters, reportShortBalance: true }),
     isNative(address0) ? undefined : readNativeBalance(network, owner),
   ])
   const { router, amountIn, approvals } = plan
@@ -77,18 +85,29 @@ async function prepareKnownSwap(
     data: call.data,
     value: call.value,
   }
-  // Without approvals the swap's estimate came with the reads (planSwap).
-  const swapGas = approvals.length === 0 ? gasFor(plan, call.data) : undefined
-  const transactions = await unsignedSequence({
+  const planned = [...approvals.map(approve), swap]
+  const { preview, gasNeeded } = await previewSwap({
     network,
     owner,
+    address0,
+    address1,
+    plan,
+    transactions: planned,
+    amountOutMin,
+  })
+  // Without approvals the swap's estimate came with the reads (planSwap); else the simulation's.
+  const swapGas = approvals.length === 0 ? gasFor(plan, call.data) : undefined
+  const gas = swapGas === undefined ? gasNeeded.map(withHeadroom) : [swapGas]
+  const { transactions, nativeShortfall } = unsignedSequence({
+    network,
     context: plan.context,
     nativeBalance: nativeBalance ?? plan.holding.balance,
-    transactions: [...approvals.map(approve), swap],
-    gas: swapGas === undefined ? undefined : [swapGas],
+    transactions: planned,
+    gas,
   })
   return {
     transactions,
+    preview: withNativeShortfall(preview, nativeShortfall),
     quote: {
       quote: Number(formatUnits(plan.best.amountOut, decimals1)),
       amount: Number(formatUnits(amountIn, decimals0)),

@@ -8,6 +8,10 @@ import {
   unsignedSequence,
   type UnsignedTransaction,
 } from './unsignedTransaction'
+import { withNativeShortfall } from '../preview/previewChecks'
+import type { Preview } from '../preview/previewSequence'
+import { withHeadroom } from '../send/gasLimit'
+import { previewTransfer } from '../transfer/transferPreview'
 
 /** The `{key}` route's body with the signed-in wallet: the same plan, signed elsewhere. */
 export type PrepareTransferParameters = PlanTransferParameters
@@ -16,12 +20,19 @@ export type PrepareTransferParameters = PlanTransferParameters
  * The transaction the wallet signs for a transfer: the token's `transfer`, or a plain value
  * transfer of the native coin. A token outside the catalog is refused before any chain call (one
  * BatchGetItem); then the `{key}` route's reads (with the native balance beside them, and the
- * estimate when the decimals are known), within a request's budget of capped calls: nothing is
- * signed, sent or recorded.
+ * estimate when the decimals are known), then the transfer simulated on the block they read (its
+ * preview, and its gas when no estimate came), within a request's budget of capped calls: nothing
+ * is signed, sent or recorded. A short balance or a failing simulation is a preview's issue.
  */
+export interface PreparedTransfer {
+  transactions: UnsignedTransaction[]
+  /** What the transfer would do, simulated at the block its reads saw (DECISIONS §10.2). */
+  preview: Preview
+}
+
 export async function prepareTransfer(
   parameters: PrepareTransferParameters,
-): Promise<{ transactions: UnsignedTransaction[] }> {
+): Promise<PreparedTransfer> {
   const tokens = await requireKnownTokens(parameters.network, [parameters.token ?? NATIVE_COIN])
   return withCallBudget(() => prepareKnownTransfer(parameters, tokens))
 }
@@ -29,17 +40,17 @@ export async function prepareTransfer(
 async function prepareKnownTransfer(
   parameters: PrepareTransferParameters,
   tokens: KnownTokens,
-): Promise<{ transactions: UnsignedTransaction[] }> {
+): Promise<PreparedTransfer> {
   const { network, owner, to } = parameters
   const token = parameters.token ?? NATIVE_COIN
   const [plan, nativeBalance] = await Promise.all([
-    planTransfer(parameters),
+    planTransfer({ ...parameters, reportShortBalance: true }),
     isNative(token) ? undefined : readNativeBalance(network, owner),
   ])
   const amount = `${formatUnits(plan.amount, plan.holding.decimals)} ${tokens.label(token)}`
-  const transactions = await unsignedSequence({
+  const { preview, gasNeeded } = await previewTransfer({ network, owner, to, plan })
+  const { transactions, nativeShortfall } = unsignedSequence({
     network,
-    owner,
     context: plan.context,
     nativeBalance: nativeBalance ?? plan.holding.balance,
     transactions: [
@@ -51,7 +62,7 @@ async function prepareKnownTransfer(
         value: plan.transaction.value ?? 0n,
       },
     ],
-    gas: plan.gas === undefined ? undefined : [plan.gas],
+    gas: [plan.gas ?? withHeadroom(gasNeeded[0] ?? 0n)],
   })
-  return { transactions }
+  return { transactions, preview: withNativeShortfall(preview, nativeShortfall) }
 }

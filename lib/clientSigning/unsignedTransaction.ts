@@ -4,9 +4,7 @@ import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
-import { Unprocessable } from '../errors'
 import type { SendContext } from '../send/sendContext'
-import { gasLimits } from './gasLimits'
 
 export type TransactionKind = 'approval' | 'swap' | 'transfer'
 
@@ -37,13 +35,21 @@ export interface UnsignedTransaction {
 
 export interface UnsignedSequenceParameters {
   network: NetworkName
-  owner: Address
   context: SendContext
-  /** The owner's native balance, already read (undefined: read it now). */
-  nativeBalance: bigint | undefined
+  /** The owner's native balance, already read. */
+  nativeBalance: bigint
   transactions: PlannedTransaction[]
-  /** Their gas limits when already estimated beside the reads (a single transaction). */
-  gas?: bigint[]
+  /** Their gas limits, in order. */
+  gas: bigint[]
+}
+
+export interface UnsignedSequence {
+  transactions: UnsignedTransaction[]
+  /**
+   * What the wallet must hold in the native coin for the value and the fee cap of every
+   * transaction, as the node demands at broadcast, when its balance is short of it.
+   */
+  nativeShortfall?: { required: bigint; available: bigint }
 }
 
 /** The native balance, for routes whose batch of reads did not include it. */
@@ -52,43 +58,37 @@ export function readNativeBalance(network: NetworkName, owner: Address): Promise
 }
 
 /**
- * Gas limits, fees and consecutive nonces from the wallet's pending nonce for the planned
- * transactions, in order. The wallet must hold the value and the fee cap of every one of them,
- * as the node demands at broadcast: 422 here otherwise, before anything is signed.
+ * Fees and consecutive nonces from the wallet's pending nonce for the planned transactions, in
+ * order, with their gas limits. A native balance short of their value and fee cap is reported
+ * (the preview names it), not refused: the wallet may be funded before it signs.
  */
-export async function unsignedSequence({
+export function unsignedSequence({
   network,
-  owner,
   context,
   nativeBalance,
   transactions,
-  gas: estimated,
-}: UnsignedSequenceParameters): Promise<UnsignedTransaction[]> {
-  const gas = estimated ?? (await gasLimits(network, owner, transactions))
-  const cost = transactions.reduce(
+  gas,
+}: UnsignedSequenceParameters): UnsignedSequence {
+  const required = transactions.reduce(
     (sum, transaction, index) =>
       sum + transaction.value + (gas[index] ?? 0n) * context.maxFeePerGas,
     0n,
   )
-  const balance = nativeBalance ?? (await readNativeBalance(network, owner))
-  if (balance < cost) {
-    const kinds = transactions.map((transaction) => transaction.kind).join(' and the ')
-    throw new Unprocessable(
-      `the wallet's ${network} native balance does not cover the ${kinds} and their gas`,
-    )
-  }
   const { chainId } = loadChainConfig(network)
-  return transactions.map((transaction, index) => ({
-    kind: transaction.kind,
-    description: transaction.description,
-    type: 'eip1559',
-    chainId,
-    nonce: context.nonce + index,
-    gas: toHex(gas[index] ?? 0n),
-    maxFeePerGas: toHex(context.maxFeePerGas),
-    maxPriorityFeePerGas: toHex(context.maxPriorityFeePerGas),
-    to: getAddress(transaction.to),
-    data: transaction.data,
-    value: toHex(transaction.value),
-  }))
+  return {
+    transactions: transactions.map((transaction, index) => ({
+      kind: transaction.kind,
+      description: transaction.description,
+      type: 'eip1559',
+      chainId,
+      nonce: context.nonce + index,
+      gas: toHex(gas[index] ?? 0n),
+      maxFeePerGas: toHex(context.maxFeePerGas),
+      maxPriorityFeePerGas: toHex(context.maxPriorityFeePerGas),
+      to: getAddress(transaction.to),
+      data: transaction.data,
+      value: toHex(transaction.value),
+    })),
+    ...(nativeBalance < required && { nativeShortfall: { required, available: nativeBalance } }),
+  }
 }

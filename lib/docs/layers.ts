@@ -116,6 +116,7 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['lib/clientSigning/', "the prepare and submit routes' work (DECISIONS §7.3)"],
   ['lib/swap/', 'quotes and `{key}` swaps: the plan, the router call, approvals'],
   ['lib/transfer/', '`{key}` transfers: the plan and the signed transfer'],
+  ['lib/preview/', 'the preview of a sequence of transactions: balance changes and issues'],
   ['lib/markets/', 'prices, pricing paths, market data, project details, watchlist, balances'],
   ['lib/trades/', 'the reconciler and the deposit indexer (budgets, fair share, dust, reorgs)'],
   [

@@ -24,6 +24,7 @@ import {
   monthlyHistoryResultSchema,
   yearlyHistoryResultSchema,
 } from '../../schemas/priceHistory'
+import { previewSchema } from '../../schemas/preview'
 import { projectResultSchema, projectSchema, socialSchema } from '../../schemas/project'
 import { emptyResultSchema, sessionTokensSchema } from '../../schemas/session'
 import {
@@ -84,7 +85,16 @@ const NAMES: Array<[z.core.$ZodType, string, string]> = [
   [tokenSwapBodySchema, 'TokenSwap', 'A swap of one token for another (no native coin).'],
   [nativeSwapBodySchema, 'NativeSwap', 'A swap with the native coin on exactly one side.'],
   [transferBodySchema, 'Transfer', 'A transfer of the native coin or a token.'],
-  [txResultSchema, 'TxResult', 'The hash of the transaction the node accepted.'],
+  [
+    previewSchema,
+    'Preview',
+    'What the transactions do, simulated in order at the quoted block: balance and allowance changes, gas used, issues.',
+  ],
+  [
+    txResultSchema,
+    'TxResult',
+    'The hash of the transaction the node accepted, and the preview simulated before sending.',
+  ],
   [unsignedTransactionSchema, 'UnsignedTransaction', 'An EIP-1559 transaction to sign.'],
   [
     preparedSwapResultSchema.shape.quote,

@@ -17,6 +17,7 @@ import { NATIVE_COIN } from '../constants'
 import type { NetworkName } from '../networkNames'
 import { NETWORK_ENTRIES, type NetworkEntry } from '../networks'
 import { WALLET } from './exampleValues'
+import { swapPreviewExample, transferPreviewExample } from './previewExamples'
 
 // The examples of a network's routes (quote, swaps, transfer, prepare, submit), built from its
 // entry in the network table (lib/networks.ts) alone: its chain id and router, its wrapped coin
@@ -132,7 +133,7 @@ function exampleQuote(swap: ExampleSwap) {
 }
 
 /** A prepare example: the approval when `approve`, then the swap through the router. */
-function swapExample(swap: ExampleSwap, nonce: number, approve: boolean) {
+function swapExample(swap: ExampleSwap, nonce: number, approve: boolean, wrapped: Address) {
   const tokenIn = swap.route[0]?.hops[0]?.tokenIn ?? NATIVE_COIN
   const amountIn = parseUnits(swap.amountIn, 18)
   const { call, amountOutMin, quote } = exampleQuote(swap)
@@ -169,6 +170,18 @@ function swapExample(swap: ExampleSwap, nonce: number, approve: boolean) {
         }),
       ],
       quote,
+      preview: swapPreviewExample({
+        blockNumber: BLOCK_NUMBER,
+        owner: WALLET,
+        router: swap.swapRouter,
+        wrapped,
+        nativeIn: swap.nativeIn,
+        amountIn,
+        hops: swap.route.flatMap((leg) => leg.hops),
+        approval: approve,
+        // What the example's gas limits hold, less their headroom (lib/send/gasLimit.ts).
+        gas: { approval: 46_200n, swap: 154_000n },
+      }),
     },
     call,
   }
@@ -266,6 +279,7 @@ export function networkExamples(network: NetworkName) {
     },
     7,
     true,
+    wrapped,
   )
   // 0.2 of the native coin for the stablecoin in the V3 pool: the router wraps the value.
   const nativeSwap = swapExample(
@@ -282,6 +296,7 @@ export function networkExamples(network: NetworkName) {
     },
     3,
     false,
+    wrapped,
   )
   const amount = parseUnits('12.5', examples.stablecoin.decimals)
   const transfer = {
@@ -300,6 +315,14 @@ export function networkExamples(network: NetworkName) {
           }),
         }),
       ],
+      preview: transferPreviewExample({
+        blockNumber: BLOCK_NUMBER,
+        owner: WALLET,
+        to: RECIPIENT,
+        token: stable,
+        amount,
+        gasUsed: 52_000n,
+      }),
     },
   }
   const { body } = tokenSwap

@@ -23,13 +23,13 @@ export function swapTokensDoc(network: NetworkName): RouteDoc {
   const { tokenSwap } = networkExamples(network)
   return {
     description: NETWORKS[network].routes.nativeSwapRoute
-      ? `Swaps a token for another on ${network}, signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.`
-      : `Swaps on ${network} (either side may be the native coin), signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. Answers the swap's transaction hash.`,
+      ? `Swaps a token for another on ${network}, signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.`
+      : `Swaps on ${network} (either side may be the native coin), signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.`,
     ...SIGNED_ROUTE,
     example: async () => ({
       params: KEY_PARAMS,
       body: tokenSwap.body,
-      result: txResult(await submitExample(tokenSwap)),
+      result: { ...txResult(await submitExample(tokenSwap)), preview: tokenSwap.result.preview },
     }),
   }
 }
@@ -37,12 +37,12 @@ export function swapTokensDoc(network: NetworkName): RouteDoc {
 export function swapNativeDoc(network: NetworkName): RouteDoc {
   const { nativeSwap } = networkExamples(network)
   return {
-    description: `Swaps between the native coin and a token on ${network}, signed with \`{key}\` (which must control the signed-in wallet), and answers the transaction hash once the node accepted it.`,
+    description: `Swaps between the native coin and a token on ${network}, signed with \`{key}\` (which must control the signed-in wallet), simulated first (a revert is 422 with the reason, nothing sent), and answers the transaction hash once the node accepted it, with the preview.`,
     ...SIGNED_ROUTE,
     example: async () => ({
       params: KEY_PARAMS,
       body: nativeSwap.body,
-      result: txResult(await submitExample(nativeSwap)),
+      result: { ...txResult(await submitExample(nativeSwap)), preview: nativeSwap.result.preview },
     }),
   }
 }
@@ -50,12 +50,12 @@ export function swapNativeDoc(network: NetworkName): RouteDoc {
 export function transferDoc(network: NetworkName): RouteDoc {
   const { transfer } = networkExamples(network)
   return {
-    description: `Sends the native coin or a token on ${network}, signed with \`{key}\`, and answers the transaction hash.`,
+    description: `Sends the native coin or a token on ${network}, signed with \`{key}\`, simulated first (a revert is 422 with the reason, nothing sent), and answers the transaction hash and the preview.`,
     ...SIGNED_ROUTE,
     example: async () => ({
       params: KEY_PARAMS,
       body: transfer.body,
-      result: txResult(await submitExample(transfer)),
+      result: { ...txResult(await submitExample(transfer)), preview: transfer.result.preview },
     }),
   }
 }
@@ -63,8 +63,8 @@ export function transferDoc(network: NetworkName): RouteDoc {
 export function prepareSwapTokensDoc(network: NetworkName): RouteDoc {
   return {
     description: NETWORKS[network].routes.nativeSwapRoute
-      ? `The unsigned transactions (an approval where needed, then the swap) that the ${network} token swap route would send, for the wallet to sign itself and submit.`
-      : `The unsigned transactions (an approval where needed, then the swap) that the ${network} swap route would send, for the wallet to sign itself and submit.`,
+      ? `The unsigned transactions (an approval where needed, then the swap) that the ${network} token swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).`
+      : `The unsigned transactions (an approval where needed, then the swap) that the ${network} swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).`,
     ...PREPARED_ROUTE,
     example: networkExamples(network).tokenSwap,
   }
@@ -72,7 +72,7 @@ export function prepareSwapTokensDoc(network: NetworkName): RouteDoc {
 
 export function prepareSwapNativeDoc(network: NetworkName): RouteDoc {
   return {
-    description: `The unsigned transactions that the ${network} native swap route would send, for the wallet to sign itself and submit.`,
+    description: `The unsigned transactions that the ${network} native swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).`,
     ...PREPARED_ROUTE,
     example: networkExamples(network).nativeSwap,
   }
@@ -80,7 +80,7 @@ export function prepareSwapNativeDoc(network: NetworkName): RouteDoc {
 
 export function prepareTransferDoc(network: NetworkName): RouteDoc {
   return {
-    description: `The unsigned transaction that the ${network} transfer route would send, for the wallet to sign itself and submit.`,
+    description: `The unsigned transaction that the ${network} transfer route would send, for the wallet to sign itself and submit, with the preview of what it does (balance and allowance changes, gas used, issues).`,
     ...PREPARED_ROUTE,
     example: networkExamples(network).transfer,
   }

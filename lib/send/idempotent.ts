@@ -4,6 +4,7 @@ import { claimIdempotencyKey, releaseIdempotencyKey } from '../db/idempotency'
 import { readTradeTail } from '../db/tradeTail'
 import { BadRequest, Conflict, Unprocessable } from '../errors'
 import { logger } from '../logger'
+import type { Preview } from '../preview/previewSequence'
 import { noteTail, withKnownTail } from './knownTail'
 import { recordSent, type SentTrade } from './recordSent'
 
@@ -11,6 +12,8 @@ export interface Sent {
   txId: `0x${string}`
   /** Every transaction the request sent, in order, when it sent several (client-signed submits). */
   txIds?: `0x${string}`[]
+  /** What the transactions were simulated to do before they were sent (a `{key}` route's). */
+  preview?: Preview
 }
 
 /** What a send broadcast, and the trade of its last transaction, recorded by sendOnce. */
@@ -105,5 +108,5 @@ async function sendOnceBudgeted<Plan>(
   }
   const { txId, txIds } = sent
   await recordSent(sent.trade, key === undefined ? undefined : { wallet, key, txId, txIds })
-  return { txId, ...(txIds && { txIds }) }
+  return { txId, ...(txIds && { txIds }), ...(sent.preview && { preview: sent.preview }) }
 }

@@ -14,6 +14,8 @@ export interface SendContext extends Fees {
   nonce: number
   /** The latest block's time, epoch seconds: deadlines count from it or the clock, the later. */
   timestamp: bigint
+  /** The latest block: the state a transfer's preview is simulated on. */
+  blockNumber: bigint
 }
 
 /**
@@ -34,5 +36,6 @@ export async function readSendContext(network: NetworkName, sender: Address): Pr
     maxPriorityFeePerGas,
     maxFeePerGas: (block.baseFeePerGas ?? 0n) * 2n + maxPriorityFeePerGas,
     timestamp: block.timestamp,
+    blockNumber: block.number,
   }
 }

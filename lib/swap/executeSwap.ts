@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, formatUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { approveIfNeeded } from './approveIfNeeded'
 import { estimateGasLimit } from '../send/gasLimit'
@@ -8,6 +8,9 @@ import type { SwapSides } from './quoteSwap'
 import { sendSigned } from '../send/sendSigned'
 import { gasFor, planSwap, swapCallOf, type SwapPlan } from './swapPlan'
 import { countMetric } from '../metrics'
+import { refuseFailedSimulation } from '../preview/previewChecks'
+import { minimumOut } from './routerCall'
+import { previewSwap } from './swapPreview'
 
 export interface ExecuteSwapParameters extends SwapSides {
   account: PrivateKeyAccount
@@ -38,6 +41,7 @@ async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Prom
   const { network, account, address0, decimals0 } = parameters
   const owner = account.address
   const { amountIn, router, context, fees } = plan
+  const preview = await previewBeforeSending(parameters, plan)
   const approvals = await approveIfNeeded({
     network,
     account,
@@ -61,6 +65,7 @@ async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Prom
   countMetric('Swap', { Network: network })
   return {
     txId: hash,
+    preview,
     trade: {
       hash,
       type: 'swap',
@@ -73,4 +78,38 @@ async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Prom
       isNativeTransfer: isNative(address0),
     },
   }
+}
+
+/**
+ * The approvals and the swap simulated at the quote's block before anything is sent (DECISIONS
+ * §10.2): a failing simulation is a 422 with its reason and nothing is broadcast.
+ */
+async function previewBeforeSending(parameters: ExecuteSwapParameters, plan: SwapPlan) {
+  const { network, account, address0, address1, slippageBps } = parameters
+  const owner = account.address
+  const approve = (amount: bigint) => ({
+    kind: 'approval' as const,
+    to: address0,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [plan.router, amount],
+    }),
+    value: 0n,
+  })
+  const call = swapCallOf(plan, { ...parameters, owner })
+  const { preview } = await previewSwap({
+    network,
+    owner,
+    address0,
+    address1,
+    plan,
+    transactions: [
+      ...plan.approvals.map(approve),
+      { kind: 'swap' as const, to: plan.router, data: call.data, value: call.value },
+    ],
+    amountOutMin: minimumOut(plan.best.amountOut, slippageBps),
+  })
+  refuseFailedSimulation(preview, network)
+  return preview
 }

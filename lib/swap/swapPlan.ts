@@ -24,6 +24,8 @@ export function approvalAmounts(allowance: bigint, amount: bigint): bigint[] {
 export interface PlanSwapParameters extends SwapSides {
   /** The wallet that pays and receives. */
   owner: Address
+  /** Plan on when the balance is short (prepare's preview names it) instead of a 422. */
+  reportShortBalance?: boolean
 }
 
 /** What a swap needs once its reads are done and checked: signed here or on the client. */
@@ -69,7 +71,7 @@ export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan
   const checked = sides.then(([holding, actualDecimals1]) => {
     assertDecimals('decimals0', decimals0, holding.decimals)
     assertDecimals('decimals1', decimals1, actualDecimals1)
-    if (holding.balance < amountIn) {
+    if (holding.balance < amountIn && !parameters.reportShortBalance) {
       throw new Unprocessable(
         `insufficient balance: the wallet holds ${formatUnits(holding.balance, decimals0)} of ${address0} on ${network}, the swap needs ${parameters.amount}`,
       )

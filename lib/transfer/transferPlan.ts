@@ -17,6 +17,8 @@ export interface PlanTransferParameters {
   token?: Address
   /** Checked against the contract when given, read from it otherwise. */
   decimals?: number
+  /** Plan on when the balance is short (prepare's preview names it) instead of a 422. */
+  reportShortBalance?: boolean
 }
 
 /** A transfer once its reads are done and checked: signed here or on the client. */
@@ -92,7 +94,7 @@ export async function planTransfer(parameters: PlanTransferParameters): Promise<
     ])
   }
   const amount = parseUnits(parameters.amount, holding.decimals)
-  if (holding.balance < amount) {
+  if (holding.balance < amount && !parameters.reportShortBalance) {
     throw new Unprocessable(
       `insufficient balance: the wallet holds ${formatUnits(holding.balance, holding.decimals)} of ${token} on ${network}, the transfer needs ${parameters.amount}`,
     )
@@ -105,6 +107,11 @@ export async function planTransfer(parameters: PlanTransferParameters): Promise<
   }
   // The estimate was of this very call: its revert is the transfer's 422, reported after the
   // checks above as before.
-  const gas = early ? limitFrom(await early, transaction.data ?? '0x') : undefined
+  const estimate = early && (await early)
+  // Short of its balance the estimate reverted: prepare takes the gas from its simulation.
+  const gas =
+    estimate && !('error' in estimate && parameters.reportShortBalance)
+      ? limitFrom(estimate, transaction.data ?? '0x')
+      : undefined
   return { context, fees, holding, token, amount, native, transaction, gas }
 }

@@ -5,6 +5,8 @@ import { estimateGasLimit } from '../send/gasLimit'
 import type { SendOperation } from '../send/idempotent'
 import { planTransfer, type TransferPlan } from './transferPlan'
 import { sendSigned } from '../send/sendSigned'
+import { refuseFailedSimulation } from '../preview/previewChecks'
+import { previewTransfer } from './transferPreview'
 
 export interface TransferTokensParameters {
   network: NetworkName
@@ -31,6 +33,9 @@ export function transferTokens(parameters: TransferTokensParameters): SendOperat
     plan: () => planTransfer({ ...parameters, owner: account.address }),
     async send(plan) {
       const { context, fees, holding, token, amount, native, transaction } = plan
+      // Simulated before it is sent (DECISIONS §10.2): a revert is a 422 and nothing leaves.
+      const { preview } = await previewTransfer({ network, owner: account.address, to, plan })
+      refuseFailedSimulation(preview, network)
       const gas =
         plan.gas ??
         (await estimateGasLimit({ network, action, from: account.address, ...transaction }))
@@ -45,6 +50,7 @@ export function transferTokens(parameters: TransferTokensParameters): SendOperat
       })
       return {
         txId: hash,
+        preview,
         trade: {
           hash,
           type: 'transfer',

@@ -1,9 +1,11 @@
 import '../../support/env'
 import { GetCommand } from '@aws-sdk/lib-dynamodb'
+import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import { handler as getWalletBalances } from '../../../functions/networks/getWalletBalances'
 import { loadClientLimitConfig } from '../../../lib/config'
+import type { Preview } from '../../../lib/preview/previewSequence'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { db, tableName } from '../../../lib/db/client'
 import { CLIENT_WINDOW_SECONDS } from '../../../lib/db/clientBudget'
@@ -291,7 +293,7 @@ describe('routes that call a node, after the client spent its RPC budget on quot
     }
   }, 180_000)
 
-  it('refuses a swap the wallet cannot pay after the first batch of reads: no tick page, simulation or estimate', async () => {
+  it('refuses a {key} swap the wallet cannot pay after the first batch of reads (no simulation or estimate); prepare names it in its preview', async () => {
     const caller = await fundedCaller()
     const prepare = await route('prepareSwapTokens')
     const swap = await route('swapTokens')
@@ -316,15 +318,23 @@ describe('routes that call a node, after the client spent its RPC budget on quot
       `insufficient balance: prepare ${prepared.calls} calls (${prepared.methods.sort().join(', ')}); {key} swap ${swapped.calls} calls`,
     )
 
-    for (const answer of [prepared, swapped]) {
-      expect({ status: answer.status, message: answer.body.error?.message }).toEqual({
-        status: 422,
-        message: expect.stringMatching(/^insufficient balance/),
-      })
-      // Only the first batch left: no simulation (eth_simulateV1 or the probe's eth_call beyond
-      // the lens's) and no estimate.
-      expect(answer.methods).not.toContain('eth_estimateGas')
-      expect(answer.methods).not.toContain('eth_simulateV1')
-    }
+    expect({ status: swapped.status, message: swapped.body.error?.message }).toEqual({
+      status: 422,
+      message: expect.stringMatching(/^insufficient balance/),
+    })
+    // Only the first batch left: no simulation (eth_simulateV1 or the probe's eth_call beyond
+    // the lens's) and no estimate.
+    expect(swapped.methods).not.toContain('eth_estimateGas')
+    expect(swapped.methods).not.toContain('eth_simulateV1')
+    // Prepare answers the transactions with their preview (DECISIONS §10.2): the wallet may top
+    // up before it signs. Simulated as if it held the coin it sends, within its budget.
+    expect(prepared.status).toBe(200)
+    const { preview } = (prepared.body as { result: { preview: Preview } }).result
+    expect(preview.issues[0]).toMatchObject({
+      type: 'insufficientBalance',
+      token: NATIVE_COIN,
+      available: parseEther('10').toString(),
+    })
+    expect(preview.transactions.map((transaction) => transaction.status)).toEqual(['success'])
   })
 })

@@ -160,8 +160,8 @@ describe('prepare, sign on the client, submit', () => {
     // tip, balance, allowance, decimals, native balance, and the recipient's balance of the
     // output, which prices its gas (lib/routing/gas/freshRecipient.ts): LINK's balance slot is known
     // from the quote above); the route's simulation with its estimate from the wallet, which reverts while
-    // the allowance is short; then one eth_simulateV1 for both gas limits. The session and one
-    // catalog read. Nothing sent.
+    // the allowance is short; then one eth_simulateV1, the preview, which gives both gas limits
+    // too. The session and one catalog read. Nothing sent.
     const { lens, simulations } = quoteCallsOf('ethereum', body.address0, body.address1)
     expect(prepareCost.rpc).toEqual({
       calls: lens + simulations * 2 + 12,
@@ -331,8 +331,9 @@ describe('prepare, sign on the client, submit', () => {
     )
 
     expect([sentEth.status, sentAlt.status]).toEqual([200, 200])
-    // A native transfer: one batch (block, nonce, tip, balance, the estimate); no catalog read.
-    expect(prepareCost.rpc).toMatchObject({ calls: 5, roundTrips: 1 })
+    // A native transfer: one batch (block, nonce, tip, balance, the estimate), then the preview's
+    // eth_simulateV1; no catalog read.
+    expect(prepareCost.rpc).toMatchObject({ calls: 6, roundTrips: 2 })
     expect(prepareCost.dynamo.byCommand).toEqual({ GetItem: 1, UpdateItem: 2 })
     // Its submit: the pending nonce, then the broadcast.
     expect(submitCost.rpc).toEqual({

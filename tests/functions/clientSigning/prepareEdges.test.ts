@@ -1,10 +1,11 @@
 import '../../support/env'
-import { decodeFunctionData, type Hex, parseEther } from 'viem'
+import { decodeFunctionData, getAddress, type Hex, parseEther } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { swapRouter02Abi } from '../../../lib/chain/swapRouterCall'
 import type { NetworkName } from '../../../lib/networkNames'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { listTrades } from '../../../lib/db/trade'
+import type { Preview } from '../../../lib/preview/previewSequence'
 import { prepareRoute, submitRoute } from '../../support/clientSigningRoutes'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { deployListedToken } from '../../support/listedToken'
@@ -115,27 +116,70 @@ describe('prepare refuses before building anything', () => {
     expect(response.body.error?.message).toMatch(/is not a catalog token on ethereum/)
   })
 
-  it('a swap the token balance cannot cover, and one the native balance cannot pay gas for', async () => {
+  it('a swap the token balance cannot cover, and one the native balance cannot pay gas for: the preview names the issues', async () => {
     const wallet = await caller('ethereum', { LINK: parseEther('5') })
     const dex = deployment('ethereum')
+    const link = getAddress(dex.token('LINK'))
     const body = (amount: string) => ({
       amount,
-      address0: dex.token('LINK'),
+      address0: link,
       decimals0: 18,
       address1: dex.usdStablecoin,
       decimals1: 6,
+    })
+    const allowanceIssue = (required: bigint) => ({
+      type: 'insufficientAllowance',
+      token: link,
+      spender: getAddress(dex.swapRouter),
+      required: required.toString(),
+      available: '0',
     })
 
     const short = await prepareRoute('swap/tokens/ethereum', wallet.token, body('6'))
     await devnet('ethereum').setBalance({ address: wallet.address, value: 0n })
     const noGas = await prepareRoute('swap/tokens/ethereum', wallet.token, body('5'))
 
-    expect(short.status).toBe(422)
-    expect(short.body.error?.message).toMatch(/insufficient balance/)
-    expect(noGas.status).toBe(422)
-    expect(noGas.body.error?.message).toMatch(
-      /native balance does not cover the approval and the swap and their gas/,
+    expect(short.status).toBe(200)
+    const shortResult = short.body.result as {
+      transactions: PreparedTransaction[]
+      preview: Preview
+    }
+    expect(shortResult.transactions.map((transaction) => transaction.kind)).toEqual([
+      'approval',
+      'swap',
+    ])
+    expect(shortResult.preview.issues).toEqual([
+      {
+        type: 'insufficientBalance',
+        token: link,
+        required: parseEther('6').toString(),
+        available: parseEther('5').toString(),
+      },
+      allowanceIssue(parseEther('6')),
+      { type: 'simulationFailed', transaction: 1, kind: 'swap', reason: expect.any(String) },
+    ])
+    expect(shortResult.preview.transactions.map((transaction) => transaction.status)).toEqual([
+      'success',
+      'failure',
+    ])
+    expect(noGas.status).toBe(200)
+    const noGasResult = noGas.body.result as {
+      transactions: PreparedTransaction[]
+      preview: Preview
+    }
+    const required = noGasResult.transactions.reduce(
+      (sum, transaction) => sum + BigInt(transaction.gas) * BigInt(transaction.maxFeePerGas),
+      0n,
     )
+    expect(noGasResult.preview.issues).toEqual([
+      {
+        type: 'insufficientBalance',
+        token: getAddress(NATIVE_COIN),
+        required: required.toString(),
+        available: '0',
+      },
+      allowanceIssue(parseEther('5')),
+    ])
   })
 
   it('answers 401001 without a token and 400 for a body the {key} route would refuse', async () => {
