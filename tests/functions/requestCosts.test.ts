@@ -6,6 +6,7 @@ import { NETWORK_NAMES, NETWORKS } from '../../lib/networkNames'
 import { DEFAULT_NETWORKS } from '../../lib/networks'
 import { functionName, type OperationName, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
+import { declaredHandler } from '../support/declaredHandler'
 import { routeKeyOf } from '../support/httpEvent'
 import { byCatalog, type DemoCatalog } from '../support/networkCases'
 import { countRequests, formatCounts, type RequestTally } from '../support/requestCounters'
@@ -202,13 +203,11 @@ const definitions = new Map<
 beforeAll(async () => {
   for (const fn of declaredFunctions()) {
     if (!fn.route) continue
-    const { handler } = (await import(`../../${fn.entry}`)) as {
-      handler: {
-        route?: {
-          auth: 'none' | { audience: string }
-          clientLimit?: { budget: { name: string; weight: number } }
-          rpcBudget?: { cap: () => number; atFirstCall: boolean }
-        }
+    const handler = (await declaredHandler(fn)) as {
+      route?: {
+        auth: 'none' | { audience: string }
+        clientLimit?: { budget: { name: string; weight: number } }
+        rpcBudget?: { cap: () => number; atFirstCall: boolean }
       }
     }
     const routeKey = `${fn.route.method} ${fn.route.path}`

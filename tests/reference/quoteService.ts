@@ -1,9 +1,8 @@
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { Context } from 'aws-lambda'
 import type { HttpEvent } from '../../lib/http/types'
 import type { NetworkName } from '../../lib/networkNames'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
+import { declaredHandler } from '../support/declaredHandler'
 import { httpEvent, invoke } from '../support/httpEvent'
 
 // The service as a client meets it, in-process: the network's quote handler (found by its route
@@ -42,16 +41,18 @@ export interface QuoteQuery {
 
 const handlers = new Map<NetworkName, Promise<Handler>>()
 
-/** The quote handler of a network; import it only after its environment is set. */
+/**
+ * The quote handler of a network, as its function runs it (the route serverless.yml's `quote`
+ * block serves on that network); imported only after its environment is set.
+ */
 function quoteHandler(network: NetworkName): Promise<Handler> {
   let handler = handlers.get(network)
   if (!handler) {
-    const path = `/api/v1/swap/quote/${network}`
-    const declared = declaredFunctions().find((fn) => fn.route?.path === path)
-    if (!declared) throw new Error(`serverless.yml declares no route ${path}`)
-    handler = import(pathToFileURL(resolve(declared.entry)).href).then(
-      (module: { handler: Handler }) => module.handler,
+    const declared = declaredFunctions().find(
+      (fn) => fn.operation === 'quote' && fn.network === network,
     )
+    if (!declared) throw new Error(`serverless.yml declares no quote on ${network}`)
+    handler = declaredHandler(declared) as Promise<Handler>
     handlers.set(network, handler)
   }
   return handler

@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import {
   type Address,
   createTestClient,
@@ -18,6 +16,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../../lib/networkNames'
 import { functionName, type OperationName, operationsOf } from '../../lib/networks/operations'
+import { declaredHandler } from './declaredHandler'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { exampleOf, loadRouteDoc } from '../../lib/openapi/routeDoc'
 import type { HttpEvent } from '../../lib/http/types'
@@ -463,8 +462,7 @@ async function declaredHandlers() {
   const handlers = new Map<string, Handler>()
   for (const fn of declaredFunctions()) {
     if (!fn.route) continue
-    const module = (await import(pathToFileURL(resolve(fn.entry)).href)) as { handler: Handler }
-    handlers.set(fn.name, module.handler)
+    handlers.set(fn.name, (await declaredHandler(fn)) as Handler)
   }
   return handlers
 }
