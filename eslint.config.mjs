@@ -87,7 +87,6 @@ export const NOT_YET_SPLIT = [
   'lib/local/start.ts',
   'lib/markets/boundaryReader.ts',
   'lib/markets/fillPriceBuckets.ts',
-  'lib/openapi/buildOpenApiDocument.ts',
   'lib/openapi/networkExamples.ts',
   'lib/trades/indexDeposits.ts',
   'lib/trades/recordRunDeposits.ts',
