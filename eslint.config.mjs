@@ -83,7 +83,6 @@ export const NOT_YET_SPLIT = [
   'lib/local/localStack.ts',
   'lib/local/offline.ts',
   'lib/local/sampleCatalog.ts',
-  'lib/local/seedChainHistory.ts',
   'lib/local/start.ts',
   'lib/markets/boundaryReader.ts',
   'lib/markets/fillPriceBuckets.ts',
