@@ -83,7 +83,6 @@ export const NOT_YET_SPLIT = [
   'lib/local/offline.ts',
   'lib/local/sampleCatalog.ts',
   'lib/local/start.ts',
-  'lib/openapi/networkExamples.ts',
   'lib/trades/indexDeposits.ts',
   'lib/trades/recordRunDeposits.ts',
 ]
