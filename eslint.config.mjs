@@ -80,7 +80,6 @@ export const NOT_YET_SPLIT = [
   'lib/local/anvil.ts',
   'lib/local/deployDex.ts',
   'lib/local/deployV3.ts',
-  'lib/local/offline.ts',
   'lib/local/sampleCatalog.ts',
   'lib/local/start.ts',
   'lib/trades/indexDeposits.ts',
