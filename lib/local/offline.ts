@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { createInterface } from 'node:readline'
 import { redact } from '../logger'
@@ -46,22 +46,9 @@ const OUTPUT_TAIL_LINES = 40
 // busy machine that alone can take seconds, so one probe may take this long before the next.
 const PROBE_TIMEOUT_MS = 10_000
 
-/**
- * Runs `serverless offline` for the local stage: every route and schedule of serverless.yml,
- * each function bundled by serverless-esbuild. The CLI runs under plain Node, as `npx serverless`
- * does: serverless.yml loads its TypeScript through tsx itself (lib/serverless/plugin.cjs), and
- * tsx over the whole CLI added 0.8 s of CPU to its start (3.6 s against 2.8 s).
- */
-export async function startOffline(options: StartOfflineOptions): Promise<Offline> {
-  const cli = require.resolve('serverless/bin/serverless.js')
-  // Offline itself listens on a port of its own; the front answers on httpPort as the gateway
-  // would. HTTP_PORT stays the public port: the sign-in domain and CORS origins name it.
-  const offlinePort = await findFreePort()
-  const front: GatewayFront = await startGatewayFront({
-    port: options.httpPort,
-    upstreamPort: offlinePort,
-  })
-  const child = spawn(
+/** The serverless CLI, `offline start` for the local stage on `offlinePort`, in a group of its own. */
+function spawnOffline(cli: string, options: StartOfflineOptions, offlinePort: number) {
+  return spawn(
     process.execPath,
     [cli, 'offline', 'start', '--stage', 'local', '--httpPort', String(offlinePort)],
     {
@@ -78,6 +65,37 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
       detached: true,
     },
   )
+}
+
+/** Rejects once the CLI exits, with the last lines it printed. */
+function earlyExit(child: ChildProcess, tail: readonly string[]) {
+  return new Promise<never>((_, reject) => {
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(
+          `serverless offline exited early with ${signal ?? `code ${code}`}:\n${tail.join('\n')}`.trimEnd(),
+        ),
+      ),
+    )
+  })
+}
+
+/**
+ * Runs `serverless offline` for the local stage: every route and schedule of serverless.yml,
+ * each function bundled by serverless-esbuild. The CLI runs under plain Node, as `npx serverless`
+ * does: serverless.yml loads its TypeScript through tsx itself (lib/serverless/plugin.cjs), and
+ * tsx over the whole CLI added 0.8 s of CPU to its start (3.6 s against 2.8 s).
+ */
+export async function startOffline(options: StartOfflineOptions): Promise<Offline> {
+  const cli = require.resolve('serverless/bin/serverless.js')
+  // Offline itself listens on a port of its own; the front answers on httpPort as the gateway
+  // would. HTTP_PORT stays the public port: the sign-in domain and CORS origins name it.
+  const offlinePort = await findFreePort()
+  const front: GatewayFront = await startGatewayFront({
+    port: options.httpPort,
+    upstreamPort: offlinePort,
+  })
+  const child = spawnOffline(cli, options, offlinePort)
   // Request lines name the raw path, and some paths carry a key: everything printed is redacted.
   const tail: string[] = []
   let ready = false
@@ -98,15 +116,7 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
   }
   try {
     // The CLI failing meanwhile (a bad serverless.yml) is reported now, not once the rest is up.
-    const exited = new Promise<never>((_, reject) => {
-      child.once('exit', (code, signal) =>
-        reject(
-          new Error(
-            `serverless offline exited early with ${signal ?? `code ${code}`}:\n${tail.join('\n')}`.trimEnd(),
-          ),
-        ),
-      )
-    })
+    const exited = earlyExit(child, tail)
     exited.catch(() => {})
     await Promise.race([options.readyAfter, exited])
   } catch (error) {

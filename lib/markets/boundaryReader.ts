@@ -53,6 +53,122 @@ export interface CreateBoundaryReaderParameters {
   archive?: ChainClient | null
 }
 
+/** `read()` once per `key` in `cache`; a failed read is asked again by the next caller. */
+function memo<Key, Value>(cache: Map<Key, Promise<Value>>, key: Key, read: () => Promise<Value>) {
+  let value = cache.get(key)
+  if (!value) {
+    value = read()
+    // A failed read is asked again by the next caller, not remembered.
+    value.catch(() => cache.delete(key))
+    cache.set(key, value)
+  }
+  return value
+}
+
+/**
+ * The reader's reads of the chain, each made once: the head, the block search of each node, the
+ * block before each boundary, and each pool's accumulators at a block.
+ */
+function memoizedReads(recent: ChainClient, archive: ChainClient | null | undefined) {
+  const heads = new Map<'latest', Promise<BlockTime>>()
+  const readHead = () =>
+    memo(heads, 'latest', async () => {
+      const block = await getBlock(recent, { blockTag: 'latest' })
+      return { number: block.number, timestamp: block.timestamp }
+    })
+  const searches = new Map<ChainClient, Promise<FindBlockBefore>>()
+  const searchOf = (client: ChainClient) =>
+    memo(searches, client, async () => blockSearch(client, await readHead()))
+  const blocks = new Map<string, Promise<BlockTime | undefined>>()
+  const nodeKey = (client: ChainClient) => (client === archive ? 'a' : 'r')
+  const blockBefore = async (client: ChainClient, seconds: bigint) => {
+    const search = await searchOf(client)
+    return memo(blocks, `${nodeKey(client)}:${seconds}`, () => search(seconds))
+  }
+  const pools = new Map<string, Promise<PoolAccumulators>>()
+  const readPools = (client: ChainClient, path: PricingPath, block: BlockTime) =>
+    Promise.all(
+      pathPools(path).map((hop) =>
+        memo(pools, `${nodeKey(client)}:${hop.pool}@${block.number}`, async () => {
+          const [accumulators] = await readAccumulators(client, {
+            pools: [{ protocol: hop.protocol, address: hop.pool }],
+            block,
+          })
+          if (!accumulators) throw new Error('no accumulators read')
+          return accumulators
+        }),
+      ),
+    )
+  return { readHead, blockBefore, readPools }
+}
+
+type Reads = ReturnType<typeof memoizedReads>
+
+/** The path's cumulative at `at` from each hop's pool state; undefined if a pool has none. */
+function cumulativesOf(path: PricingPath, states: PoolAccumulators[], at: bigint) {
+  const values = pathPools(path).map((hop, index) => {
+    const state = states[index]
+    return state ? cumulativeAt(state, hop.zeroForOne, at) : undefined
+  })
+  return values.every((value) => value !== undefined) ? values : undefined
+}
+
+interface Nodes {
+  now: Date
+  recent: ChainClient
+  archive: ChainClient | null | undefined
+  reads: Reads
+}
+
+/** The path at the last block before `at`, from the recent node within reach, else the archive. */
+async function readAt(
+  { now, recent, archive, reads }: Nodes,
+  path: PricingPath,
+  at: Date,
+): Promise<BoundaryRead> {
+  // The stablecoin itself: its price is 1, nothing to read.
+  if (path.hops.length === 0) return { status: 'read', cumulatives: [] }
+  const client = now.getTime() - at.getTime() <= FORWARD_REACH_MS ? recent : archive
+  if (!client) return { status: 'out-of-reach' }
+  const seconds = BigInt(Math.floor(at.getTime() / 1000))
+  const block = await reads.blockBefore(client, seconds)
+  if (!block) return { status: 'absent' }
+  try {
+    const cumulatives = cumulativesOf(path, await reads.readPools(client, path, block), seconds)
+    return cumulatives ? { status: 'read', cumulatives } : { status: 'absent' }
+  } catch (error) {
+    // A node that failed is the run's failure; a pool without code at that block is absent.
+    if (isNodeFailure(error)) throw error
+    return { status: 'absent' }
+  }
+}
+
+/** The path at the head, its time now or the head's if the node is ahead of the clock. */
+async function readPresent(
+  { now, recent, reads }: Nodes,
+  path: PricingPath,
+  depths?: ReadonlyMap<string, bigint>,
+): Promise<PresentRead | undefined> {
+  if (path.hops.length === 0) return { at: now, cumulatives: [], spotE18: pathSpotE18(path, []) }
+  const latest = await reads.readHead()
+  const seconds = BigInt(Math.floor(now.getTime() / 1000))
+  const at = seconds > latest.timestamp ? seconds : latest.timestamp
+  let states: PoolAccumulators[]
+  try {
+    states = await reads.readPools(recent, path, latest)
+  } catch (error) {
+    if (isNodeFailure(error)) throw error
+    return undefined
+  }
+  const cumulatives = cumulativesOf(path, states, at)
+  if (!cumulatives) return undefined
+  return {
+    at: new Date(Number(at) * 1000),
+    cumulatives,
+    spotE18: pathSpotE18(path, states, depths),
+  }
+}
+
 /**
  * Reads pricing paths at boundaries for one run on one network. The block before each boundary
  * and each pool's accumulators at a block are read once per reader, however many projects share
@@ -64,95 +180,11 @@ export function createBoundaryReader({
   recent = publicClient(network),
   archive = archiveClient(network),
 }: CreateBoundaryReaderParameters): BoundaryReader {
-  const memo = <Key, Value>(
-    cache: Map<Key, Promise<Value>>,
-    key: Key,
-    read: () => Promise<Value>,
-  ) => {
-    let value = cache.get(key)
-    if (!value) {
-      value = read()
-      // A failed read is asked again by the next caller, not remembered.
-      value.catch(() => cache.delete(key))
-      cache.set(key, value)
-    }
-    return value
-  }
-  const heads = new Map<'latest', Promise<BlockTime>>()
-  const readHead = () =>
-    memo(heads, 'latest', async () => {
-      const block = await getBlock(recent, { blockTag: 'latest' })
-      return { number: block.number, timestamp: block.timestamp }
-    })
-  const searches = new Map<ChainClient, Promise<FindBlockBefore>>()
-  const searchOf = (client: ChainClient) =>
-    memo(searches, client, async () => blockSearch(client, await readHead()))
-  const blocks = new Map<string, Promise<BlockTime | undefined>>()
-  const pools = new Map<string, Promise<PoolAccumulators>>()
-  const readPools = (client: ChainClient, path: PricingPath, block: BlockTime) =>
-    Promise.all(
-      pathPools(path).map((hop) =>
-        memo(pools, `${client === archive ? 'a' : 'r'}:${hop.pool}@${block.number}`, async () => {
-          const [accumulators] = await readAccumulators(client, {
-            pools: [{ protocol: hop.protocol, address: hop.pool }],
-            block,
-          })
-          if (!accumulators) throw new Error('no accumulators read')
-          return accumulators
-        }),
-      ),
-    )
-  const cumulativesOf = (path: PricingPath, states: PoolAccumulators[], at: bigint) => {
-    const values = pathPools(path).map((hop, index) => {
-      const state = states[index]
-      return state ? cumulativeAt(state, hop.zeroForOne, at) : undefined
-    })
-    return values.every((value) => value !== undefined) ? values : undefined
-  }
-
+  const nodes: Nodes = { now, recent, archive, reads: memoizedReads(recent, archive) }
   return {
     network,
     hasArchive: archive !== null && archive !== undefined,
-    async readAt(path, at) {
-      // The stablecoin itself: its price is 1, nothing to read.
-      if (path.hops.length === 0) return { status: 'read', cumulatives: [] }
-      const client = now.getTime() - at.getTime() <= FORWARD_REACH_MS ? recent : archive
-      if (!client) return { status: 'out-of-reach' }
-      const seconds = BigInt(Math.floor(at.getTime() / 1000))
-      const search = await searchOf(client)
-      const block = await memo(blocks, `${client === archive ? 'a' : 'r'}:${seconds}`, () =>
-        search(seconds),
-      )
-      if (!block) return { status: 'absent' }
-      try {
-        const cumulatives = cumulativesOf(path, await readPools(client, path, block), seconds)
-        return cumulatives ? { status: 'read', cumulatives } : { status: 'absent' }
-      } catch (error) {
-        // A node that failed is the run's failure; a pool without code at that block is absent.
-        if (isNodeFailure(error)) throw error
-        return { status: 'absent' }
-      }
-    },
-    async readPresent(path, depths) {
-      if (path.hops.length === 0)
-        return { at: now, cumulatives: [], spotE18: pathSpotE18(path, []) }
-      const latest = await readHead()
-      const seconds = BigInt(Math.floor(now.getTime() / 1000))
-      const at = seconds > latest.timestamp ? seconds : latest.timestamp
-      let states: PoolAccumulators[]
-      try {
-        states = await readPools(recent, path, latest)
-      } catch (error) {
-        if (isNodeFailure(error)) throw error
-        return undefined
-      }
-      const cumulatives = cumulativesOf(path, states, at)
-      if (!cumulatives) return undefined
-      return {
-        at: new Date(Number(at) * 1000),
-        cumulatives,
-        spotE18: pathSpotE18(path, states, depths),
-      }
-    },
+    readAt: (path, at) => readAt(nodes, path, at),
+    readPresent: (path, depths) => readPresent(nodes, path, depths),
   }
 }

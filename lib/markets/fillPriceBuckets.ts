@@ -6,7 +6,7 @@ import {
   readPriceState,
 } from '../db/priceBoundary'
 import { type PriceBucket, priceBucketName, putPriceBuckets } from '../db/priceBucket'
-import type { BoundaryReader } from './boundaryReader'
+import type { BoundaryReader, PresentRead } from './boundaryReader'
 import { foldDepthSample } from './minDepths'
 import { addBuckets, boundaryExpiry, type BucketRef, bucketExpiry } from './priceGrains'
 import type { ResolvedPath } from './pricingPathResolver'
@@ -55,63 +55,78 @@ export interface FillPriceBucketsReturnType {
   failure?: unknown
 }
 
-/**
- * Fills buckets with their time-weighted averages (DECISIONS §8.3): the path's accumulators at
- * each bucket's start and end (from the table when read before, else from the chain at the last
- * block before that moment), and for a bucket still open at the head, up to now. One BatchGetItem
- * for what the table holds; boundaries newest first, and none older than one where the path's
- * pools did not exist yet (they did not exist then either). Readings still needed by later runs
- * are stored; buckets are written unless the table holds a longer average of the same path. A
- * read a node fails costs only the buckets that needed it (see `failure`).
- */
-export async function fillPriceBuckets({
-  projectId,
-  buckets,
-  now,
-  reader,
-  resolvePath,
-  writes = { putClosed: putPriceBuckets, putReadings: putBoundaryReadings },
-}: FillPriceBucketsParameters): Promise<FillPriceBucketsReturnType> {
-  const spans = buckets
+type Span = BucketRef & { end?: Date }
+type PriceState = Awaited<ReturnType<typeof readPriceState>>
+/** The path's cumulatives at each boundary known so far, by its time in ms. */
+type Readings = Map<number, bigint[]>
+
+/** The buckets begun by `now`, each with its end if that has passed too. */
+function spansOf(buckets: readonly BucketRef[], now: Date): Span[] {
+  return buckets
     .filter((bucket) => bucket.start.getTime() < now.getTime())
     .map((bucket) => {
       const end = addBuckets(bucket.grain, bucket.start, 1)
       return { ...bucket, end: end.getTime() <= now.getTime() ? end : undefined }
     })
+}
+
+/** Every start and passed end of the spans, once each. */
+function edgesOf(spans: readonly Span[]): Date[] {
   const edges = new Map<number, Date>()
   for (const span of spans) {
     edges.set(span.start.getTime(), span.start)
     if (span.end) edges.set(span.end.getTime(), span.end)
   }
-  const state = await readPriceState(projectId, {
-    buckets: spans,
-    boundaries: [...edges.values()],
-    now,
-  })
-  const resolved = await resolvePath(state.path)
-  const path = resolved?.path
-  const result: FillPriceBucketsReturnType = { path, written: 0, boundariesRead: 0, outOfReach: 0 }
-  if (!path) return result
+  return [...edges.values()]
+}
 
-  const todo = spans.filter((span) => {
+/** The spans still to fill: all but the closed ones the table holds final for `path`. */
+function spansToFill(spans: readonly Span[], state: PriceState, path: PricingPath): Span[] {
+  return spans.filter((span) => {
     const stored = state.buckets.get(priceBucketName(span.grain, span.start))
     return !(span.end && stored?.pathId === path.id && stored.coveredTo >= span.end)
   })
-  const readings = new Map<number, bigint[]>()
+}
+
+/** The readings of `path` the table holds. */
+function storedReadings(state: PriceState, path: PricingPath): Readings {
+  const readings: Readings = new Map()
   for (const reading of state.boundaries.values()) {
     if (reading.pathId === path.id) readings.set(reading.at.getTime(), reading.cumulatives)
   }
+  return readings
+}
+
+/** The boundaries of `todo` with no reading yet, newest first. */
+function missingBoundaries(todo: readonly Span[], readings: Readings): number[] {
   const missing = new Set<number>()
   for (const span of todo) {
     for (const edge of [span.start, span.end]) {
       if (edge && !readings.has(edge.getTime())) missing.add(edge.getTime())
     }
   }
+  return [...missing].sort((a, b) => b - a)
+}
 
-  // Newest first, a few at a time: once the pools are absent, every older boundary is too.
+interface BoundaryReads {
+  reader: BoundaryReader
+  path: PricingPath
+  now: Date
+  readings: Readings
+  result: FillPriceBucketsReturnType
+}
+
+/**
+ * Reads the missing boundaries from the chain, newest first, a few at a time: once the pools are
+ * absent, every older boundary is too. Each read joins `readings` and is counted in `result`;
+ * the readings later runs still need, to be stored.
+ */
+async function readBoundaries(
+  newestFirst: readonly number[],
+  { reader, path, now, readings, result }: BoundaryReads,
+): Promise<BoundaryReading[]> {
   let absentBefore = Number.NEGATIVE_INFINITY
   const fresh: BoundaryReading[] = []
-  const newestFirst = [...missing].sort((a, b) => b - a)
   for (let start = 0; start < newestFirst.length; start += READ_CONCURRENCY) {
     const chunk = newestFirst.slice(start, start + READ_CONCURRENCY)
     const reads = await mapConcurrently(chunk, READ_CONCURRENCY, async (time) => {
@@ -139,14 +154,25 @@ export async function fillPriceBuckets({
       }
     })
   }
+  return fresh
+}
 
-  const present = todo.some((span) => !span.end)
-    ? await reader.readPresent(path, resolved.depths).catch((error: unknown) => {
-        result.failure ??= error
-        return undefined
-      })
-    : undefined
-  result.spotE18 = present?.spotE18
+/** Each span's average over what is known of it (up to `present` for an open one). */
+function averagesOf(
+  todo: readonly Span[],
+  {
+    state,
+    resolved,
+    readings,
+    present,
+  }: {
+    state: PriceState
+    resolved: ResolvedPath
+    readings: Readings
+    present: PresentRead | undefined
+  },
+): PriceBucket[] {
+  const { path } = resolved
   const averages: PriceBucket[] = []
   for (const span of todo) {
     const startValues = readings.get(span.start.getTime())
@@ -169,6 +195,16 @@ export async function fillPriceBuckets({
       ...(minDepths ? { minDepths } : {}),
     })
   }
+  return averages
+}
+
+/** Writes the closed buckets as `writes` says, the open ones and the fresh readings; the count. */
+async function writeAverages(
+  projectId: string,
+  averages: readonly PriceBucket[],
+  fresh: readonly BoundaryReading[],
+  writes: NonNullable<FillPriceBucketsParameters['writes']>,
+): Promise<number> {
   const closed = averages.filter(
     (bucket) => bucket.coveredTo.getTime() === addBuckets(bucket.grain, bucket.start, 1).getTime(),
   )
@@ -178,6 +214,50 @@ export async function fillPriceBuckets({
     putPriceBuckets(projectId, open),
     writes.putReadings(projectId, fresh),
   ])
-  result.written = closedWritten + openWritten
+  return closedWritten + openWritten
+}
+
+/**
+ * Fills buckets with their time-weighted averages (DECISIONS §8.3): the path's accumulators at
+ * each bucket's start and end (from the table when read before, else from the chain at the last
+ * block before that moment), and for a bucket still open at the head, up to now. One BatchGetItem
+ * for what the table holds; boundaries newest first, and none older than one where the path's
+ * pools did not exist yet (they did not exist then either). Readings still needed by later runs
+ * are stored; buckets are written unless the table holds a longer average of the same path. A
+ * read a node fails costs only the buckets that needed it (see `failure`).
+ */
+export async function fillPriceBuckets({
+  projectId,
+  buckets,
+  now,
+  reader,
+  resolvePath,
+  writes = { putClosed: putPriceBuckets, putReadings: putBoundaryReadings },
+}: FillPriceBucketsParameters): Promise<FillPriceBucketsReturnType> {
+  const spans = spansOf(buckets, now)
+  const state = await readPriceState(projectId, { buckets: spans, boundaries: edgesOf(spans), now })
+  const resolved = await resolvePath(state.path)
+  const path = resolved?.path
+  const result: FillPriceBucketsReturnType = { path, written: 0, boundariesRead: 0, outOfReach: 0 }
+  if (!path) return result
+
+  const todo = spansToFill(spans, state, path)
+  const readings = storedReadings(state, path)
+  const fresh = await readBoundaries(missingBoundaries(todo, readings), {
+    reader,
+    path,
+    now,
+    readings,
+    result,
+  })
+  const present = todo.some((span) => !span.end)
+    ? await reader.readPresent(path, resolved.depths).catch((error: unknown) => {
+        result.failure ??= error
+        return undefined
+      })
+    : undefined
+  result.spotE18 = present?.spotE18
+  const averages = averagesOf(todo, { state, resolved, readings, present })
+  result.written = await writeAverages(projectId, averages, fresh, writes)
   return result
 }

@@ -225,13 +225,12 @@ function priced(entry: NetworkEntry, amount: bigint, feeMillionths: number): big
   return (value * BigInt(1_000_000 - feeMillionths)) / 1_000_000n
 }
 
-/** Every example of a network's routes, from its table entry. */
-export function networkExamples(network: NetworkName) {
+/** What every example of a network shares: its entry, coins, pools, fees and hops. */
+function exampleSetting(network: NetworkName) {
   const entry = NETWORK_ENTRIES[network]
   const { deployed, examples } = entry
   const wrapped = deployed.wrappedNative
   const stable = deployed.usdStablecoin
-  const wrappedSymbol = `W${entry.nativeCurrency.symbol}`
   // The tier wrapped-coin/stablecoin pools usually trade at: the first of at least 0.05 %.
   const fee = deployed.v3.feeTiers.find((tier) => tier >= 500) ?? deployed.v3.feeTiers[0] ?? 500
   const v3Pool = v3PoolAddress(deployed.v3, wrapped, stable, fee)
@@ -261,11 +260,17 @@ export function networkExamples(network: NetworkName) {
       (protocol === 'v3' ? fee : deployed.v2.feeBps * 100) + 300,
     ),
   })
-  // 0.5 of the wrapped coin for the stablecoin, split over V3 (75 %) and V2 (25 %).
-  const tokenSwap = swapExample(
+  return { entry, wrapped, stable, gasCost, common, hop }
+}
+
+type ExampleSetting = ReturnType<typeof exampleSetting>
+
+/** 0.5 of the wrapped coin for the stablecoin, split over V3 (75 %) and V2 (25 %). */
+function tokenSwapExample({ entry, wrapped, gasCost, common, hop }: ExampleSetting) {
+  return swapExample(
     {
       ...common,
-      symbolIn: wrappedSymbol,
+      symbolIn: `W${entry.nativeCurrency.symbol}`,
       amountIn: '0.5',
       slippageBps: 50,
       route: [
@@ -281,8 +286,11 @@ export function networkExamples(network: NetworkName) {
     true,
     wrapped,
   )
-  // 0.2 of the native coin for the stablecoin in the V3 pool: the router wraps the value.
-  const nativeSwap = swapExample(
+}
+
+/** 0.2 of the native coin for the stablecoin in the V3 pool: the router wraps the value. */
+function nativeSwapExample({ entry, wrapped, gasCost, common, hop }: ExampleSetting) {
+  return swapExample(
     {
       ...common,
       symbolIn: entry.nativeCurrency.symbol,
@@ -298,14 +306,19 @@ export function networkExamples(network: NetworkName) {
     false,
     wrapped,
   )
-  const amount = parseUnits('12.5', examples.stablecoin.decimals)
-  const transfer = {
-    body: { to: RECIPIENT, amount: '12.5', token: stable, decimals: examples.stablecoin.decimals },
+}
+
+/** 12.5 of the stablecoin to RECIPIENT. */
+function transferExample({ entry, stable, common }: ExampleSetting) {
+  const { stablecoin } = entry.examples
+  const amount = parseUnits('12.5', stablecoin.decimals)
+  return {
+    body: { to: RECIPIENT, amount: '12.5', token: stable, decimals: stablecoin.decimals },
     result: {
       transactions: [
         unsigned(common, 4, {
           kind: 'transfer',
-          description: `transfer 12.5 ${examples.stablecoin.symbol} to ${RECIPIENT}`,
+          description: `transfer 12.5 ${stablecoin.symbol} to ${RECIPIENT}`,
           gas: 78_000n,
           to: stable,
           data: encodeFunctionData({
@@ -325,8 +338,12 @@ export function networkExamples(network: NetworkName) {
       }),
     },
   }
+}
+
+/** The quote of the token swap, with its call where the network's quote route gives one. */
+function quoteExample(entry: NetworkEntry, tokenSwap: ReturnType<typeof tokenSwapExample>) {
   const { body } = tokenSwap
-  const quote = {
+  return {
     query: {
       amount: body.amount,
       address0: body.address0,
@@ -342,9 +359,18 @@ export function networkExamples(network: NetworkName) {
         calldata: tokenSwap.call.data,
         value: toHex(tokenSwap.call.value),
       }),
-      gasPriceWei: Number(examples.gasPriceWei),
+      gasPriceWei: Number(entry.examples.gasPriceWei),
     },
   }
+}
+
+/** Every example of a network's routes, from its table entry. */
+export function networkExamples(network: NetworkName) {
+  const setting = exampleSetting(network)
+  const tokenSwap = tokenSwapExample(setting)
+  const nativeSwap = nativeSwapExample(setting)
+  const transfer = transferExample(setting)
+  const quote = quoteExample(setting.entry, tokenSwap)
   const prepared = (example: typeof tokenSwap) => ({ body: example.body, result: example.result })
   return {
     quote,

@@ -27,7 +27,7 @@ import { provenanceNow, section, writeSections } from './benchmarksFile'
 import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
-import { createTable } from '../../lib/local/localStack'
+import { createTable } from '../../lib/local/localTable'
 import {
   loadTransferEmitter,
   loadTransferStream,

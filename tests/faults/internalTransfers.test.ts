@@ -7,7 +7,7 @@ import { NETWORK_NAMES, type NetworkName } from '../../lib/networkNames'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletsKnown } from '../../lib/db/wallet'
 import { compileSolidity } from '../../lib/local/catalogTokenArtifact'
-import { createTable } from '../../lib/local/localStack'
+import { createTable } from '../../lib/local/localTable'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { devnet } from '../support/devnetAccounts'
 

@@ -13,7 +13,7 @@ import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catal
 import { DEVNET_CHAIN_IDS } from '../../lib/local/deployDex'
 import { indexDeposits } from '../../lib/trades/indexDeposits'
 import { reconcileTrades } from '../../lib/trades/reconcileTrades'
-import { createTable } from '../../lib/local/localStack'
+import { createTable } from '../../lib/local/localTable'
 import {
   ownDevnetClient,
   type RestartableAnvil,

@@ -19,7 +19,7 @@ import { rpcRequestChannel } from './rpcChannels'
 import { type AnvilNode, startAnvil } from '../../lib/local/anvil'
 import { type DynamoLocal, startDynamoLocal } from '../../lib/local/dynamoLocal'
 import { findFreePort } from '../../lib/local/findFreePort'
-import { createTable, LOCAL_TABLE_NAME } from '../../lib/local/localStack'
+import { createTable, LOCAL_TABLE_NAME } from '../../lib/local/localTable'
 import { expect } from 'vitest'
 import type { EnvelopeResponse } from './httpEvent'
 

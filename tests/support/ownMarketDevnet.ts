@@ -12,7 +12,7 @@ import {
   deployDex,
 } from '../../lib/local/deployDex'
 import { findFreePort } from '../../lib/local/findFreePort'
-import { createTable } from '../../lib/local/localStack'
+import { createTable } from '../../lib/local/localTable'
 import { uniswapV2Router02Abi } from '../../lib/local/uniswapV2Artifacts'
 import { ownDevnetClient } from './faultEngines'
 

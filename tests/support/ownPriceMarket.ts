@@ -1,6 +1,6 @@
 import { type Address, formatUnits, getAddress, parseAbi } from 'viem'
 import { type PricingPath, readPriceState } from '../../lib/db/priceBoundary'
-import { setUpHistoryTrader } from '../../lib/local/seedChainHistory'
+import { setUpHistoryTrader } from '../../lib/local/historyTrader'
 import type { startOwnMarketDevnet } from './ownMarketDevnet'
 
 // The market the pricing-path attacks are replayed on (tests/lib/markets/pricingPath*.test.ts):

@@ -8,7 +8,7 @@ import { handler as syncMarketsHandler } from '../../../functions/schedules/sync
 import { importCatalogEntries, parseCatalog } from '../../../lib/catalog/importCatalog'
 import { listProjectMarkets } from '../../../lib/db/marketStats'
 import { putNetwork } from '../../../lib/db/network'
-import { createTable } from '../../../lib/local/localStack'
+import { createTable } from '../../../lib/local/localTable'
 import { sampleCatalogEntries } from '../../../lib/local/seedLocalData'
 import { NETWORK_NAMES, type NetworkName } from '../../../lib/networkNames'
 import { deployment, devnet } from '../../support/devnetAccounts'

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PortsInUseError } from '../../../lib/local/checkPorts'
-import { freeStackPorts, servedDeployment, startLocalStack } from '../../../lib/local/localStack'
+import { servedDeployment, startLocalStack } from '../../../lib/local/localStack'
+import { freeStackPorts } from '../../../lib/local/stackPorts'
 import { NotReadyError } from '../../../lib/local/processes'
 import { isRunning, recordSpawns } from '../../support/processTree'
 

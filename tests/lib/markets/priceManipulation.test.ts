@@ -10,11 +10,8 @@ import {
   deployDex,
 } from '../../../lib/local/deployDex'
 import { findFreePort } from '../../../lib/local/findFreePort'
-import {
-  type HistoryTrader,
-  scaleBySqrt,
-  setUpHistoryTrader,
-} from '../../../lib/local/seedChainHistory'
+import { scaleBySqrt } from '../../../lib/local/historyPrices'
+import { type HistoryTrader, setUpHistoryTrader } from '../../../lib/local/historyTrader'
 import { createBoundaryReader } from '../../../lib/markets/boundaryReader'
 import { pathAverageE18 } from '../../../lib/markets/timeWeightedPrice'
 import { TwapReference } from '../../support/independentTwap'

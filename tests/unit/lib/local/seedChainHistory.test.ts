@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { historySchedule, priceFactors } from '../../../../lib/local/seedChainHistory'
+import { historySchedule, priceFactors } from '../../../../lib/local/historyPrices'
 
 const DAY = 86_400
 const now = Date.parse('2026-11-27T09:41:13Z') / 1000
