@@ -10,7 +10,7 @@ import { withNativeShortfall } from '../preview/previewChecks'
 import { withHeadroom } from '../send/gasLimit'
 import { readSendContext } from '../send/sendContext'
 import { beforeBroadcast } from '../send/sendError'
-import { approvalAmounts, swapRouterOf } from '../swap/swapPlan'
+import { approvalAmounts, swapRouterOf } from '../swap/routerAllowance'
 import {
   type PlannedTransaction,
   readNativeBalance,

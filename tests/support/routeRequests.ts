@@ -17,6 +17,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../../lib/networkNames'
+import { networkRoute } from '../../lib/networkRoutes/networkRoutes'
 import { functionName, type OperationName, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { exampleOf, loadRouteDoc } from '../../lib/openapi/routeDoc'
@@ -479,6 +480,11 @@ async function declaredHandlers() {
   const handlers = new Map<string, Handler>()
   for (const fn of declaredFunctions()) {
     if (!fn.route) continue
+    // A network operation's file reads NETWORK at import: each network's handler is built instead.
+    if (fn.network && fn.operation) {
+      handlers.set(fn.name, networkRoute(fn.operation, fn.network as NetworkName))
+      continue
+    }
     const module = (await import(pathToFileURL(resolve(fn.entry)).href)) as { handler: Handler }
     handlers.set(fn.name, module.handler)
   }
