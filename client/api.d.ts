@@ -1923,6 +1923,63 @@ export interface components {
             txIds: string[];
         };
         /**
+         * @description Whether the router's allowance is short of the amount, and the exact-amount approvals to sign if so.
+         * @example {
+         *       "needed": true,
+         *       "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *       "allowance": "0",
+         *       "amount": "250000000",
+         *       "transactions": [
+         *         {
+         *           "kind": "approval",
+         *           "description": "approve 250000000 base units of 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 for the router",
+         *           "type": "eip1559",
+         *           "chainId": 1,
+         *           "nonce": 7,
+         *           "gas": "0x10e2c",
+         *           "maxFeePerGas": "0x59682f000",
+         *           "maxPriorityFeePerGas": "0x3b9aca00",
+         *           "to": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *           "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc45000000000000000000000000000000000000000000000000000000000ee6b280",
+         *           "value": "0x0"
+         *         }
+         *       ],
+         *       "preview": {
+         *         "blockNumber": "21004510",
+         *         "method": "eth_simulateV1",
+         *         "transactions": [
+         *           {
+         *             "kind": "approval",
+         *             "status": "success",
+         *             "gasUsed": "46109"
+         *           }
+         *         ],
+         *         "gasUsed": "46109",
+         *         "balanceChanges": [],
+         *         "allowanceChanges": [
+         *           {
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "owner": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *             "before": "0",
+         *             "after": "250000000"
+         *           }
+         *         ],
+         *         "issues": []
+         *       }
+         *     }
+         */
+        Approval: {
+            needed: boolean;
+            spender: string;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            allowance: string;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amount: string;
+            transactions: components["schemas"]["UnsignedTransaction"][];
+            preview?: components["schemas"]["Preview"];
+        };
+        /**
          * @description A network the service serves.
          * @example {
          *       "id": "bc88283e-273f-578b-a538-042d140954b6",
@@ -3676,16 +3733,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        result: {
-                            needed: boolean;
-                            spender: string;
-                            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
-                            allowance: string;
-                            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
-                            amount: string;
-                            transactions: components["schemas"]["UnsignedTransaction"][];
-                            preview?: components["schemas"]["Preview"];
-                        };
+                        result: components["schemas"]["Approval"];
                     };
                 };
             };
