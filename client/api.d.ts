@@ -284,6 +284,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/swap/approval/{network}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get approval
+         * @description Whether `owner` must approve the network's swap router for `amount` (base units) of `token` before a swap, and if so the unsigned approval for exactly that amount (never unlimited; approve(router, 0) first where the allowance is short but not zero), with its preview. Any owner may be asked; the transactions are for `owner` to sign. The native coin needs none.
+         */
+        get: operations["getApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/swap/quote/ethereum": {
         parameters: {
             query?: never;
@@ -1417,57 +1437,21 @@ export interface components {
          *         {
          *           "kind": "approval",
          *           "status": "success",
-         *           "gasUsed": "46200"
-         *         },
-         *         {
-         *           "kind": "swap",
-         *           "status": "success",
-         *           "gasUsed": "154000"
+         *           "gasUsed": "46109"
          *         }
          *       ],
-         *       "gasUsed": "200200",
-         *       "balanceChanges": [
+         *       "gasUsed": "46109",
+         *       "balanceChanges": [],
+         *       "allowanceChanges": [
          *         {
-         *           "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
          *           "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *           "change": "-992955000"
-         *         },
-         *         {
-         *           "address": "0x88e6A0c2dDD26FEEb64F039a2c41296FcB3f5640",
-         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *           "change": "375000000000000000"
-         *         },
-         *         {
-         *           "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-         *           "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *           "change": "1323111875"
-         *         },
-         *         {
-         *           "address": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *           "change": "-500000000000000000"
-         *         },
-         *         {
-         *           "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
-         *           "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
-         *           "change": "-330156875"
-         *         },
-         *         {
-         *           "address": "0xB4e16d0168e52d35CaCD2c6185b44281Ec28C9Dc",
-         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *           "change": "125000000000000000"
-         *         }
-         *       ],
-         *       "allowanceChanges": [],
-         *       "issues": [
-         *         {
-         *           "type": "insufficientAllowance",
-         *           "token": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *           "owner": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
          *           "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
-         *           "required": "500000000000000000",
-         *           "available": "0"
+         *           "before": "0",
+         *           "after": "250000000"
          *         }
-         *       ]
+         *       ],
+         *       "issues": []
          *     }
          */
         Preview: {
@@ -1607,15 +1591,15 @@ export interface components {
          * @description An EIP-1559 transaction to sign.
          * @example {
          *       "kind": "approval",
-         *       "description": "approve 0.5 WETH for the router",
+         *       "description": "approve 250000000 base units of 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 for the router",
          *       "type": "eip1559",
          *       "chainId": 1,
          *       "nonce": 7,
-         *       "gas": "0x10eb4",
+         *       "gas": "0x10e2c",
          *       "maxFeePerGas": "0x59682f000",
-         *       "maxPriorityFeePerGas": "0x8f0d1800",
-         *       "to": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
-         *       "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc4500000000000000000000000000000000000000000000000006f05b59d3b20000",
+         *       "maxPriorityFeePerGas": "0x3b9aca00",
+         *       "to": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *       "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc45000000000000000000000000000000000000000000000000000000000ee6b280",
          *       "value": "0x0"
          *     }
          */
@@ -1937,6 +1921,63 @@ export interface components {
         Submitted: {
             txId: string;
             txIds: string[];
+        };
+        /**
+         * @description Whether the router's allowance is short of the amount, and the exact-amount approvals to sign if so.
+         * @example {
+         *       "needed": true,
+         *       "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *       "allowance": "0",
+         *       "amount": "250000000",
+         *       "transactions": [
+         *         {
+         *           "kind": "approval",
+         *           "description": "approve 250000000 base units of 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 for the router",
+         *           "type": "eip1559",
+         *           "chainId": 1,
+         *           "nonce": 7,
+         *           "gas": "0x10e2c",
+         *           "maxFeePerGas": "0x59682f000",
+         *           "maxPriorityFeePerGas": "0x3b9aca00",
+         *           "to": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *           "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc45000000000000000000000000000000000000000000000000000000000ee6b280",
+         *           "value": "0x0"
+         *         }
+         *       ],
+         *       "preview": {
+         *         "blockNumber": "21004510",
+         *         "method": "eth_simulateV1",
+         *         "transactions": [
+         *           {
+         *             "kind": "approval",
+         *             "status": "success",
+         *             "gasUsed": "46109"
+         *           }
+         *         ],
+         *         "gasUsed": "46109",
+         *         "balanceChanges": [],
+         *         "allowanceChanges": [
+         *           {
+         *             "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *             "owner": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+         *             "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+         *             "before": "0",
+         *             "after": "250000000"
+         *           }
+         *         ],
+         *         "issues": []
+         *       }
+         *     }
+         */
+        Approval: {
+            needed: boolean;
+            spender: string;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            allowance: string;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amount: string;
+            transactions: components["schemas"]["UnsignedTransaction"][];
+            preview?: components["schemas"]["Preview"];
         };
         /**
          * @description A network the service serves.
@@ -3612,6 +3653,96 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    getApproval: {
+        parameters: {
+            query: {
+                /** @example 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 */
+                token: string;
+                /** @example 250000000 */
+                amount: string;
+                /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
+                owner: string;
+            };
+            header?: never;
+            path: {
+                /** @example ethereum */
+                network: "ethereum" | "altchain" | "base";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "needed": true,
+                     *         "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                     *         "allowance": "0",
+                     *         "amount": "250000000",
+                     *         "transactions": [
+                     *           {
+                     *             "kind": "approval",
+                     *             "description": "approve 250000000 base units of 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 for the router",
+                     *             "type": "eip1559",
+                     *             "chainId": 1,
+                     *             "nonce": 7,
+                     *             "gas": "0x10e2c",
+                     *             "maxFeePerGas": "0x59682f000",
+                     *             "maxPriorityFeePerGas": "0x3b9aca00",
+                     *             "to": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *             "data": "0x095ea7b300000000000000000000000068b3465833fb72a70ecdf485e0e4c7bd8665fc45000000000000000000000000000000000000000000000000000000000ee6b280",
+                     *             "value": "0x0"
+                     *           }
+                     *         ],
+                     *         "preview": {
+                     *           "blockNumber": "21004510",
+                     *           "method": "eth_simulateV1",
+                     *           "transactions": [
+                     *             {
+                     *               "kind": "approval",
+                     *               "status": "success",
+                     *               "gasUsed": "46109"
+                     *             }
+                     *           ],
+                     *           "gasUsed": "46109",
+                     *           "balanceChanges": [],
+                     *           "allowanceChanges": [
+                     *             {
+                     *               "token": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+                     *               "owner": "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+                     *               "spender": "0x68b3465833fb72A70ecDF485E0e4C7bD8665Fc45",
+                     *               "before": "0",
+                     *               "after": "250000000"
+                     *             }
+                     *           ],
+                     *           "issues": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["Approval"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["TokenRejected"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["ChainUnavailable"];
             503: components["responses"]["DatabaseUnavailable"];
         };
     };

@@ -33,6 +33,13 @@ export const PREPARE_SWAP_RPC_CAP = 48 + PREVIEW_RPC_CALLS
 export const PREPARE_TRANSFER_RPC_CAP = 16 + PREVIEW_RPC_CALLS
 
 /**
+ * The router's allowance and the approvals a short one needs (GET /v1/swap/approval/{network}):
+ * the allowance read; when short, the block, nonce, tip and native balance, each retried once,
+ * and the approvals' preview. The native coin makes none.
+ */
+export const APPROVAL_RPC_CAP = 10 + PREVIEW_RPC_CALLS
+
+/**
  * Waiting for an approval to be mined (lib/send/sendSigned.ts, waitForSuccess): a block-number poll
  * every 250 ms for up to 20 s, and the receipt read at each new block.
  */

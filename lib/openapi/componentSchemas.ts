@@ -4,6 +4,7 @@ import {
   accountTokenResultSchema,
   loginBodySchema,
 } from '../../schemas/account'
+import { approvalResultSchema } from '../../schemas/approval'
 import { nonceResultSchema, walletLoginBodySchema } from '../../schemas/auth'
 import {
   preparedSwapResultSchema,
@@ -105,6 +106,11 @@ const NAMES: Array<[z.core.$ZodType, string, string]> = [
   [preparedTransferResultSchema, 'PreparedTransfer', 'The transaction of a transfer, to sign.'],
   [submitBodySchema, 'SignedTransactions', 'Signed raw transactions, in the order prepared.'],
   [submitResultSchema, 'Submitted', 'The hashes of the broadcast transactions.'],
+  [
+    approvalResultSchema,
+    'Approval',
+    "Whether the router's allowance is short of the amount, and the exact-amount approvals to sign if so.",
+  ],
   // Networks, trades and market data.
   [networkSchema, 'Network', 'A network the service serves.'],
   [listNetworksResultSchema, 'NetworkList', 'Every network.'],

@@ -5,7 +5,7 @@ import { estimateGasLimit } from '../send/gasLimit'
 import { recordSent } from '../send/recordSent'
 import type { Fees } from '../send/sendContext'
 import { sendSigned, waitForSuccess } from '../send/sendSigned'
-import { approvalAmounts } from './swapPlan'
+import { approvalAmounts } from './routerAllowance'
 
 export interface ApproveIfNeededParameters {
   network: NetworkName

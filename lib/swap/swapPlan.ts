@@ -1,25 +1,14 @@
 import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
-import { loadChainConfig } from '../config'
-import type { NetworkName } from '../networkNames'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
-import { NoRouterConfigured, Unprocessable } from '../errors'
+import { Unprocessable } from '../errors'
 import type { BestRoute } from '../routing/quote/bestRoute'
 import type { GasEstimate } from '../chain/estimateCallGas'
 import { limitFrom } from '../send/gasLimit'
 import { quoteRoute, type SwapSides } from './quoteSwap'
+import { approvalAmounts, swapRouterOf } from './routerAllowance'
 import { assertDecimals, type Holding, readDecimals, readHolding } from '../send/readHolding'
 import { minimumOut, routeCall, type RouterCall } from './routerCall'
 import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
-
-/**
- * The approvals a short allowance needs, in order (DECISIONS §7.2): none when it suffices; the
- * amount when it is zero; otherwise 0 first, then the amount, since tokens like USDT refuse to
- * change a non-zero allowance to another non-zero value.
- */
-export function approvalAmounts(allowance: bigint, amount: bigint): bigint[] {
-  if (allowance >= amount) return []
-  return allowance === 0n ? [amount] : [0n, amount]
-}
 
 export interface PlanSwapParameters extends SwapSides {
   /** The wallet that pays and receives. */
@@ -110,13 +99,6 @@ export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan
     approvals,
     ...(estimate && 'gas' in estimate && { estimate }),
   }
-}
-
-/** The network's SwapRouter02 (DECISIONS §8.1): every swap and its approvals go to it. */
-export function swapRouterOf(network: NetworkName): Address {
-  const { swapRouter } = loadChainConfig(network)
-  if (!swapRouter) throw new NoRouterConfigured(network)
-  return swapRouter
 }
 
 export interface SwapCallParameters extends PlanSwapParameters {

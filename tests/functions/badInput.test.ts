@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda'
 import * as fc from 'fast-check'
 import { decodeJwt } from 'jose'
 import { randomUUID } from 'node:crypto'
-import { type Address, type Hex, zeroAddress } from 'viem'
+import { type Address, type Hex, maxUint256, zeroAddress } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { handler as loginAccount } from '../../functions/account/loginAccount'
@@ -16,6 +16,7 @@ import { handler as logoutWallet } from '../../functions/auth/logoutWallet'
 import { handler as refreshWalletSession } from '../../functions/auth/refreshWalletSession'
 import { handler as attachWalletNetworks } from '../../functions/networks/attachWalletNetworks'
 import { handler as getWalletBalances } from '../../functions/networks/getWalletBalances'
+import { handler as getApproval } from '../../functions/swap/getApproval'
 import { handler as listNetworks } from '../../functions/networks/listNetworks'
 import { handler as getDailyPriceHistory } from '../../functions/price/getDailyPriceHistory'
 import { handler as getMonthlyPriceHistory } from '../../functions/price/getMonthlyPriceHistory'
@@ -660,6 +661,39 @@ const ROUTES: RouteSweep[] = [
     },
   },
   tokenOnlyRoute('GET /api/v1/networks/wallet/balance', getWalletBalances, 'wallet', 'access'),
+  {
+    routeKey: 'GET /api/v1/swap/approval/{network}',
+    handler: getApproval,
+    breakers: (fixtures) => {
+      const valid: RequestParts = {
+        headers: bearer(fixtures.wallet.access),
+        pathParameters: { network: 'ethereum' },
+        queryStringParameters: {
+          token: randomAddress(),
+          amount: '1000000',
+          owner: randomAddress(),
+        },
+      }
+      // Base units: a whole number from 1 to 2^256 - 1, so a fraction is refused too.
+      const badBaseUnits = fc.oneof(
+        badAmountString,
+        fc.constantFrom('1.5', (maxUint256 + 1n).toString()),
+      )
+      return [
+        ...tokenBreakers(valid, realm(fixtures, 'wallet', 'access')),
+        ...pathBreakers(valid, 'network', badEnumString(NETWORK_NAMES)),
+        ...queryBreakers(
+          valid,
+          {
+            token: { bad: badAddress, required: true },
+            amount: { bad: badBaseUnits, required: true },
+            owner: { bad: badAddress, required: true },
+          },
+          { strict: true },
+        ),
+      ]
+    },
+  },
   tokenOnlyRoute('GET /api/v1/watchlist/projects', listWatchlist, 'wallet', 'access'),
   projectRoute('POST /api/v1/watchlist/{projectId}', addToWatchlist, 'wallet', {
     unknownIsNotFound: false,

@@ -171,6 +171,9 @@ const EXPECTED: Record<string, Cost> = {
   'POST /api/v1/networks/wallet':                  row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   // One balance per attached network (each of the stack's), read in parallel.
   'GET /api/v1/networks/wallet/balance':           row('GetItem ×1, Query ×1, UpdateItem ×2', `eth_getBalance ×${NETWORK_NAMES.length}`, NETWORK_NAMES.length, 3, 4),
+  // The router's allowance read, then the approval's block, nonce, tip and native balance in one
+  // batch and its preview: a wallet that has approved nothing (the dearer answer).
+  'GET /api/v1/swap/approval/{network}':           row('GetItem ×1, UpdateItem ×2', `eth_call ×1, ${PREPARE}, ${PREVIEW}`, 3, 3, 6),
   'GET /api/v1/watchlist/projects':                row('BatchGetItem ×1, GetItem ×1, Query ×1', '', 0, 2, 2),
   'POST /api/v1/watchlist/{projectId}':            row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
   'DELETE /api/v1/watchlist/{projectId}':          row('GetItem ×1, TransactWriteItems ×1', '', 0, 2, 2),
@@ -255,12 +258,12 @@ const actual = (route: string): Cost => {
 }
 
 describe('per-request cost of every route, warm', () => {
-  it("sends one valid request to each /api/v1 route of serverless.yml: 26 and each network's", () => {
+  it("sends one valid request to each /api/v1 route of serverless.yml: 27 and each network's", () => {
     const declared = declaredFunctions()
       .flatMap((fn) => (fn.route ? [`${fn.route.method} ${fn.route.path}`] : []))
       .filter((route) => route.includes(' /api/v1/'))
 
-    expect(declared).toHaveLength(26 + networkRoutes.length)
+    expect(declared).toHaveLength(27 + networkRoutes.length)
     expect([...measured.keys()].sort()).toEqual(declared.sort())
     for (const [route, tally] of measured)
       expect({ route, status: tally.status }).toEqual({ route, status: 200 })
@@ -313,8 +316,9 @@ describe('the cost table of docs/security.md', () => {
       }
     })
 
-    // Each network's quote, swaps, transfer, prepares and submit, the balances, the trade lookups.
-    expect(calling.length).toBe(networkRoutes.length + 3)
+    // Each network's quote, swaps, transfer, prepares and submit, the balances, the approval, the
+    // trade lookups.
+    expect(calling.length).toBe(networkRoutes.length + 4)
     expect(charges).toEqual(
       calling.map(([route]) => ({ route, charged: true, covers: true, withinBudget: true })),
     )
@@ -343,7 +347,7 @@ describe('the per-request goals of issue 7', () => {
       Object.entries(calls(reads)).filter(([, count]) => (count ?? 0) > 2),
     )
 
-    expect(reads).toHaveLength(15 + networkReads.length)
+    expect(reads).toHaveLength(16 + networkReads.length)
     // The watchlist: the watch items (a Query) beside the caller's session (a GetItem), then the
     // projects' live metrics (a BatchGetItem per 100 keys): two round trips.
     expect(over).toEqual({ 'GET /api/v1/watchlist/projects': 3 })
@@ -418,10 +422,10 @@ describe('the per-request goals of issue 14', () => {
     // call, after its read) and its refund at the end: two steps.
     const metering = (route: string) => (definitions.get(route)?.rpc ? 2 : 0)
 
-    // Trades, the two trade lookups, balances, project details, the watchlist, each network's
-    // prepares.
+    // Trades, the two trade lookups, balances, the approval, project details, the watchlist, each
+    // network's prepares.
     expect(reads).toHaveLength(
-      6 + networkReads.filter((route) => route.includes('/prepare/')).length,
+      7 + networkReads.filter((route) => route.includes('/prepare/')).length,
     )
     // The session is read beside the route's own request (sessionRead 'beside'). The
     // watchlist's own data is two requests one after the other: its watches (a Query), then

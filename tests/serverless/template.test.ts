@@ -399,7 +399,7 @@ describe('least privilege: one role per function', () => {
       readRoutes.map((name) => [name, writesOf(grantedActions(statementsOf(name), 'dynamodb:'))]),
     )
     // GET routes that write by design: a nonce is issued (and the caller's budget counted), a
-    // quote and the balances charge their caller's RPC budget, a pending trade is settled from its
+    // quote, the balances and the approval charge their caller's RPC budget, a pending trade is settled from its
     // receipt when looked up, a refresh (GET in the interface) rotates its session and revokes
     // the family on a replay, so only the refreshes delete.
     const rotation = ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']
@@ -415,11 +415,12 @@ describe('least privilege: one role per function', () => {
           getTradeByHash: ['dynamodb:UpdateItem'],
           getTradeById: ['dynamodb:UpdateItem'],
           getWalletBalances: ['dynamodb:UpdateItem'],
+          getApproval: ['dynamodb:UpdateItem'],
         }[name] ?? [],
       ]),
     )
 
-    expect(readRoutes).toHaveLength(20)
+    expect(readRoutes).toHaveLength(21)
     expect(derived).toEqual(expected)
     expect(granted).toEqual(expected)
   })
@@ -442,14 +443,15 @@ describe('least privilege: one role per function', () => {
     const confined: Record<string, string[]> = {
       getNonce: ['NONCE#*', 'CLIENT#nonce#*'],
       getWalletBalances: RPC_BUDGET,
+      getApproval: RPC_BUDGET,
       ...Object.fromEntries(
         Object.keys(functions)
           .filter((name) => /^(quote|prepare)/.test(name))
           .map((name) => [name, RPC_BUDGET]),
       ),
     }
-    // Each network's quote and prepares, the balances and the nonce.
-    expect(Object.keys(confined)).toHaveLength(2 + 4 * DEFAULT_NETWORKS.length - 1)
+    // Each network's quote and prepares, the balances, the approval and the nonce.
+    expect(Object.keys(confined)).toHaveLength(3 + 4 * DEFAULT_NETWORKS.length - 1)
 
     for (const [name, prefixes] of Object.entries(confined)) {
       const statements = statementsOf(name).filter((statement) =>
@@ -874,7 +876,7 @@ describe('latency and gradual rollout', () => {
 
     expect(
       ofType('AWS::ApiGatewayV2::Integration').map((i) => aliasRef(i.Properties.IntegrationUri)),
-    ).toEqual(Array(43).fill('alias'))
+    ).toEqual(Array(44).fill('alias'))
     expect(
       ofType('AWS::Lambda::Permission').map((p) => aliasRef(p.Properties.FunctionName)),
     ).toEqual(Array(Object.keys(functions).length).fill('alias'))

@@ -289,6 +289,8 @@ export async function routeRequests(
     }))
   }
   const readerHeaders = bearer(reader.access)
+  const [firstServed] = served
+  if (!firstServed) throw new Error('the stack serves no network')
   const projectPath = { projectId: project.id }
 
   const routes: Array<Omit<RouteRequest, 'routeKey'>> = [
@@ -395,6 +397,20 @@ export async function routeRequests(
       name: 'getWalletBalances',
       read: true,
       prepare: same('getWalletBalances', { headers: readerHeaders }),
+    },
+    {
+      name: 'getApproval',
+      read: true,
+      // A wallet with no allowance: the dearer answer, the approval built and simulated.
+      prepare: same('getApproval', {
+        pathParameters: { network: firstServed.network },
+        queryStringParameters: {
+          token: firstServed.usdStablecoin,
+          amount: '1000000',
+          owner: reader.address,
+        },
+        headers: readerHeaders,
+      }),
     },
     {
       name: 'listWatchlist',
