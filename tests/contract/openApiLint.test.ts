@@ -65,7 +65,10 @@ const OWASP_STAYS: Record<string, number> = {
   // No RateLimit headers: the per-IP budgets and the gateway's stage throttle answer 429 with
   // Retry-After instead of announcing quotas on every 2xx and 4xx (60 responses: each route's 200
   // and 401, and the shared error responses once each; every network of the table's routes).
-  'owasp:api4:2023-rate-limit (error)': 60,
+  'owasp:api4:2023-rate-limit (error)': 61,
+  // The approval route's `token` query parameter is the ERC-20 contract's address, public data
+  // the linter takes for a credential by its name (the interface's name, as on the other routes).
+  'owasp:api2:2023-no-credentials-in-url (error)': 1,
   // Public routes by design (sign-in, registration, wallet derivation, reads of public data).
   'owasp:api2:2023-write-restricted (error)': 6,
   'owasp:api2:2023-read-restricted (warning)': 13,

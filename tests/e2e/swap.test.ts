@@ -60,10 +60,18 @@ describe('a trader over HTTP (serverless offline)', () => {
     expect(quote.status).toBe(200)
     expect(swapped).toEqual({
       status: 200,
-      body: { ok: true, result: { txId: expect.any(String) } },
+      body: {
+        ok: true,
+        result: {
+          txId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+          // Simulated before the broadcast (DECISIONS §10.2): the swap's own, with nothing amiss.
+          preview: expect.objectContaining({ issues: [] }),
+        },
+      },
     })
-    expect(retried).toEqual(swapped)
     const { txId } = swapped.body.result as { txId: Hex }
+    // The retry sends and simulates nothing: the first answer's transaction, without a preview.
+    expect(retried).toEqual({ status: 200, body: { ok: true, result: { txId } } })
     const receipt = await client.waitForTransactionReceipt({ hash: txId })
     const received = await balanceOf('ethereum', account.address, link)
     const { amountOutMin } = quote.body.result as { amountOutMin: Hex }

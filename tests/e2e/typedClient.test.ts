@@ -145,7 +145,7 @@ describe('a client generated from the OpenAPI document', () => {
       { route: 'GET /api/v1/trade/id/{tradeId}', status: 404, code: 404 },
       { route: 'GET /api/v1/swap/quote/ethereum', status: 200 },
       { route: 'GET /api/v1/swap/quote/ethereum', status: 422, code: 422 },
-      { route: 'POST /api/v1/prepare/transfer/tokens/ethereum', status: 422, code: 422 },
+      { route: 'POST /api/v1/prepare/transfer/tokens/ethereum', status: 200 },
       { route: 'GET /api/v1/auth/refresh', status: 200 },
       { route: 'DELETE /api/v1/auth/logout', status: 200 },
       { route: 'GET /api/v1/trades', status: 401, code: 401003 },

@@ -276,7 +276,14 @@ describe(`the ${FOURTH_NETWORK} network on its devnet, through the operations' h
     )
     expect(swapped).toEqual({
       status: 200,
-      body: { ok: true, result: { txId: expect.stringMatching(/^0x[0-9a-f]{64}$/) } },
+      body: {
+        ok: true,
+        result: {
+          txId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+          // Simulated before the broadcast (DECISIONS §10.2): the swap's own, with nothing amiss.
+          preview: expect.objectContaining({ issues: [] }),
+        },
+      },
     })
     const { txId } = (swapped.body as { result: { txId: Hex } }).result
     const receipt = await client.waitForTransactionReceipt({ hash: txId })

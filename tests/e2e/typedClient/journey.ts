@@ -111,7 +111,7 @@ export async function runJourney({ baseUrl, middleware, link, usdc, linkProject 
   await api.POST('/api/v1/prepare/transfer/tokens/ethereum', {
     body: { to: stranger.address, amount: '1' },
     headers,
-  }) // 422: no ether for the value and gas
+  }) // 200: its preview names the ether short for the value and gas (DECISIONS §10.2)
 
   // Refresh, logout, and the ended session's token refused.
   const renewed = resultOf(

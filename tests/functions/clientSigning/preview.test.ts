@@ -137,12 +137,15 @@ async function expectPreviewMined(shape: Shape, percent: number): Promise<void> 
     expect(preview.transactions.map((transaction) => transaction.status)).toEqual(
       receipts.map(() => 'success'),
     )
-    // Gas is close, not equal: a V2 pair writes its price accumulators only when the block's
-    // time moved since its last trade, and the simulated block's time is the node's guess.
+    // Gas is close, not equal: a V2 pair writes its price accumulators and a V3 pool its oracle
+    // only when the block's time moved since the pool's last trade, and the simulated block's time
+    // is the node's guess. The largest such write, a V3 pool's new observation slot (a 20,000-gas
+    // store and its cold access), is allowed beside a tenth (20,832 off on a UNI -> NATIVE swap
+    // once, on a busy machine).
     for (const [index, receipt] of receipts.entries()) {
       const simulated = BigInt(preview.transactions[index]?.gasUsed ?? 0)
       const off = simulated - receipt.gasUsed
-      expect(off < 0n ? -off : off).toBeLessThanOrEqual(receipt.gasUsed / 10n)
+      expect(off < 0n ? -off : off).toBeLessThanOrEqual(receipt.gasUsed / 10n + 25_000n)
     }
     return
   }
