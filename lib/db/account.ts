@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb'
 import { db, tableName } from './client'
 import { accountKey } from './keys'
-import { isConditionFailed } from './writeConflicts'
+import { isConditionFailed, isOwnEarlierAttempt } from './writeConflicts'
 
 export interface Account {
   accountId: string
@@ -20,11 +20,13 @@ export async function createAccount(account: Account): Promise<boolean> {
         TableName: tableName(),
         Item: { ...accountKey(account.username), type: 'Account', ...account },
         ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     )
     return true
   } catch (error) {
-    if (isConditionFailed(error)) return false
+    // The SDK's second attempt after a lost answer finds the account its first one wrote.
+    if (isConditionFailed(error)) return isOwnEarlierAttempt(error, 'accountId', account.accountId)
     throw error
   }
 }

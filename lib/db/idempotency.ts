@@ -1,8 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { db, tableName } from './client'
 import { idempotencyKey } from './keys'
-import { isConditionFailed } from './writeConflicts'
+import { isConditionFailed, isOwnEarlierAttempt } from './writeConflicts'
 
 /** How long a key is remembered (the TTL deletes the item some time after). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60
@@ -42,6 +42,8 @@ export async function claimIdempotencyKey(
   const Key = keyOf(parameters)
   // A record released between our put and our read is gone: claim again (once is enough).
   for (let attempt = 0; attempt < 2; attempt += 1) {
+    // Only this claim writes it: the SDK's second attempt after a lost answer knows its own.
+    const claimId = randomUUID()
     try {
       await db().send(
         new PutCommand({
@@ -53,14 +55,17 @@ export async function claimIdempotencyKey(
             fingerprint: parameters.fingerprint,
             createdAt: now.toISOString(),
             expiresAt: epochSeconds(now) + IDEMPOTENCY_TTL_SECONDS,
+            claimId,
           },
           ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
           ExpressionAttributeValues: { ':now': epochSeconds(now) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       )
       return undefined
     } catch (error) {
       if (!isConditionFailed(error)) throw error
+      if (isOwnEarlierAttempt(error, 'claimId', claimId)) return undefined
     }
     const { Item } = await db().send(
       new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }),

@@ -9,6 +9,19 @@ export function isConditionFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException'
 }
 
+/**
+ * Whether a conditional Put refused by its condition met this request's own first attempt. When a
+ * write's answer is lost (the request timeout passed while the table applied it) the SDK sends it
+ * again, and that attempt fails the condition the first one met. The Put must ask for
+ * `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` and write `attribute` with a value only this
+ * request writes (tests/lib/db/lostAnswers.test.ts).
+ */
+export function isOwnEarlierAttempt(error: unknown, attribute: string, value: string): boolean {
+  if (!isConditionFailed(error)) return false
+  const item = (error as { Item?: Record<string, { S?: unknown } | undefined> }).Item
+  return item?.[attribute]?.S === value
+}
+
 /** A transaction refused as a whole (a condition was false, or it conflicted with another). */
 export function isTransactionCanceled(error: unknown): boolean {
   return error instanceof Error && error.name === 'TransactionCanceledException'

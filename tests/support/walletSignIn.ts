@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { expect } from 'vitest'
 import { handler as getNonce } from '../../functions/auth/getNonce'
 import { handler as loginWallet } from '../../functions/auth/loginWallet'
 import { httpEvent, invoke } from './httpEvent'
@@ -22,6 +23,8 @@ export async function signedNonce(
       sourceIp,
     }),
   )
+  // A failure shows its answer (a nonce holds no secret).
+  expect(nonce.status, JSON.stringify(nonce.body)).toBe(200)
   const { message } = nonce.body.result as { message: string }
   return {
     account,
