@@ -1,19 +1,11 @@
 import '../support/env'
 import { parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { handler as listTradesHandler } from '../../functions/trades/listTrades'
 import { listTrades } from '../../lib/db/trade'
 import { depositCursorOf } from '../support/depositCursor'
 import { httpEvent, invoke } from '../support/httpEvent'
-import {
-  deployFloodRig,
-  type FloodRig,
-  indexerRun,
-  type IndexerEngines,
-  type RunFigures,
-  startIndexerEngines,
-  writeFigures,
-} from '../support/indexerEngines'
+import { indexerRun, type RunFigures, useFloodRig, writeFigures } from '../support/indexerEngines'
 import { signInWithWallet } from '../support/walletSignIn'
 
 // Issue 39, item 5, "the indexer's budget is shared by all wallets", replayed at a tenth of the
@@ -38,19 +30,7 @@ Object.assign(process.env, {
 const FUNCTION_TIMEOUT_MS = 60_000
 const MAX_RUNS = 4
 
-let engines: IndexerEngines | undefined
-let rig: FloodRig
-
-beforeAll(async () => {
-  engines = await startIndexerEngines('fair-share')
-  rig = await deployFloodRig(engines, '1000')
-  // The first run puts the cursor at the head: what came before is not a deposit.
-  expect((await indexerRun(0, FUNCTION_TIMEOUT_MS)).timedOut).toBe(false)
-}, 180_000)
-
-afterAll(async () => {
-  await engines?.stop()
-})
+const rig = useFloodRig('fair-share', '1000', FUNCTION_TIMEOUT_MS)
 
 const usd = (amount: string) => parseUnits(amount, 6)
 

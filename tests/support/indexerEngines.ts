@@ -12,7 +12,7 @@ import {
   parseUnits,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { chainOf } from '../../lib/chain/clients'
 import { db } from '../../lib/db/client'
@@ -200,4 +200,24 @@ export function writeFigures(name: string, figures: unknown): void {
   mkdirSync(folder, { recursive: true })
   writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(figures, null, 2)}\n`)
   console.log(`${name}: ${JSON.stringify(figures)}`)
+}
+
+/**
+ * A file's own indexer engines with a flood rig whose loop holds `loopFunds` whole coins, and a
+ * first run of the handler (within `timeoutMs`) that puts the cursor at the head: what came before
+ * is not a deposit. Started before the file's tests, stopped after them; the returned rig is filled
+ * in once they start.
+ */
+export function useFloodRig(tablePrefix: string, loopFunds: string, timeoutMs: number): FloodRig {
+  let engines: IndexerEngines | undefined
+  const rig = {} as FloodRig
+  beforeAll(async () => {
+    engines = await startIndexerEngines(tablePrefix)
+    Object.assign(rig, await deployFloodRig(engines, loopFunds))
+    expect((await indexerRun(0, timeoutMs)).timedOut).toBe(false)
+  }, 180_000)
+  afterAll(async () => {
+    await engines?.stop()
+  })
+  return rig
 }
