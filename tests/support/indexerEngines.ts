@@ -14,6 +14,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect } from 'vitest'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
+import { handler as listTradesHandler } from '../../functions/trades/listTrades'
 import { chainOf } from '../../lib/chain/clients'
 import { db } from '../../lib/db/client'
 import type { NetworkIndexing } from '../../lib/trades/indexDeposits'
@@ -27,6 +28,7 @@ import { findFreePort } from '../../lib/local/findFreePort'
 import { createTable } from '../../lib/local/localTable'
 import { listInCatalog } from './catalogListing'
 import { ownDevnetClient } from './faultEngines'
+import { httpEvent, invoke } from './httpEvent'
 import { countRequests } from './requestCounters'
 import { runScheduled } from './scheduledRun'
 import { loadTransferLoop, transferLoopAbi } from './transferLoop'
@@ -220,4 +222,17 @@ export function useFloodRig(tablePrefix: string, loopFunds: string, timeoutMs: n
     await engines?.stop()
   })
   return rig
+}
+
+/** A wallet's first page of trades through the route, as its app reads it. */
+export async function firstTradesPage(access: string) {
+  const response = await invoke(
+    listTradesHandler,
+    httpEvent({ route: 'listTrades', headers: { authorization: `Bearer ${access}` } }),
+  )
+  expect(response.status).toBe(200)
+  return response.body.result as {
+    count: number
+    trades: Array<{ id: string; type: string; status: string; amountExact: string }>
+  }
 }
