@@ -15,9 +15,9 @@ import type { JsonRpcCall } from '../support/faultEngines'
 import { countRequests } from '../support/requestCounters'
 import { rpcRequestChannel } from '../support/rpcChannels'
 import { runScheduled } from '../support/scheduledRun'
-import { transferLoopAbi } from '../support/transferLoop'
 import { signInWithWallet } from '../support/walletSignIn'
 import {
+  blockCapacity,
   deployFloodRig,
   firstTradesPage,
   type FloodRig,
@@ -41,13 +41,10 @@ const USD_DECIMALS = 6
 const MAX_RUNS = 3
 
 let engines: IndexerEngines | undefined
-let client: IndexerEngines['client']
-let deployer: Address
 let rig: FloodRig & { loop: Address }
 
 beforeAll(async () => {
   engines = await startIndexerEngines('flood')
-  ;({ client, deployer } = engines)
   // The deployer's first contract: the network's USD stablecoin (startIndexerEngines), 1 USD a
   // coin, so 1 unit (0.000001) is dust and 0.01 is not; the loop holds 1 USD.
   rig = await deployFloodRig(engines, '1')
@@ -97,18 +94,11 @@ describe('a dust flood of 30,000 one-unit transfers into a signed-in wallet', ()
     expect((await indexerRun(0)).timedOut).toBe(false)
 
     // As many transfers as a block holds: the loop's gas per transfer, from two estimates.
-    const { gasLimit } = await client.getBlock()
-    const estimate = (count: bigint) =>
-      client.estimateContractGas({
-        address: rig.loop,
-        abi: transferLoopAbi,
-        functionName: 'spray',
-        args: [rig.usd, flooded.address, 1n, count],
-        account: deployer,
-      })
-    const [hundred, twoHundred] = [await estimate(100n), await estimate(200n)]
-    const perTransfer = (twoHundred - hundred) / 100n
-    const perBlock = (gasLimit - (hundred - 100n * perTransfer)) / perTransfer - 10n
+    const { gasLimit, perTransfer, perBlock } = await blockCapacity(
+      engines as IndexerEngines,
+      rig,
+      flooded.address,
+    )
     const floodBlocks: Array<Awaited<ReturnType<typeof rig.spray>>> = []
     while (floodBlocks.reduce((sum, block) => sum + block.transfers, 0) < FLOOD_TRANSFERS) {
       // As large as a block takes.

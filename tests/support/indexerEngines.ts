@@ -236,3 +236,27 @@ export async function firstTradesPage(access: string) {
     trades: Array<{ id: string; type: string; status: string; amountExact: string }>
   }
 }
+
+/**
+ * As many one-unit transfers to `to` as a block holds: the loop's gas per transfer from two
+ * estimates, what is fixed in a loop transaction, and the block's gas limit.
+ */
+export async function blockCapacity(
+  { client, deployer }: Pick<IndexerEngines, 'client' | 'deployer'>,
+  rig: FloodRig & { loop: Address },
+  to: Address,
+): Promise<{ gasLimit: bigint; perTransfer: bigint; perBlock: bigint }> {
+  const { gasLimit } = await client.getBlock()
+  const estimate = (count: bigint) =>
+    client.estimateContractGas({
+      address: rig.loop,
+      abi: transferLoopAbi,
+      functionName: 'spray',
+      args: [rig.usd, to, 1n, count],
+      account: deployer,
+    })
+  const [hundred, twoHundred] = [await estimate(100n), await estimate(200n)]
+  const perTransfer = (twoHundred - hundred) / 100n
+  const perBlock = (gasLimit - (hundred - 100n * perTransfer)) / perTransfer - 10n
+  return { gasLimit, perTransfer, perBlock }
+}
