@@ -1,22 +1,20 @@
 import { channel } from 'node:diagnostics_channel'
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import {
   createTransport,
   type EIP1193RequestFn,
   HttpRequestError,
   RpcRequestError,
-  TimeoutError,
   type Transport,
 } from 'viem'
+import {
+  type JsonRpcAnswer,
+  type JsonRpcCall,
+  isRpcError,
+  post,
+  type Target,
+  targetOf,
+} from './rpcPost'
 import { countRpcCall, rpcCallsPaid } from './rpcMeter'
-
-/**
- * Every JSON-RPC POST body this transport sends, published before it leaves (a no-op without a
- * subscriber): how the request-cost tests and the bench count RPC calls and round trips. The
- * three channels are subscribed to by name (tests/support/rpcChannels.ts).
- */
-const rpcRequestChannel = channel('wallet-backend:rpc-request')
 
 /**
  * Each POST's life, for the counters' sequential steps: `{ exchange, phase: 'open' }` when its
@@ -25,12 +23,6 @@ const rpcRequestChannel = channel('wallet-backend:rpc-request')
  * answers are handed out.
  */
 const rpcExchangeChannel = channel('wallet-backend:rpc-exchange')
-
-/**
- * The size in bytes of every answer body received (also one cut off at the cap), published as it
- * ends: how the indexer's tests and bench count what a provider sent.
- */
-const rpcResponseChannel = channel('wallet-backend:rpc-response')
 
 interface RpcExchangeMessage {
   exchange: number
@@ -70,174 +62,20 @@ export interface NodeHttpTransportConfig {
   retryDelay?: number
 }
 
-// Keep-alive so a warm container reuses its TLS connection to the node; one agent per scheme.
-const agents = {
-  http: new HttpAgent({ keepAlive: true }),
-  https: new HttpsAgent({ keepAlive: true }),
-}
-
-/**
- * An answer larger than this is dropped unread (HttpRequestError with RESPONSE_TOO_LARGE): a
- * Lambda cannot hold an unbounded body. The deposit indexer splits what it asked instead.
- */
-export const MAX_RESPONSE_BYTES = 10_485_760
-export const RESPONSE_TOO_LARGE = 'response body too large'
-
-// A type alias, not an interface, so it fits viem's error `body` ({ [x: string]: unknown }).
-type JsonRpcCall = {
-  jsonrpc: '2.0'
-  id: number
-  method: string
-  params?: unknown
-}
-
-interface JsonRpcAnswer {
-  id?: number
-  result?: unknown
-  error?: { code: number; message: string; data?: unknown }
-}
-
-interface Target {
-  /** The URL as configured, for viem's errors (which our log formatter masks). */
-  url: string
-  options: { hostname: string; port: string; path: string; headers: Record<string, string> }
-  request: typeof httpRequest
-  agent: HttpAgent
-}
-
-function targetOf(url: string): Target {
-  const parsed = new URL(url)
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-  // Credentials in the URL become Basic auth, as viem's http transport does.
-  if (parsed.username) {
-    const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`
-    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`
-  }
-  const https = parsed.protocol === 'https:'
-  return {
-    url,
-    options: {
-      hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
-      port: parsed.port,
-      path: `${parsed.pathname}${parsed.search}`,
-      headers,
-    },
-    request: https ? httpsRequest : httpRequest,
-    agent: https ? agents.https : agents.http,
-  }
-}
-
-function isRpcError(value: unknown): value is { error: { code: number; message: string } } {
-  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error
-  return typeof error?.code === 'number' && typeof error.message === 'string'
-}
-
-/**
- * POSTs one JSON-RPC body and answers its parsed JSON, failing as viem's http transport fails
- * (HttpRequestError, RpcRequestError for a non-2xx JSON-RPC error, TimeoutError) so retries,
- * failover and chainError.ts treat both alike.
- */
-function post(
-  target: Target,
-  body: JsonRpcCall | JsonRpcCall[],
-  timeout: number,
-): Promise<unknown> {
-  const text = JSON.stringify(body)
-  if (rpcRequestChannel.hasSubscribers) rpcRequestChannel.publish(text)
-  const { url } = target
-  return new Promise((resolve, reject) => {
-    let settled = false
-    // Bytes of the answer so far: published however it ends (a timeout or the cap included).
-    let size = 0
-    const finish = (error: Error | undefined, value?: unknown) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      if (error) reject(error)
-      else resolve(value)
-    }
-    const request = target.request(
-      {
-        ...target.options,
-        method: 'POST',
-        agent: target.agent,
-        headers: { ...target.options.headers, 'Content-Length': String(Buffer.byteLength(text)) },
-      },
-      (response: IncomingMessage) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => {
-          if (settled) return
-          size += chunk.length
-          if (size > MAX_RESPONSE_BYTES) {
-            if (rpcResponseChannel.hasSubscribers) rpcResponseChannel.publish(size)
-            finish(new HttpRequestError({ body, details: RESPONSE_TOO_LARGE, url }))
-            request.destroy()
-            return
-          }
-          chunks.push(chunk)
-        })
-        response.on('error', (cause) => finish(new HttpRequestError({ body, cause, url })))
-        response.on('end', () => {
-          if (settled) return
-          if (rpcResponseChannel.hasSubscribers) rpcResponseChannel.publish(size)
-          const status = response.statusCode ?? 0
-          const raw = Buffer.concat(chunks).toString('utf8')
-          let data: unknown
-          try {
-            data = JSON.parse(raw || '{}')
-          } catch (cause) {
-            if (status >= 200 && status < 300) {
-              finish(new HttpRequestError({ body, cause: cause as Error, url, status }))
-              return
-            }
-            data = { error: raw }
-          }
-          if (status >= 200 && status < 300) {
-            finish(undefined, data)
-            return
-          }
-          // A server refusing a whole batch answers one error, bare or in a one-element array.
-          const error = Array.isArray(data) && data.length === 1 ? (data[0] as unknown) : data
-          finish(
-            isRpcError(error)
-              ? new RpcRequestError({ body, error: error.error, url, status })
-              : new HttpRequestError({
-                  body,
-                  details:
-                    JSON.stringify((error as { error?: unknown }).error) || response.statusMessage,
-                  url,
-                  status,
-                }),
-          )
-        })
-      },
-    )
-    const timer = setTimeout(() => {
-      if (!settled && rpcResponseChannel.hasSubscribers) rpcResponseChannel.publish(size)
-      finish(new TimeoutError({ body, url }))
-      request.destroy()
-    }, timeout)
-    request.on('error', (cause) => finish(new HttpRequestError({ body, cause, url })))
-    request.end(text)
-  })
-}
-
 interface Pending {
   call: JsonRpcCall
   resolve: (answer: JsonRpcAnswer) => void
   reject: (error: unknown) => void
 }
 
-let nextId = 0
-
 /**
- * A viem transport over `node:http`/`https` with a keep-alive agent, in place of viem's `http()`,
- * which goes through `fetch`: undici and its `Headers` load on the first request, which cost a
- * cold function 30–35 ms of its first RPC call. Same behaviour otherwise: calls made in one tick
- * share a POST (as viem's batch scheduler, `wait: 0`), the timeout per POST, retries through
- * viem's `createTransport`, and viem's error classes.
+ * The calls' scheduler: calls made in one tick share a POST (as viem's batch scheduler, `wait: 0`),
+ * at most `batchSize` a JSON array, each POST's exchange published as it opens and closes.
  */
-export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transport {
+function batchingScheduler(
+  url: string,
+  config: NodeHttpTransportConfig,
+): (call: JsonRpcCall) => Promise<JsonRpcAnswer> {
   let target: Target | undefined
   let queue: Pending[] = []
 
@@ -289,7 +127,7 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
     }
   }
 
-  const schedule = (call: JsonRpcCall) =>
+  return (call: JsonRpcCall) =>
     new Promise<JsonRpcAnswer>((resolve, reject) => {
       countRpcCall()
       const pending = { call, resolve, reject }
@@ -307,6 +145,19 @@ export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transpor
         }, 0)
       }
     })
+}
+
+let nextId = 0
+
+/**
+ * A viem transport over `node:http`/`https` with a keep-alive agent, in place of viem's `http()`,
+ * which goes through `fetch`: undici and its `Headers` load on the first request, which cost a
+ * cold function 30–35 ms of its first RPC call. Same behaviour otherwise: calls made in one tick
+ * share a POST (as viem's batch scheduler, `wait: 0`), the timeout per POST, retries through
+ * viem's `createTransport`, and viem's error classes.
+ */
+export function nodeHttp(url: string, config: NodeHttpTransportConfig): Transport {
+  const schedule = batchingScheduler(url, config)
 
   return () =>
     createTransport({

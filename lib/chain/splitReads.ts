@@ -1,7 +1,7 @@
 import { getBlockNumber } from 'viem/actions'
 import { BaseError, HttpRequestError, RpcRequestError, TimeoutError } from 'viem'
 import type { ChainClient } from './clients'
-import { RESPONSE_TOO_LARGE } from './nodeHttpTransport'
+import { RESPONSE_TOO_LARGE } from './rpcPost'
 
 // Reads a provider may refuse as too big (DECISIONS §7.2, §8.2): asked once, without retries, and
 // asked again smaller when refused, rather than retried whole. The deposit indexer's reads.

@@ -2,7 +2,7 @@
 // flood reaches for everyone: per-client limits live in the handlers (lib/http/clientLimit.ts,
 // lib/http/rpcBudget.ts). These are the peaks the deployment is sized for, an assumption stated
 // in docs/operations.md ("Capacity guards"), and how far above them serverless.yml's stage and
-// route throttles sit; tests/serverless/template.test.ts fails when a throttle is below that.
+// route throttles sit; tests/serverless/prodStage.test.ts fails when a throttle is below that.
 
 /**
  * Requests a second across all clients at the busiest second this deployment is sized for: half

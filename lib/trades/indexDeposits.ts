@@ -2,24 +2,25 @@ import { getBlock } from 'viem/actions'
 import type { Address } from 'viem'
 import { blockHashAt } from '../chain/blockHashAt'
 import { onChain } from '../chain/chainError'
-import { publicClient } from '../chain/clients'
+import { type ChainClient, publicClient } from '../chain/clients'
 import { type ChainConfig, loadChainConfig, loadServedNetworks } from '../config'
-import { NATIVE_COIN } from '../constants'
-import { advanceDepositCursor, getDepositCursorState } from '../db/depositCursor'
-import { listDepositLags } from '../db/depositLags'
-import { readPathPrices } from '../db/pathPrices'
-import { listCatalogTokens, projectId } from '../db/project'
+import {
+  advanceDepositCursor,
+  type DepositCursorState,
+  getDepositCursorState,
+} from '../db/depositCursor'
+import { type DepositLag, listDepositLags } from '../db/depositLags'
+import { listCatalogTokens } from '../db/project'
 import { listKnownWallets } from '../db/wallet'
 import type { NetworkName } from '../networkNames'
+import { dustPrices } from './dustPrices'
 import { keepLags } from './keepLags'
 import { readLaggingTransfers } from './readLaggingTransfers'
 import { recordRunDeposits } from './recordRunDeposits'
 import { rollBackOrphans } from './rollBackOrphans'
-import { createRunBudget, type RunLimits, type StopReason } from './runBudget'
+import { createRunBudget, type RunBudget, type RunLimits, type StopReason } from './runBudget'
 import { scanTransfers } from './scanTransfers'
 import { selectDeposits } from './selectDeposits'
-
-const ONE_USD_E18 = 10n ** 18n
 
 export interface IndexDepositsParameters {
   networks?: readonly NetworkName[]
@@ -55,57 +56,77 @@ export interface NetworkIndexing {
   /** Why the run ended before the chain's confirmed head, if it did. */
   stoppedBy?: StopReason
 }
+type IndexOptions = Required<Pick<IndexDepositsParameters, 'maxBlocks'>> & IndexDepositsParameters
 
-/**
- * The path prices the dust floors weigh by (DECISIONS §10.4), by lower-cased token: the USD
- * stablecoin at 1 USD, the native coin at its wrapped token's, each catalog token at its path's
- * last closed bucket at the chain's time `at` (lib/db/pathPrices.ts); none for a token without.
- */
-async function dustPrices(
-  network: NetworkName,
-  { usdStablecoin, wrappedNative }: Pick<ChainConfig, 'usdStablecoin' | 'wrappedNative'>,
-  { tokens, at }: { tokens: readonly Address[]; at: Date },
-): Promise<Map<string, bigint>> {
-  const ids = new Map(tokens.map((token) => [token.toLowerCase(), projectId(network, token)]))
-  const byProject = await readPathPrices([...ids.values()], at)
-  const prices = new Map<string, bigint>()
-  for (const [token, id] of ids) {
-    const price = byProject.get(id)
-    if (price !== undefined) prices.set(token, price)
-  }
-  prices.set(usdStablecoin.toLowerCase(), ONE_USD_E18)
-  const native = prices.get(wrappedNative.toLowerCase())
-  if (native !== undefined) prices.set(NATIVE_COIN.toLowerCase(), native)
-  return prices
-}
+/** A network's run that recorded nothing (before `removed` and `advanced`). */
+const QUIET = { recorded: 0, removed: 0, examined: 0, dust: 0, lookAlikes: 0, deferred: 0 }
 
-async function indexNetwork(
-  network: NetworkName,
-  options: Required<Pick<IndexDepositsParameters, 'maxBlocks'>> & IndexDepositsParameters,
-): Promise<NetworkIndexing> {
+async function indexNetwork(network: NetworkName, options: IndexOptions): Promise<NetworkIndexing> {
   const client = publicClient(network)
   const chain = loadChainConfig(network)
-  const { confirmations, logsMaxBlocks, traceInternal } = chain
   const budget = createRunBudget(options.limits, options.remainingMs)
-  const quiet = { recorded: 0, removed: 0, examined: 0, dust: 0, lookAlikes: 0, deferred: 0 }
   const [cursor, { number: head, timestamp }] = await Promise.all([
     getDepositCursorState(network),
     getBlock(client, { blockTag: 'latest' }),
   ])
   // DECISIONS §7.2: deposits only from blocks with `confirmations` blocks on top.
-  const safeHead = head - BigInt(confirmations)
-  if (cursor === undefined) {
-    // First run: follow the chain from here on; what came before the service is not a deposit.
-    // A chain not yet as long as the confirmation depth (a new devnet) is followed from block 0:
-    // a cursor below it would ask the node for negative block numbers.
-    const lastHash = safeHead >= 0n ? await blockHashAt(client, safeHead) : undefined
-    const advanced = await advanceDepositCursor(network, {
-      from: undefined,
-      to: safeHead >= 0n ? safeHead + 1n : 0n,
-      lastHash,
-    })
-    return { network, ...quiet, advanced, lagging: 0 }
+  const safeHead = head - BigInt(chain.confirmations)
+  if (cursor === undefined) return followFromHere(client, network, safeHead)
+  const { fromBlock, removed } = await resumeFrom(client, network, cursor)
+  // Too late to start: the next run goes on from here (a rollback above is done again, at no cost).
+  if (budget.timeUp()) {
+    return { network, ...QUIET, removed, advanced: false, lagging: 0, stoppedBy: 'time' }
   }
+  const lags = await listDepositLags(network)
+  if (fromBlock > safeHead && lags.length === 0) {
+    if (fromBlock === cursor.nextBlock) {
+      return { network, ...QUIET, removed, advanced: false, lagging: 0 }
+    }
+    const advanced = await advanceDepositCursor(network, {
+      from: cursor.nextBlock,
+      to: fromBlock,
+      lastHash: fromBlock > 0n ? await blockHashAt(client, fromBlock - 1n) : undefined,
+    })
+    return { network, ...QUIET, removed, advanced, lagging: 0 }
+  }
+  const lastBlock = fromBlock + BigInt(options.maxBlocks) - 1n
+  return indexRange(client, network, {
+    chain,
+    budget,
+    cursor,
+    lags,
+    fromBlock,
+    toBlock: safeHead < lastBlock ? safeHead : lastBlock,
+    removed,
+    at: new Date(Number(timestamp) * 1000),
+  })
+}
+
+/**
+ * First run: follow the chain from here on; what came before the service is not a deposit. A
+ * chain not yet as long as the confirmation depth (a new devnet) is followed from block 0: a
+ * cursor below it would ask the node for negative block numbers.
+ */
+async function followFromHere(
+  client: ChainClient,
+  network: NetworkName,
+  safeHead: bigint,
+): Promise<NetworkIndexing> {
+  const lastHash = safeHead >= 0n ? await blockHashAt(client, safeHead) : undefined
+  const advanced = await advanceDepositCursor(network, {
+    from: undefined,
+    to: safeHead >= 0n ? safeHead + 1n : 0n,
+    lastHash,
+  })
+  return { network, ...QUIET, advanced, lagging: 0 }
+}
+
+/** Where the run starts: the cursor, or before it when its last block was orphaned (rolled back). */
+async function resumeFrom(
+  client: ChainClient,
+  network: NetworkName,
+  cursor: DepositCursorState,
+): Promise<{ fromBlock: bigint; removed: number }> {
   let fromBlock = cursor.nextBlock
   let removed = 0
   if (cursor.lastHash && fromBlock > 0n) {
@@ -116,26 +137,34 @@ async function indexNetwork(
       removed = rollBack.removed
     }
   }
-  // Too late to start: the next run goes on from here (a rollback above is done again, at no cost).
-  if (budget.timeUp()) {
-    return { network, ...quiet, removed, advanced: false, lagging: 0, stoppedBy: 'time' }
-  }
-  const lags = await listDepositLags(network)
-  if (fromBlock > safeHead && lags.length === 0) {
-    if (fromBlock === cursor.nextBlock) {
-      return { network, ...quiet, removed, advanced: false, lagging: 0 }
-    }
-    const advanced = await advanceDepositCursor(network, {
-      from: cursor.nextBlock,
-      to: fromBlock,
-      lastHash: fromBlock > 0n ? await blockHashAt(client, fromBlock - 1n) : undefined,
-    })
-    return { network, ...quiet, removed, advanced, lagging: 0 }
-  }
+  return { fromBlock, removed }
+}
+
+interface RangeRun {
+  chain: ChainConfig
+  budget: RunBudget
+  cursor: DepositCursorState
+  lags: DepositLag[]
+  fromBlock: bigint
+  toBlock: bigint
+  /** Deposits of orphaned blocks removed before the range. */
+  removed: number
+  /** The chain's time at its head: the dust floors' prices are those of then. */
+  at: Date
+}
+
+/**
+ * Reads the range and the lagging wallets' backlogs, records what the run's budget allows, keeps
+ * the lags of what it left and moves the cursor past what was scanned.
+ */
+async function indexRange(
+  client: ChainClient,
+  network: NetworkName,
+  { chain, budget, cursor, lags, fromBlock, toBlock, removed, at }: RangeRun,
+): Promise<NetworkIndexing> {
   const catalog = await listCatalogTokens(network)
-  const lastBlock = fromBlock + BigInt(options.maxBlocks) - 1n
-  const toBlock = safeHead < lastBlock ? safeHead : lastBlock
   const tokens = catalog.map((token) => token.address)
+  const maxRange = BigInt(chain.logsMaxBlocks)
   // Read only when a block is too big to read whole, and then once a run.
   let wallets: Promise<Address[]> | undefined
   const knownWallets = () => (wallets ??= listKnownWallets())
@@ -144,15 +173,15 @@ async function indexNetwork(
   const scan = await scanTransfers(client, {
     fromBlock,
     toBlock,
-    maxRange: BigInt(logsMaxBlocks),
+    maxRange,
     tokens,
-    traceInternal,
+    traceInternal: chain.traceInternal,
     knownWallets,
     budget,
   })
   // What the scan left of the read budget, and never less than a quarter of it.
   const lagged = await readLaggingTransfers(client, lags, {
-    maxRange: BigInt(logsMaxBlocks),
+    maxRange,
     tokens,
     transfers: Math.max(budget.limits.reads - budget.examined, budget.limits.reads / 4),
     budget,
@@ -161,7 +190,7 @@ async function indexNetwork(
     scanned: scan.transfers,
     lagging: lagged.flatMap((read) => read.transfers),
     catalog,
-    prices: await dustPrices(network, chain, { tokens, at: new Date(Number(timestamp) * 1000) }),
+    prices: await dustPrices(network, chain, { tokens, at }),
     transfers: budget.limits.transfers,
   })
   const outcomes = await recordRunDeposits(client, network, selection, {

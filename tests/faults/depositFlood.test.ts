@@ -1,38 +1,29 @@
 import '../support/env'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  type Address,
-  encodeEventTopics,
-  erc20Abi,
-  getAbiItem,
-  getAddress,
-  type Hash,
-  type Hex,
-  pad,
-  parseUnits,
-  toHex,
-} from 'viem'
+import { type Address, type Hex, pad, parseUnits, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
-import { handler as listTradesHandler } from '../../functions/trades/listTrades'
 import { db } from '../../lib/db/client'
 import { listTrades } from '../../lib/db/trade'
 import { markWalletsKnown } from '../../lib/db/wallet'
-import { catalogTokenAbi, loadCatalogTokenArtifact } from '../../lib/local/catalogTokenArtifact'
 import { indexDeposits, type NetworkIndexing } from '../../lib/trades/indexDeposits'
-import { listInCatalog } from '../support/catalogListing'
 import { depositCursorOf } from '../support/depositCursor'
-import { type JsonRpcCall, ownDevnetClient } from '../support/faultEngines'
-import { httpEvent, invoke } from '../support/httpEvent'
+import type { JsonRpcCall } from '../support/faultEngines'
 import { countRequests } from '../support/requestCounters'
 import { rpcRequestChannel } from '../support/rpcChannels'
 import { runScheduled } from '../support/scheduledRun'
-import { loadTransferLoop, transferLoopAbi } from '../support/transferLoop'
 import { signInWithWallet } from '../support/walletSignIn'
-import { type IndexerEngines, startIndexerEngines } from '../support/indexerEngines'
+import {
+  blockCapacity,
+  deployFloodRig,
+  firstTradesPage,
+  type FloodRig,
+  type IndexerEngines,
+  startIndexerEngines,
+} from '../support/indexerEngines'
 
 // Issue 32, "A dust flood freezes the deposit indexer", replayed: a signed-in wallet W gets
 // 30,000+ real transfers of 1 unit of the catalog's USD coin (priced at 1 USD) from a contract
@@ -50,85 +41,18 @@ const USD_DECIMALS = 6
 const MAX_RUNS = 3
 
 let engines: IndexerEngines | undefined
-let client: ReturnType<typeof ownDevnetClient>
-let deployer: Address
-let usd: Address
-let loop: Address
+let rig: FloodRig & { loop: Address }
 
 beforeAll(async () => {
   engines = await startIndexerEngines('flood')
-  ;({ client, deployer } = engines)
-  const deployed = async (hash: Hash) =>
-    getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress ?? '0x')
-  const [token, transferLoop] = await Promise.all([loadCatalogTokenArtifact(), loadTransferLoop()])
-  usd = await deployed(
-    await client.deployContract({
-      abi: catalogTokenAbi,
-      bytecode: token.bytecode,
-      account: deployer,
-      args: ['USD Coin', 'USDC', USD_DECIMALS, parseUnits('1000000', USD_DECIMALS), deployer],
-    }),
-  )
-  loop = await deployed(
-    await client.deployContract({
-      abi: transferLoop.abi,
-      bytecode: transferLoop.bytecode,
-      account: deployer,
-    }),
-  )
   // The deployer's first contract: the network's USD stablecoin (startIndexerEngines), 1 USD a
-  // coin, so 1 unit (0.000001) is dust and 0.01 is not.
-  expect(usd).toBe(engines.usdStablecoin)
-  await listInCatalog('ethereum', { address: usd, decimals: USD_DECIMALS, symbol: 'USDC' })
-  await pay(loop, parseUnits('1', USD_DECIMALS))
+  // coin, so 1 unit (0.000001) is dust and 0.01 is not; the loop holds 1 USD.
+  rig = await deployFloodRig(engines, '1')
 }, 180_000)
 
 afterAll(async () => {
   await engines?.stop()
 })
-
-async function pay(to: Address, amount: bigint): Promise<Hash> {
-  const hash = await client.writeContract({
-    address: usd,
-    abi: catalogTokenAbi,
-    functionName: 'transfer',
-    args: [to, amount],
-    account: deployer,
-    chain: null,
-  })
-  expect((await client.waitForTransactionReceipt({ hash })).status).toBe('success')
-  return hash
-}
-
-const TRANSFER_TOPIC = encodeEventTopics({
-  abi: [getAbiItem({ abi: erc20Abi, name: 'Transfer' })],
-  eventName: 'Transfer',
-})[0]
-
-/** One loop transaction of `count` transfers of `value`; its block, gas and transfers to `to`. */
-async function spray(
-  to: Address,
-  { count, value = 1n, gas }: { count: bigint; value?: bigint; gas: bigint },
-) {
-  const hash = await client.writeContract({
-    address: loop,
-    abi: transferLoopAbi,
-    functionName: 'spray',
-    args: [usd, to, value, count],
-    account: deployer,
-    chain: null,
-    gas,
-  })
-  const receipt = await client.waitForTransactionReceipt({ hash })
-  expect(receipt.status).toBe('success')
-  const transfers = receipt.logs.filter(
-    (log) =>
-      log.address.toLowerCase() === usd.toLowerCase() &&
-      log.topics[0] === TRANSFER_TOPIC &&
-      getAddress(`0x${log.topics[2]?.slice(26) ?? ''}`) === to,
-  ).length
-  return { hash, block: receipt.blockNumber, gasUsed: receipt.gasUsed, transfers }
-}
 
 interface RunFigures {
   run: number
@@ -163,18 +87,6 @@ async function indexerRun(run: number): Promise<RunFigures> {
   }
 }
 
-async function firstPage(access: string) {
-  const response = await invoke(
-    listTradesHandler,
-    httpEvent({ route: 'listTrades', headers: { authorization: `Bearer ${access}` } }),
-  )
-  expect(response.status).toBe(200)
-  return response.body.result as {
-    count: number
-    trades: Array<{ id: string; type: string; status: string; amountExact: string }>
-  }
-}
-
 describe('a dust flood of 30,000 one-unit transfers into a signed-in wallet', () => {
   it('is passed within the time limit: a bystander’s deposit in the flood is listed by the first run, the wallet’s own by the third at the latest, and its first page holds no dust', async () => {
     const [flooded, bystander] = [await signInWithWallet(), await signInWithWallet()]
@@ -182,28 +94,21 @@ describe('a dust flood of 30,000 one-unit transfers into a signed-in wallet', ()
     expect((await indexerRun(0)).timedOut).toBe(false)
 
     // As many transfers as a block holds: the loop's gas per transfer, from two estimates.
-    const { gasLimit } = await client.getBlock()
-    const estimate = (count: bigint) =>
-      client.estimateContractGas({
-        address: loop,
-        abi: transferLoopAbi,
-        functionName: 'spray',
-        args: [usd, flooded.address, 1n, count],
-        account: deployer,
-      })
-    const [hundred, twoHundred] = [await estimate(100n), await estimate(200n)]
-    const perTransfer = (twoHundred - hundred) / 100n
-    const perBlock = (gasLimit - (hundred - 100n * perTransfer)) / perTransfer - 10n
-    const floodBlocks: Array<Awaited<ReturnType<typeof spray>>> = []
+    const { gasLimit, perTransfer, perBlock } = await blockCapacity(
+      engines as IndexerEngines,
+      rig,
+      flooded.address,
+    )
+    const floodBlocks: Array<Awaited<ReturnType<typeof rig.spray>>> = []
     while (floodBlocks.reduce((sum, block) => sum + block.transfers, 0) < FLOOD_TRANSFERS) {
       // As large as a block takes.
-      floodBlocks.push(await spray(flooded.address, { count: perBlock, gas: gasLimit }))
+      floodBlocks.push(await rig.spray(flooded.address, { count: perBlock, gas: gasLimit }))
       // Another wallet's real deposit inside the flood's range.
       if (floodBlocks.length === 2) {
-        await pay(bystander.address, parseUnits('5', USD_DECIMALS))
+        await rig.pay(bystander.address, parseUnits('5', USD_DECIMALS))
       }
     }
-    await pay(flooded.address, parseUnits('23', USD_DECIMALS))
+    await rig.pay(flooded.address, parseUnits('23', USD_DECIMALS))
     const lastFloodBlock = floodBlocks.at(-1)?.block ?? 0n
 
     const sent = floodBlocks.reduce((sum, block) => sum + block.transfers, 0)
@@ -216,7 +121,7 @@ describe('a dust flood of 30,000 one-unit transfers into a signed-in wallet', ()
     expect(perTransfer).toBeLessThan(4_000n)
 
     const runs: RunFigures[] = []
-    let listed: Awaited<ReturnType<typeof firstPage>> | undefined
+    let listed: Awaited<ReturnType<typeof firstTradesPage>> | undefined
     for (let run = 1; run <= MAX_RUNS; run += 1) {
       const figures = await indexerRun(run)
       runs.push(figures)
@@ -225,12 +130,12 @@ describe('a dust flood of 30,000 one-unit transfers into a signed-in wallet', ()
       expect(figures.timedOut).toBe(false)
       expect(figures.ethereum?.stoppedBy).not.toBe('time')
       if (run === 1) {
-        expect(await firstPage(bystander.access)).toEqual({
+        expect(await firstTradesPage(bystander.access)).toEqual({
           count: 1,
           trades: [expect.objectContaining({ type: 'deposit', amountExact: '5' })],
         })
       }
-      const page = await firstPage(flooded.access)
+      const page = await firstTradesPage(flooded.access)
       if (page.count > 0) {
         listed = page
         break
@@ -258,11 +163,11 @@ describe('a flood of deposits worth 0.01 USD each (no dust) into one wallet', ()
     const bystander = privateKeyToAccount(generatePrivateKey()).address
     await markWalletsKnown([flooded, bystander])
     await indexDeposits({ networks: ['ethereum'] })
-    await pay(loop, parseUnits('20', USD_DECIMALS))
+    await rig.pay(rig.loop, parseUnits('20', USD_DECIMALS))
     // 1,500 transfers of 0.01 USD, then another wallet's deposit and the wallet's own.
-    const flood = await spray(flooded, { count: 1_500n, value: 10_000n, gas: 10_000_000n })
-    await pay(bystander, parseUnits('1', USD_DECIMALS))
-    await pay(flooded, parseUnits('2', USD_DECIMALS))
+    const flood = await rig.spray(flooded, { count: 1_500n, value: 10_000n, gas: 10_000_000n })
+    await rig.pay(bystander, parseUnits('1', USD_DECIMALS))
+    await rig.pay(flooded, parseUnits('2', USD_DECIMALS))
     const limits = { deposits: 400 }
 
     const [first] = await indexDeposits({ networks: ['ethereum'], limits })

@@ -2,8 +2,8 @@ import '../support/env'
 import { parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listTrades } from '../../lib/db/trade'
-import { transferLoopAbi } from '../support/transferLoop'
 import {
+  blockCapacity,
   deployFloodRig,
   type FloodRig,
   indexerRun,
@@ -39,19 +39,11 @@ describe.skipIf(process.env.TEST_DEPLOYED_SCALE !== '1')('at the deployed budget
 
   it('a flood of 150,000 dust transfers into one wallet holds nobody back: the bystander’s deposit after it and the wallet’s own are listed by the first run', async () => {
     const [flooded, bystander] = [await signInWithWallet(), await signInWithWallet()]
-    const { client, deployer } = engines as IndexerEngines
-    const { gasLimit } = await client.getBlock()
-    const estimate = (count: bigint) =>
-      client.estimateContractGas({
-        address: rig.loop,
-        abi: transferLoopAbi,
-        functionName: 'spray',
-        args: [rig.usd, flooded.address, 1n, count],
-        account: deployer,
-      })
-    const [hundred, twoHundred] = [await estimate(100n), await estimate(200n)]
-    const perTransfer = (twoHundred - hundred) / 100n
-    const perBlock = (gasLimit - (hundred - 100n * perTransfer)) / perTransfer - 10n
+    const { gasLimit, perBlock } = await blockCapacity(
+      engines as IndexerEngines,
+      rig,
+      flooded.address,
+    )
     let sent = 0
     let blocks = 0
     while (sent < FLOOD) {

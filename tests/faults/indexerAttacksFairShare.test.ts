@@ -1,17 +1,13 @@
 import '../support/env'
 import { parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { handler as listTradesHandler } from '../../functions/trades/listTrades'
+import { describe, expect, it } from 'vitest'
 import { listTrades } from '../../lib/db/trade'
 import { depositCursorOf } from '../support/depositCursor'
-import { httpEvent, invoke } from '../support/httpEvent'
 import {
-  deployFloodRig,
-  type FloodRig,
+  firstTradesPage,
   indexerRun,
-  type IndexerEngines,
   type RunFigures,
-  startIndexerEngines,
+  useFloodRig,
   writeFigures,
 } from '../support/indexerEngines'
 import { signInWithWallet } from '../support/walletSignIn'
@@ -38,34 +34,9 @@ Object.assign(process.env, {
 const FUNCTION_TIMEOUT_MS = 60_000
 const MAX_RUNS = 4
 
-let engines: IndexerEngines | undefined
-let rig: FloodRig
-
-beforeAll(async () => {
-  engines = await startIndexerEngines('fair-share')
-  rig = await deployFloodRig(engines, '1000')
-  // The first run puts the cursor at the head: what came before is not a deposit.
-  expect((await indexerRun(0, FUNCTION_TIMEOUT_MS)).timedOut).toBe(false)
-}, 180_000)
-
-afterAll(async () => {
-  await engines?.stop()
-})
+const rig = useFloodRig('fair-share', '1000', FUNCTION_TIMEOUT_MS)
 
 const usd = (amount: string) => parseUnits(amount, 6)
-
-/** The wallet's first page through the route, as its app reads it. */
-async function firstPage(access: string) {
-  const response = await invoke(
-    listTradesHandler,
-    httpEvent({ route: 'listTrades', headers: { authorization: `Bearer ${access}` } }),
-  )
-  expect(response.status).toBe(200)
-  return response.body.result as {
-    count: number
-    trades: Array<{ type: string; status: string; amountExact: string }>
-  }
-}
 
 /** Runs until `done` says so or MAX_RUNS have run; each run's figures, and the first that was. */
 async function runUntil(name: string, done: () => Promise<boolean>) {
@@ -92,17 +63,17 @@ describe('a dust flood into one wallet at three times the run’s transfer budge
     expect(new Set(floods.map((flood) => flood.block)).size).toBe(3)
 
     const listed = async () =>
-      (await firstPage(bystander.access)).count === 1 &&
-      (await firstPage(flooded.access)).count === 1
+      (await firstTradesPage(bystander.access)).count === 1 &&
+      (await firstTradesPage(flooded.access)).count === 1
     const { runs, doneAt } = await runUntil('indexerAttacksFairShare.flood', listed)
 
     expect(doneAt).toBe(1)
     expect(runs[0]?.timedOut).toBe(false)
-    expect(await firstPage(bystander.access)).toEqual({
+    expect(await firstTradesPage(bystander.access)).toEqual({
       count: 1,
       trades: [expect.objectContaining({ type: 'deposit', amountExact: '5' })],
     })
-    expect(await firstPage(flooded.access)).toEqual({
+    expect(await firstTradesPage(flooded.access)).toEqual({
       count: 1,
       trades: [
         expect.objectContaining({ type: 'deposit', status: 'successful', amountExact: '5' }),

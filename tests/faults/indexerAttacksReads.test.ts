@@ -1,18 +1,10 @@
 import '../support/env'
 import { parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { listDepositLags } from '../../lib/db/depositLags'
 import { listTrades } from '../../lib/db/trade'
 import { depositCursorOf } from '../support/depositCursor'
-import {
-  deployFloodRig,
-  type FloodRig,
-  indexerRun,
-  type IndexerEngines,
-  type RunFigures,
-  startIndexerEngines,
-  writeFigures,
-} from '../support/indexerEngines'
+import { indexerRun, type RunFigures, useFloodRig, writeFigures } from '../support/indexerEngines'
 import { signInWithWallet } from '../support/walletSignIn'
 
 // Issue 39, item 5, "counting happens after eth_getLogs, so a flood still costs reads": a dust flood
@@ -35,18 +27,7 @@ Object.assign(process.env, {
 const FUNCTION_TIMEOUT_MS = 60_000
 const MAX_RUNS = 6
 
-let engines: IndexerEngines | undefined
-let rig: FloodRig
-
-beforeAll(async () => {
-  engines = await startIndexerEngines('reads')
-  rig = await deployFloodRig(engines, '1000')
-  expect((await indexerRun(0, FUNCTION_TIMEOUT_MS)).timedOut).toBe(false)
-}, 180_000)
-
-afterAll(async () => {
-  await engines?.stop()
-})
+const rig = useFloodRig('reads', '1000', FUNCTION_TIMEOUT_MS)
 
 const amountsOf = async (wallet: `0x${string}`) =>
   (await listTrades({ wallet, limit: 10, offset: 0, direction: 'ASC' })).trades.map(

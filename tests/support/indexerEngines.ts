@@ -12,8 +12,9 @@ import {
   parseUnits,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
+import { handler as listTradesHandler } from '../../functions/trades/listTrades'
 import { chainOf } from '../../lib/chain/clients'
 import { db } from '../../lib/db/client'
 import type { NetworkIndexing } from '../../lib/trades/indexDeposits'
@@ -27,6 +28,7 @@ import { findFreePort } from '../../lib/local/findFreePort'
 import { createTable } from '../../lib/local/localTable'
 import { listInCatalog } from './catalogListing'
 import { ownDevnetClient } from './faultEngines'
+import { httpEvent, invoke } from './httpEvent'
 import { countRequests } from './requestCounters'
 import { runScheduled } from './scheduledRun'
 import { loadTransferLoop, transferLoopAbi } from './transferLoop'
@@ -200,4 +202,61 @@ export function writeFigures(name: string, figures: unknown): void {
   mkdirSync(folder, { recursive: true })
   writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(figures, null, 2)}\n`)
   console.log(`${name}: ${JSON.stringify(figures)}`)
+}
+
+/**
+ * A file's own indexer engines with a flood rig whose loop holds `loopFunds` whole coins, and a
+ * first run of the handler (within `timeoutMs`) that puts the cursor at the head: what came before
+ * is not a deposit. Started before the file's tests, stopped after them; the returned rig is filled
+ * in once they start.
+ */
+export function useFloodRig(tablePrefix: string, loopFunds: string, timeoutMs: number): FloodRig {
+  let engines: IndexerEngines | undefined
+  const rig = {} as FloodRig
+  beforeAll(async () => {
+    engines = await startIndexerEngines(tablePrefix)
+    Object.assign(rig, await deployFloodRig(engines, loopFunds))
+    expect((await indexerRun(0, timeoutMs)).timedOut).toBe(false)
+  }, 180_000)
+  afterAll(async () => {
+    await engines?.stop()
+  })
+  return rig
+}
+
+/** A wallet's first page of trades through the route, as its app reads it. */
+export async function firstTradesPage(access: string) {
+  const response = await invoke(
+    listTradesHandler,
+    httpEvent({ route: 'listTrades', headers: { authorization: `Bearer ${access}` } }),
+  )
+  expect(response.status).toBe(200)
+  return response.body.result as {
+    count: number
+    trades: Array<{ id: string; type: string; status: string; amountExact: string }>
+  }
+}
+
+/**
+ * As many one-unit transfers to `to` as a block holds: the loop's gas per transfer from two
+ * estimates, what is fixed in a loop transaction, and the block's gas limit.
+ */
+export async function blockCapacity(
+  { client, deployer }: Pick<IndexerEngines, 'client' | 'deployer'>,
+  rig: FloodRig & { loop: Address },
+  to: Address,
+): Promise<{ gasLimit: bigint; perTransfer: bigint; perBlock: bigint }> {
+  const { gasLimit } = await client.getBlock()
+  const estimate = (count: bigint) =>
+    client.estimateContractGas({
+      address: rig.loop,
+      abi: transferLoopAbi,
+      functionName: 'spray',
+      args: [rig.usd, to, 1n, count],
+      account: deployer,
+    })
+  const [hundred, twoHundred] = [await estimate(100n), await estimate(200n)]
+  const perTransfer = (twoHundred - hundred) / 100n
+  const perBlock = (gasLimit - (hundred - 100n * perTransfer)) / perTransfer - 10n
+  return { gasLimit, perTransfer, perBlock }
 }

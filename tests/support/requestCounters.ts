@@ -185,6 +185,20 @@ export function countRequests(client: DynamoDBDocumentClient): RequestCounter {
   }
 }
 
+/** What `run` answers and the requests it made, counted at `client` and the RPC transport. */
+export async function counted<T>(
+  client: DynamoDBDocumentClient,
+  run: () => Promise<T>,
+): Promise<{ value: T; tally: RequestTally }> {
+  const counter = countRequests(client)
+  try {
+    const value = await run()
+    return { value, tally: counter.take() }
+  } finally {
+    counter.stop()
+  }
+}
+
 /** `GetItem ×1, Query ×2`, in name order: a stable cell for tables and snapshots. */
 export function formatCounts(record: Record<string, number>): string {
   return Object.entries(record)

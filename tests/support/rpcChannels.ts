@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel'
 
-// The channels the service's RPC transport (lib/chain/nodeHttpTransport.ts) publishes on, by
+// The channels the service's RPC transport (lib/chain/nodeHttpTransport.ts and rpcPost.ts) publishes on, by
 // name as diagnostics channels are: the request counters, the fault engines and the bench
 // subscribe here. Nothing is published while no one subscribes.
 

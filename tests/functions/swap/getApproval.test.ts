@@ -10,7 +10,7 @@ import { APPROVAL_RPC_CAP } from '../../../lib/rpcCallCaps'
 import { deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
 import { httpEvent, invoke } from '../../support/httpEvent'
 import { randomAddress } from '../../support/marketFixtures'
-import { countRequests } from '../../support/requestCounters'
+import { counted } from '../../support/requestCounters'
 import { type PreparedTransaction, signAll } from '../../support/signPrepared'
 import { signInWithWallet } from '../../support/walletSignIn'
 
@@ -49,6 +49,10 @@ function askApproval(
   )
 }
 
+/** The answer and the requests it cost, counted at the table client and the RPC transport. */
+const askCounted = (token: string | undefined, query: Record<string, string>) =>
+  counted(db(), () => askApproval(token, query))
+
 async function mine(signed: Hex[]) {
   for (const raw of signed) {
     const hash = await sendRawTransaction(devnet(NETWORK), { serializedTransaction: raw })
@@ -70,10 +74,7 @@ describe('GET /api/v1/swap/approval/{network}', () => {
     const wallet = await caller()
     const { usdStablecoin: usdc, swapRouter } = deployment(NETWORK)
     const query = { token: usdc, amount: '250000000', owner: wallet.address }
-    const counter = countRequests(db())
-    const response = await askApproval(wallet.token, query)
-    const tally = counter.take()
-    counter.stop()
+    const { value: response, tally } = await askCounted(wallet.token, query)
 
     expect(response.status).toBe(200)
     const answer = response.body.result as ApprovalAnswer
@@ -156,14 +157,11 @@ describe('GET /api/v1/swap/approval/{network}', () => {
     await mine(await signAll(wallet.account, (first.body.result as ApprovalAnswer).transactions))
     // Asked by another signed-in wallet: a read of any owner's allowance.
     const other = await caller()
-    const counter = countRequests(db())
-    const response = await askApproval(other.token, {
+    const { value: response, tally } = await askCounted(other.token, {
       token: usdc,
       amount: '900',
       owner: wallet.address,
     })
-    const tally = counter.take()
-    counter.stop()
 
     expect(response.status).toBe(200)
     expect(response.body.result).toMatchObject({
@@ -177,14 +175,11 @@ describe('GET /api/v1/swap/approval/{network}', () => {
 
   it('the native coin: not needed, no RPC call', async () => {
     const wallet = await caller()
-    const counter = countRequests(db())
-    const response = await askApproval(wallet.token, {
+    const { value: response, tally } = await askCounted(wallet.token, {
       token: NATIVE_COIN,
       amount: '1000000000000000000',
       owner: wallet.address,
     })
-    const tally = counter.take()
-    counter.stop()
 
     expect(response.status).toBe(200)
     expect(response.body.result).toMatchObject({
