@@ -2,7 +2,7 @@ import { type Address, getAddress, type Hex, isAddressEqual, recoverTypedDataAdd
 import { BadRequest } from '../errors'
 import type { NetworkName } from '../networkNames'
 import { MAX_PERMIT_DEADLINE_SECONDS, permitTypedData } from '../swap/permit'
-import { permitDomainOf, permitSupportOf, readPermitNonce } from '../swap/permitSupport'
+import { type PermitLookup, permitDomainOf, readPermitNonce } from '../swap/permitSupport'
 
 export interface CheckPermitParameters {
   network: NetworkName
@@ -19,6 +19,8 @@ export interface CheckPermitParameters {
   now: bigint
   /** Where the permit sits in the request, for the 400's detail. */
   path: string
+  /** How the token's support is learnt (a prepare's role may not write the table). */
+  lookup: PermitLookup
 }
 
 /**
@@ -31,7 +33,8 @@ export interface CheckPermitParameters {
  * sent. Reads: the support (once per token) and `nonces(owner)`.
  */
 export async function checkPermit(parameters: CheckPermitParameters): Promise<void> {
-  const { network, owner, token, spender, value, deadline, signature, now, path } = parameters
+  const { network, owner, token, spender, value, deadline, signature, now, path, lookup } =
+    parameters
   const refuse = (message: string): never => {
     throw new BadRequest('the permit is not valid; nothing was sent', [{ path, message }])
   }
@@ -39,7 +42,7 @@ export async function checkPermit(parameters: CheckPermitParameters): Promise<vo
   if (deadline > now + BigInt(MAX_PERMIT_DEADLINE_SECONDS)) {
     refuse(`runs until ${deadline}, more than ${MAX_PERMIT_DEADLINE_SECONDS} s from ${now}`)
   }
-  const support = await permitSupportOf(network, token, spender)
+  const support = await lookup(network, token, spender)
   if (!support.supported) refuse(`${getAddress(token)} has no EIP-2612 permit on ${network}`)
   const nonce = await readPermitNonce(network, token, owner)
   const domain = permitDomainOf(

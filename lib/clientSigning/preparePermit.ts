@@ -4,6 +4,7 @@ import { BadRequest } from '../errors'
 import type { NetworkName } from '../networkNames'
 import type { SignedPermit } from '../swap/permit'
 import { permittedPlan, permitToSign, startOf } from '../swap/permitSwap'
+import { lookUpPermitSupport } from '../swap/permitSupport'
 import type { SwapPlan } from '../swap/swapPlan'
 import { checkPermit } from './checkPermit'
 
@@ -56,7 +57,14 @@ const PATH = 'body.permit'
 export async function permitStep(parameters: PermitStepParameters): Promise<PermitStep> {
   const { network, owner, address0, plan, permit, now } = parameters
   if (!permit) {
-    const typedData = await permitToSign({ network, owner, token: address0, plan, now })
+    const typedData = await permitToSign({
+      network,
+      owner,
+      token: address0,
+      plan,
+      now,
+      lookup: lookUpPermitSupport,
+    })
     if (!typedData) return { kind: 'none', plan }
     const { message } = typedData
     const offer: PermitOffer = {
@@ -93,6 +101,7 @@ export async function permitStep(parameters: PermitStepParameters): Promise<Perm
     signature,
     now: startOf(plan, now),
     path: PATH,
+    lookup: lookUpPermitSupport,
   })
   const signed = { token: address0, value: plan.amountIn, deadline, signature }
   return { kind: 'signed', plan: permittedPlan(plan), signed }

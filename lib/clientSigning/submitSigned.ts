@@ -18,6 +18,7 @@ import {
 } from './checkSubmitted'
 import { readKnownTokens } from './knownTokens'
 import { checkPermit } from './checkPermit'
+import { permitSupportOf } from '../swap/permitSupport'
 
 export interface SubmitSignedParameters {
   network: NetworkName
@@ -110,6 +111,7 @@ async function checkSubmittedPermits(
       signature: permit.signature,
       now,
       path,
+      lookup: permitSupportOf,
     })
   }
 }

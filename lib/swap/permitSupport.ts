@@ -31,33 +31,57 @@ export const permitTokenAbi = parseAbi([
 /** A container's answers, in front of the table's (a token's code does not change). */
 const known = new Map<string, PermitSupport>()
 
+/** How a route learns a token's permit support: lookUpPermitSupport or permitSupportOf. */
+export type PermitLookup = (
+  network: NetworkName,
+  token: Address,
+  spender: Address,
+) => Promise<PermitSupport>
+
 /**
  * Whether `token` implements EIP-2612 `permit` on `network`, and its EIP-712 domain: from this
- * container's memory, else the table, else probed on chain (probePermit) and kept in both. Judged
- * by the contract's answers, never by its symbol.
+ * container's memory, else the table, else probed on chain (probePermit) and kept in memory.
+ * Judged by the contract's answers, never by its symbol. For routes whose role writes nothing
+ * here (prepare); permitSupportOf keeps a probe's answer in the table too.
  */
+export async function lookUpPermitSupport(
+  network: NetworkName,
+  token: Address,
+  spender: Address,
+): Promise<PermitSupport> {
+  return (await found(network, token, spender)).support
+}
+
+/** lookUpPermitSupport, a probed answer kept in the table for every container after this one. */
 export async function permitSupportOf(
   network: NetworkName,
   token: Address,
   spender: Address,
 ): Promise<PermitSupport> {
+  const { support, probed } = await found(network, token, spender)
+  // The answer stands without the write: the next container probes again.
+  if (probed) {
+    await putPermitSupport(network, token, support).catch((error: unknown) => {
+      logger.warn('permit support not kept', {
+        network,
+        token,
+        error: error instanceof Error ? error.name : 'unknown',
+      })
+    })
+  }
+  return support
+}
+
+async function found(
+  network: NetworkName,
+  token: Address,
+  spender: Address,
+): Promise<{ support: PermitSupport; probed: boolean }> {
   const id = `${network}:${token.toLowerCase()}`
   const remembered = known.get(id) ?? (await getPermitSupport(network, token))
-  if (remembered) {
-    known.set(id, remembered)
-    return remembered
-  }
-  const probed = await probePermit(network, token, spender)
-  known.set(id, probed)
-  // The answer stands without the write: the next container probes again.
-  await putPermitSupport(network, token, probed).catch((error: unknown) => {
-    logger.warn('permit support not kept', {
-      network,
-      token,
-      error: error instanceof Error ? error.name : 'unknown',
-    })
-  })
-  return probed
+  const support = remembered ?? (await probePermit(network, token, spender))
+  known.set(id, support)
+  return { support, probed: !remembered }
 }
 
 /** The token's domain as the signer's wallet must see it. */

@@ -8,7 +8,12 @@ import {
   permitTypedData,
   type SignedPermit,
 } from './permit'
-import { permitDomainOf, permitSupportOf, readPermitNonce } from './permitSupport'
+import {
+  type PermitLookup,
+  permitDomainOf,
+  permitSupportOf,
+  readPermitNonce,
+} from './permitSupport'
 import type { SwapPlan } from './swapPlan'
 
 export interface PermitToSignParameters {
@@ -18,6 +23,8 @@ export interface PermitToSignParameters {
   token: Address
   plan: SwapPlan
   now?: Date
+  /** How the token's support is learnt (prepare may not write the table; a `{key}` swap does). */
+  lookup: PermitLookup
 }
 
 /**
@@ -26,9 +33,10 @@ export interface PermitToSignParameters {
  * router as spender, exactly the swap's input, the owner's current nonce, and a deadline
  * PERMIT_DEADLINE_SECONDS from the later of the clock and the quoted block. Undefined otherwise.
  */
-export async function permitToSign({ network, owner, token, plan, now }: PermitToSignParameters) {
+export async function permitToSign(parameters: PermitToSignParameters) {
+  const { network, owner, token, plan, now, lookup } = parameters
   if (isNative(token) || plan.approvals.length === 0) return undefined
-  const support = await permitSupportOf(network, token, plan.router)
+  const support = await lookup(network, token, plan.router)
   if (!support.supported) return undefined
   const nonce = await readPermitNonce(network, token, owner)
   const message: PermitMessage = {
@@ -60,9 +68,9 @@ export function permittedPlan(plan: SwapPlan): SwapPlan {
  * when permitToSign offers one.
  */
 export async function signPermit(
-  parameters: PermitToSignParameters & { account: PrivateKeyAccount },
+  parameters: Omit<PermitToSignParameters, 'lookup'> & { account: PrivateKeyAccount },
 ): Promise<SignedPermit | undefined> {
-  const typedData = await permitToSign(parameters)
+  const typedData = await permitToSign({ ...parameters, lookup: permitSupportOf })
   if (!typedData) return undefined
   const signature = await parameters.account.signTypedData(typedData)
   const { verifyingContract: token } = typedData.domain
