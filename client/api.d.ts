@@ -1914,6 +1914,10 @@ export interface components {
                         verifyingContract: string;
                     };
                     types: {
+                        EIP712Domain: {
+                            name: string;
+                            type: string;
+                        }[];
                         Permit: {
                             name: string;
                             type: string;

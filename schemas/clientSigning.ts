@@ -96,6 +96,7 @@ export const permitOfferSchema = z.object({
       verifyingContract: addressString,
     }),
     types: z.object({
+      EIP712Domain: z.array(z.object({ name: z.string(), type: z.string() })).check(z.length(4)),
       Permit: z.array(z.object({ name: z.string(), type: z.string() })).check(z.length(5)),
     }),
     primaryType: z.literal('Permit'),

@@ -2,7 +2,7 @@ import { type Address, type Hex } from 'viem'
 import { isNative } from '../constants'
 import { BadRequest } from '../errors'
 import type { NetworkName } from '../networkNames'
-import type { SignedPermit } from '../swap/permit'
+import { PERMIT_DOMAIN_FIELDS, type SignedPermit } from '../swap/permit'
 import { permittedPlan, permitToSign, startOf } from '../swap/permitSwap'
 import { lookUpPermitSupport } from '../swap/permitSupport'
 import type { SwapPlan } from '../swap/swapPlan'
@@ -21,6 +21,7 @@ export interface PermitOffer {
   typedData: {
     domain: { name: string; version: string; chainId: number; verifyingContract: Address }
     types: {
+      EIP712Domain: { name: string; type: string }[]
       Permit: { name: string; type: string }[]
     }
     primaryType: 'Permit'
@@ -70,7 +71,11 @@ export async function permitStep(parameters: PermitStepParameters): Promise<Perm
     const offer: PermitOffer = {
       typedData: {
         ...typedData,
-        types: { Permit: typedData.types.Permit.map((field) => ({ ...field })) },
+        // EIP712Domain listed too: eth_signTypedData_v4 wallets hash the domain by it.
+        types: {
+          EIP712Domain: PERMIT_DOMAIN_FIELDS.map((field) => ({ ...field })),
+          Permit: typedData.types.Permit.map((field) => ({ ...field })),
+        },
         message: {
           ...message,
           value: message.value.toString(),

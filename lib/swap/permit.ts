@@ -28,6 +28,14 @@ export const PERMIT_TYPES = {
   ],
 } as const
 
+/** The EIP712Domain fields of a permit's domain, as eth_signTypedData_v4 wants them listed. */
+export const PERMIT_DOMAIN_FIELDS = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const
+
 /**
  * How long a permit the service prepares stays valid: short, since the wallet signs the swap right
  * after (and an unused signature is a standing allowance until then).

@@ -14,7 +14,10 @@ import { signInWithWallet } from './walletSignIn'
 export interface PermitOffer {
   typedData: {
     domain: { name: string; version: string; chainId: number; verifyingContract: Address }
-    types: { Permit: { name: string; type: string }[] }
+    types: {
+      EIP712Domain: { name: string; type: string }[]
+      Permit: { name: string; type: string }[]
+    }
     primaryType: 'Permit'
     message: { owner: Address; spender: Address; value: string; nonce: string; deadline: string }
   }

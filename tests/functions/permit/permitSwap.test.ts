@@ -123,6 +123,22 @@ describe('a permit swap over HTTP: prepare, sign the permit, prepare again, sign
           chainId: dex.chainId,
           verifyingContract: getAddress(dex.usdStablecoin),
         })
+        // As eth_signTypedData_v4 takes it: the domain's fields listed beside the permit's.
+        expect(offer.typedData.types).toEqual({
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'version', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          Permit: [
+            { name: 'owner', type: 'address' },
+            { name: 'spender', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        })
         expect(offer.typedData.message).toEqual({
           owner: wallet.address,
           spender: dex.swapRouter,

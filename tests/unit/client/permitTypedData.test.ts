@@ -77,6 +77,13 @@ const PERMIT_FIELDS: { name: string; type: string }[] = [
   { name: 'deadline', type: 'uint256' },
 ]
 
+const DOMAIN_FIELDS: { name: string; type: string }[] = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+]
+
 const address = fc
   .uint8Array({ minLength: 20, maxLength: 20 })
   .map((bytes) => getAddress(toHex(bytes)))
@@ -90,7 +97,7 @@ const offers = fc.record({
       chainId: fc.integer({ min: 1, max: 2 ** 31 }),
       verifyingContract: address,
     }),
-    types: fc.constant({ Permit: PERMIT_FIELDS }),
+    types: fc.constant({ EIP712Domain: DOMAIN_FIELDS, Permit: PERMIT_FIELDS }),
     primaryType: fc.constant('Permit' as const),
     message: fc.record({
       owner: address,
