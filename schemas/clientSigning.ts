@@ -49,7 +49,10 @@ const unsignedTransactionsSchema = z
 /** 65 bytes: r ‖ s ‖ v, as eth_signTypedData_v4 answers. */
 const signatureString = z
   .string()
-  .check(z.regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in 0x-prefixed hex'))
+  .check(
+    z.maxLength(132),
+    z.regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature in 0x-prefixed hex'),
+  )
 
 /**
  * A permit the wallet signed from a prepare answer's `permit` (DECISIONS §10.2): prepared again
@@ -81,7 +84,13 @@ export const prepareNativeSwapBodySchema = prepareSwapBodySchema.check(
   z.superRefine(checkNativeSide),
 )
 
-const uint256String = z.string().check(z.regex(/^\d{1,78}$/, 'a decimal integer'))
+const uint256String = z.string().check(z.maxLength(78), z.regex(/^\d{1,78}$/, 'a decimal integer'))
+
+/** An EIP-712 struct field: its name and Solidity type. */
+const typedFieldSchema = z.object({
+  name: z.string().check(z.maxLength(32), z.regex(/^[A-Za-z_]\w*$/)),
+  type: z.string().check(z.maxLength(32), z.regex(/^[a-z]+\d*$/)),
+})
 
 /**
  * The EIP-712 permit to sign instead of an approval (EIP-2612, DECISIONS §10.2), as
@@ -91,13 +100,13 @@ export const permitOfferSchema = z.object({
   typedData: z.object({
     domain: z.object({
       name: z.string().check(z.maxLength(MAX_DESCRIPTION_LINE_CHARS)),
-      version: z.string().check(z.maxLength(MAX_DESCRIPTION_LINE_CHARS)),
+      version: z.string().check(z.maxLength(32), z.regex(/^[\w.-]+$/)),
       chainId: z.int().check(z.positive()),
       verifyingContract: addressString,
     }),
     types: z.object({
-      EIP712Domain: z.array(z.object({ name: z.string(), type: z.string() })).check(z.length(4)),
-      Permit: z.array(z.object({ name: z.string(), type: z.string() })).check(z.length(5)),
+      EIP712Domain: z.array(typedFieldSchema).check(z.length(4)),
+      Permit: z.array(typedFieldSchema).check(z.length(5)),
     }),
     primaryType: z.literal('Permit'),
     message: z.object({
