@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Swap tokens ethereum
-         * @description Swaps on ethereum (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
+         * @description Swaps on ethereum (either side may be the native coin), signed with `{key}`; when the allowance is short, a token with EIP-2612 `permit` is permitted inside the swap (the key signs the permit; the multicall starts with `selfPermit`: one transaction, no standing allowance), any other is approved first (mined before the swap). The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
          */
         post: operations["swapTokensEthereum"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap tokens ethereum
-         * @description The unsigned transactions (an approval where needed, then the swap) that the ethereum swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
+         * @description The unsigned transactions (an approval where needed, then the swap) that the ethereum swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 `permit`, the answer also offers `permit`: the EIP-712 typed data to sign instead of the approvals; prepared again with `permit: {deadline, signature}`, the answer is the one swap, its multicall starting with `selfPermit` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).
          */
         post: operations["prepareSwapTokensEthereum"];
         delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Submit ethereum
-         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ethereum, after checking each is one the service would have prepared.
+         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ethereum, after checking each is one the service would have prepared. A swap whose multicall starts with `selfPermit` carries the wallet's permit signature: it is verified (this chain, the token, the router, the swap's exact amount, the current nonce, a deadline not past and at most an hour away) before anything is sent, 400 otherwise.
          */
         post: operations["submitEthereum"];
         delete?: never;
@@ -455,7 +455,7 @@ export interface paths {
         put?: never;
         /**
          * Swap tokens altchain
-         * @description Swaps a token for another on altchain, signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
+         * @description Swaps a token for another on altchain, signed with `{key}`; when the allowance is short, a token with EIP-2612 `permit` is permitted inside the swap (the key signs the permit; the multicall starts with `selfPermit`: one transaction, no standing allowance), any other is approved first (mined before the swap). The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
          */
         post: operations["swapTokensAltchain"];
         delete?: never;
@@ -515,7 +515,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap tokens altchain
-         * @description The unsigned transactions (an approval where needed, then the swap) that the altchain token swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
+         * @description The unsigned transactions (an approval where needed, then the swap) that the altchain token swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 `permit`, the answer also offers `permit`: the EIP-712 typed data to sign instead of the approvals; prepared again with `permit: {deadline, signature}`, the answer is the one swap, its multicall starting with `selfPermit` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).
          */
         post: operations["prepareSwapTokensAltchain"];
         delete?: never;
@@ -535,7 +535,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap native altchain
-         * @description The unsigned transactions that the altchain native swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
+         * @description The unsigned transactions that the altchain native swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 `permit`, the answer also offers `permit`: the EIP-712 typed data to sign instead of the approvals; prepared again with `permit: {deadline, signature}`, the answer is the one swap, its multicall starting with `selfPermit` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).
          */
         post: operations["prepareSwapNativeAltchain"];
         delete?: never;
@@ -575,7 +575,7 @@ export interface paths {
         put?: never;
         /**
          * Submit altchain
-         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on altchain, after checking each is one the service would have prepared.
+         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on altchain, after checking each is one the service would have prepared. A swap whose multicall starts with `selfPermit` carries the wallet's permit signature: it is verified (this chain, the token, the router, the swap's exact amount, the current nonce, a deadline not past and at most an hour away) before anything is sent, 400 otherwise.
          */
         post: operations["submitAltchain"];
         delete?: never;
@@ -615,7 +615,7 @@ export interface paths {
         put?: never;
         /**
          * Swap tokens base
-         * @description Swaps on base (either side may be the native coin), signed with `{key}`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
+         * @description Swaps on base (either side may be the native coin), signed with `{key}`; when the allowance is short, a token with EIP-2612 `permit` is permitted inside the swap (the key signs the permit; the multicall starts with `selfPermit`: one transaction, no standing allowance), any other is approved first (mined before the swap). The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.
          */
         post: operations["swapTokensBase"];
         delete?: never;
@@ -655,7 +655,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare swap tokens base
-         * @description The unsigned transactions (an approval where needed, then the swap) that the base swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).
+         * @description The unsigned transactions (an approval where needed, then the swap) that the base swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 `permit`, the answer also offers `permit`: the EIP-712 typed data to sign instead of the approvals; prepared again with `permit: {deadline, signature}`, the answer is the one swap, its multicall starting with `selfPermit` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).
          */
         post: operations["prepareSwapTokensBase"];
         delete?: never;
@@ -695,7 +695,7 @@ export interface paths {
         put?: never;
         /**
          * Submit base
-         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on base, after checking each is one the service would have prepared.
+         * @description Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on base, after checking each is one the service would have prepared. A swap whose multicall starts with `selfPermit` carries the wallet's permit signature: it is verified (this chain, the token, the router, the swap's exact amount, the current nonce, a deadline not past and at most an hour away) before anything is sent, 400 otherwise.
          */
         post: operations["submitBase"];
         delete?: never;
@@ -1705,7 +1705,68 @@ export interface components {
             blockNumber: number;
         };
         /**
-         * @description The transactions of a swap, to sign in order.
+         * @description A swap to prepare (either side may be the native coin), with a signed permit when one was offered.
+         * @example {
+         *       "amount": "0.5",
+         *       "address0": "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+         *       "decimals0": 18,
+         *       "address1": "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+         *       "decimals1": 6,
+         *       "slippageBps": 50
+         *     }
+         */
+        PrepareSwap: {
+            amount: string;
+            /** @description A mixed-case address must carry a valid EIP-55 checksum. */
+            address0: string;
+            /** Format: int32 */
+            decimals0: number;
+            /** @description A mixed-case address must carry a valid EIP-55 checksum. */
+            address1: string;
+            /** Format: int32 */
+            decimals1: number;
+            /**
+             * Format: int32
+             * @default 50
+             */
+            slippageBps?: number;
+            /**
+             * Format: int32
+             * @default 1200
+             */
+            deadlineSeconds?: number;
+            permit?: {
+                /** Format: int64 */
+                deadline: number;
+                signature: string;
+            };
+        };
+        /**
+         * @description A token swap to prepare (no native coin), with a signed permit when one was offered.
+         * @example {
+         *       "amount": "0.5",
+         *       "address0": "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+         *       "decimals0": 18,
+         *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+         *       "decimals1": 18,
+         *       "slippageBps": 50
+         *     }
+         */
+        PrepareTokenSwap: components["schemas"]["PrepareSwap"];
+        /**
+         * @description A swap with the native coin on one side to prepare, with a signed permit when one was offered.
+         * @example {
+         *       "amount": "0.2",
+         *       "address0": "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+         *       "decimals0": 18,
+         *       "address1": "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
+         *       "decimals1": 18,
+         *       "slippageBps": 100
+         *     }
+         */
+        PrepareNativeSwap: components["schemas"]["PrepareSwap"];
+        /**
+         * @description The transactions of a swap, to sign in order; where token0 has EIP-2612, the permit to sign instead of the approvals.
          * @example {
          *       "transactions": [
          *         {
@@ -1843,6 +1904,38 @@ export interface components {
          */
         PreparedSwap: {
             transactions: components["schemas"]["UnsignedTransaction"][];
+            permit?: {
+                typedData: {
+                    domain: {
+                        name: string;
+                        version: string;
+                        /** Format: int64 */
+                        chainId: number;
+                        verifyingContract: string;
+                    };
+                    types: {
+                        EIP712Domain: {
+                            name: string;
+                            type: string;
+                        }[];
+                        Permit: {
+                            name: string;
+                            type: string;
+                        }[];
+                    };
+                    /** @constant */
+                    primaryType: "Permit";
+                    message: {
+                        owner: string;
+                        spender: string;
+                        value: string;
+                        nonce: string;
+                        deadline: string;
+                    };
+                };
+                /** Format: int64 */
+                deadline: number;
+            };
             preview: components["schemas"]["Preview"];
             quote: components["schemas"]["PreparedQuote"];
         };
@@ -4076,7 +4169,7 @@ export interface operations {
                  *       "slippageBps": 50
                  *     }
                  */
-                "application/json": components["schemas"]["Swap"];
+                "application/json": components["schemas"]["PrepareSwap"];
             };
         };
         responses: {
@@ -4833,7 +4926,7 @@ export interface operations {
                  *       "slippageBps": 50
                  *     }
                  */
-                "application/json": components["schemas"]["TokenSwap"];
+                "application/json": components["schemas"]["PrepareTokenSwap"];
             };
         };
         responses: {
@@ -5019,7 +5112,7 @@ export interface operations {
                  *       "slippageBps": 100
                  *     }
                  */
-                "application/json": components["schemas"]["NativeSwap"];
+                "application/json": components["schemas"]["PrepareNativeSwap"];
             };
         };
         responses: {
@@ -5629,7 +5722,7 @@ export interface operations {
                  *       "slippageBps": 50
                  *     }
                  */
-                "application/json": components["schemas"]["Swap"];
+                "application/json": components["schemas"]["PrepareSwap"];
             };
         };
         responses: {

@@ -195,3 +195,28 @@ export function createWalletApi(options: WalletApiOptions) {
 }
 
 export type WalletApi = ReturnType<typeof createWalletApi>
+
+/** The EIP-712 permit a prepare answer offers (`result.permit`, DECISIONS §10.2). */
+export type PermitOffer = NonNullable<Schemas['PreparedSwap']['permit']>
+
+/**
+ * A prepare answer's `permit` as viem's `signTypedData` takes it (quantities as bigint; an
+ * `eth_signTypedData_v4` wallet takes the offer's own `typedData` as it is). Sign it, then prepare
+ * the same swap again with `permit: { deadline: offer.deadline, signature }`: the answer is one
+ * swap whose multicall starts with `selfPermit`, to sign and submit.
+ */
+export function permitTypedData(offer: PermitOffer) {
+  const { domain, message } = offer.typedData
+  return {
+    domain: { ...domain, verifyingContract: domain.verifyingContract as `0x${string}` },
+    types: { Permit: offer.typedData.types.Permit },
+    primaryType: 'Permit' as const,
+    message: {
+      owner: message.owner as `0x${string}`,
+      spender: message.spender as `0x${string}`,
+      value: BigInt(message.value),
+      nonce: BigInt(message.nonce),
+      deadline: BigInt(message.deadline),
+    },
+  }
+}

@@ -21,10 +21,18 @@ export const QUOTE_RPC_CAP = 40
 export const PREVIEW_RPC_CALLS = 4
 
 /**
- * A prepared swap: the quote's calls with the estimate, the wallet's nonce, tip, balance and
- * allowance, and the preview (whose simulation also gives an approval and swap their gas).
+ * A permit (DECISIONS §10.2, lib/swap/permitSupport.ts): the token's support probed (three reads
+ * in one round trip, then a simulated permit; once per token, then kept in the table) and the
+ * owner's `nonces`, each retried once.
  */
-export const PREPARE_SWAP_RPC_CAP = 48 + PREVIEW_RPC_CALLS
+export const PERMIT_RPC_CALLS = 10
+
+/**
+ * A prepared swap: the quote's calls with the estimate, the wallet's nonce, tip, balance and
+ * allowance, a permit where the allowance is short, and the preview (whose simulation also gives
+ * an approval and swap their gas).
+ */
+export const PREPARE_SWAP_RPC_CAP = 48 + PREVIEW_RPC_CALLS + PERMIT_RPC_CALLS
 
 /**
  * A prepared transfer: decimals, balance, block, nonce, tip and the estimate, each retried once,
@@ -46,7 +54,7 @@ export const APPROVAL_RPC_CAP = 10 + PREVIEW_RPC_CALLS
 export const RECEIPT_WAIT_RPC_CALLS = 90
 
 /**
- * A `{key}` swap: what a prepared one reads (its preview before anything is sent), then up to two approvals (a non-zero allowance reset
+ * A `{key}` swap: what a prepared one reads (its preview before anything is sent; its permit, signed by the key), then up to two approvals (a non-zero allowance reset
  * first), each estimated, sent and waited for, and the swap estimated again and sent.
  */
 export const SWAP_RPC_CAP = PREPARE_SWAP_RPC_CAP + 2 * (2 + RECEIPT_WAIT_RPC_CALLS) + 4
@@ -56,9 +64,10 @@ export const TRANSFER_RPC_CAP = PREPARE_TRANSFER_RPC_CAP + 2
 
 /**
  * A submit of up to 3 signed transactions: the pending nonce and the decimals of up to two moved
- * tokens outside the catalog, then each broadcast, each approval waited for before the next.
+ * tokens outside the catalog, a swap's permit checked, then each broadcast, each approval waited
+ * for before the next.
  */
-export const SUBMIT_RPC_CAP = 6 + 3 * 2 + 2 * RECEIPT_WAIT_RPC_CALLS
+export const SUBMIT_RPC_CAP = 6 + PERMIT_RPC_CALLS + 3 * 2 + 2 * RECEIPT_WAIT_RPC_CALLS
 
 /** A trade looked up by id or hash: a pending trade's receipt, tried on up to three URLs (or one retried). */
 export const TRADE_LOOKUP_RPC_CAP = 3

@@ -60,7 +60,7 @@ interface SwapSides {
 type Refinement = z.core.$RefinementCtx<SwapSides>
 
 /** Checks that need both sides: exact amount, distinct tokens, the native coin's 18 decimals. */
-function checkSides(sides: SwapSides, context: Refinement): void {
+export function checkSides(sides: SwapSides, context: Refinement): void {
   const { amount, address0, address1, decimals0, decimals1 } = sides
   if (!isAmount(amount) || !isDecimals(decimals0) || !isDecimals(decimals1)) return
   if (!isAnAddress(address0) || !isAnAddress(address1)) return
@@ -204,7 +204,8 @@ export function quoteResultSchemaOf(network: NetworkName) {
 export const keyParamsSchema = z.strictObject({ key: privateKeyInput() })
 export type KeyParams = z.infer<typeof keyParamsSchema>
 
-const SWAP_FIELDS = 'amount, address0, decimals0, address1, decimals1, slippageBps, deadlineSeconds'
+export const SWAP_FIELDS =
+  'amount, address0, decimals0, address1, decimals1, slippageBps, deadlineSeconds'
 
 const swapBodyObject = z.strictObject(
   {
@@ -225,38 +226,43 @@ const swapBodyObject = z.strictObject(
   { error: unknownFieldsError('body', SWAP_FIELDS) },
 )
 
+/** The swap body's fields, for a route that takes more (a prepare's `permit`). */
+export const swapBodyShape = swapBodyObject.shape
+
 /** Either side may be the native coin (a network without a native route of its own). */
 export const swapBodySchema = swapBodyObject.check(z.superRefine(checkSides))
 export type SwapBody = z.infer<typeof swapBodySchema>
 
 /** Token to token only: the tokens route of a network with a native route of its own. */
-export const tokenSwapBodySchema = swapBodySchema.check(
-  z.superRefine((body, context) => {
-    if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
-    if (isNative(body.address0) || isNative(body.address1)) {
-      context.addIssue({
-        code: 'custom',
-        path: [isNative(body.address0) ? 'address0' : 'address1'],
-        message:
-          'this route swaps tokens; the native coin has a route of its own, /v1/swap/native/<network>',
-      })
-    }
-  }),
-)
+export const tokenSwapBodySchema = swapBodySchema.check(z.superRefine(checkTokensOnly))
+
+/** Neither side is the native coin (a tokens route beside a native one). */
+export function checkTokensOnly(body: SwapSides, context: Refinement): void {
+  if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
+  if (isNative(body.address0) || isNative(body.address1)) {
+    context.addIssue({
+      code: 'custom',
+      path: [isNative(body.address0) ? 'address0' : 'address1'],
+      message:
+        'this route swaps tokens; the native coin has a route of its own, /v1/swap/native/<network>',
+    })
+  }
+}
 
 /** Exactly one side is the native coin. */
-export const nativeSwapBodySchema = swapBodySchema.check(
-  z.superRefine((body, context) => {
-    if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
-    if (!isNative(body.address0) && !isNative(body.address1)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['address0'],
-        message: `one side must be the native coin (${NATIVE_COIN})`,
-      })
-    }
-  }),
-)
+export const nativeSwapBodySchema = swapBodySchema.check(z.superRefine(checkNativeSide))
+
+/** Exactly one side is the native coin. */
+export function checkNativeSide(body: SwapSides, context: Refinement): void {
+  if (!isAnAddress(body.address0) || !isAnAddress(body.address1)) return
+  if (!isNative(body.address0) && !isNative(body.address1)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['address0'],
+      message: `one side must be the native coin (${NATIVE_COIN})`,
+    })
+  }
+}
 
 export const transferBodySchema = z
   .strictObject(

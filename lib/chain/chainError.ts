@@ -13,7 +13,7 @@ import { ChainUnavailable, Unprocessable } from '../errors'
 // the node's failure.
 const REVERT_CODE = 3
 
-function isRevert(error: BaseError): boolean {
+export function isRevert(error: BaseError): boolean {
   return Boolean(
     error.walk(
       (cause) =>

@@ -17,7 +17,7 @@ import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { NATIVE_COIN } from '../constants'
 import { BadRequest, Unprocessable } from '../errors'
-import { checkSwapRouterCall } from './checkSwapRouterCall'
+import { checkSwapRouterCall, type SubmittedPermit } from './checkSwapRouterCall'
 import type { KnownTokens } from './knownTokens'
 import type { TransactionKind } from './unsignedTransaction'
 
@@ -34,6 +34,8 @@ export interface CheckedTransaction {
   /** Base units of `token`. */
   amount: bigint
   isNativeTransfer: boolean
+  /** A swap's selfPermit, verified against the chain before anything is sent (checkPermit). */
+  permit?: SubmittedPermit
 }
 
 export interface CheckSubmittedParameters {
@@ -132,6 +134,7 @@ function swapRouterSwap(
     token,
     amount,
     tokens: named,
+    permit,
   } = checkSwapRouterCall({
     data: parsed.data ?? '0x',
     value: parsed.value ?? 0n,
@@ -148,6 +151,7 @@ function swapRouterSwap(
     token,
     amount,
     isNativeTransfer: token === NATIVE_COIN,
+    ...(permit && { permit }),
   }
 }
 

@@ -5,6 +5,7 @@ import {
   type Hex,
   isAddressEqual,
   parseAbi,
+  serializeSignature,
   size,
   slice,
 } from 'viem'
@@ -13,8 +14,9 @@ import { NATIVE_COIN } from '../constants'
 /**
  * The SwapRouter02 functions a submitted router transaction may call inside its
  * `multicall(deadline, data)`: those swapRouterCall builds, plus wrapETH / refundETH (a client
- * paying the coin in may wrap or refund it). Anything else (exactOutput, exactInputSingle,
- * approve and pull helpers, self-permit, a nested multicall) is refused.
+ * paying the coin in may wrap or refund it), and selfPermit as the first call (a permit swap,
+ * DECISIONS §10.2). Anything else (exactOutput, exactInputSingle, approve and pull helpers,
+ * selfPermitAllowed, a nested multicall) is refused.
  */
 export const submittedRouterAbi = parseAbi([
   'struct ExactInputParams { bytes path; address recipient; uint256 amountIn; uint256 amountOutMinimum; }',
@@ -25,6 +27,7 @@ export const submittedRouterAbi = parseAbi([
   'function sweepToken(address token, uint256 amountMinimum, address recipient) payable',
   'function wrapETH(uint256 value) payable',
   'function refundETH() payable',
+  'function selfPermit(address token, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) payable',
 ])
 
 /** SwapRouter02's recipient meaning "the router itself" (Constants.ADDRESS_THIS). */
@@ -49,6 +52,19 @@ export interface CheckedSwapRouterCall {
   amount: bigint
   /** Every token the inner calls name (paths, swept tokens): the catalog must know each. */
   tokens: Address[]
+  /**
+   * The first call's `selfPermit`, of the input token: its signature is verified against the
+   * chain before anything is sent (checkPermit).
+   */
+  permit?: SubmittedPermit
+}
+
+/** A submitted swap's `selfPermit`, as signed: value, deadline and the signature's parts. */
+export interface SubmittedPermit {
+  token: Address
+  value: bigint
+  deadline: bigint
+  signature: Hex
 }
 
 /** The tokens of a V3 packed path (token, fee, token, ...); undefined when malformed. */
@@ -85,6 +101,8 @@ function routerLedger({ wallet, router, refuse }: CheckSwapRouterCallParameters)
     tokens: [] as Address[],
     inputs: [] as Array<{ token: Address; amount: bigint }>,
     wrapped: 0n,
+    permit: undefined as SubmittedPermit | undefined,
+    calls: 0,
     hold: (token: Address) => held.add(token.toLowerCase()),
     release: (token: Address) => held.delete(token.toLowerCase()),
     isWallet: (recipient: Address) => isAddressEqual(recipient, wallet),
@@ -115,7 +133,16 @@ function applyInnerCall(
   const { wrappedNative } = parameters
   // Annotated, so TypeScript narrows after each call (a destructured one does not).
   const refuse: (why: string) => never = parameters.refuse
+  ledger.calls += 1
   switch (call.functionName) {
+    case 'selfPermit': {
+      if (ledger.calls !== 1) refuse('calls selfPermit other than first')
+      const [token, value, deadline, v, r, s] = call.args
+      ledger.tokens.push(token)
+      const signature = serializeSignature({ r, s, v: BigInt(v) })
+      ledger.permit = { token: getAddress(token), value, deadline, signature }
+      break
+    }
     case 'multicall':
       refuse('calls a swap router function the service does not prepare')
       break
@@ -178,9 +205,13 @@ function settledInput(
     refuse('swaps more than one input token')
   }
   const amount = inputs.reduce((sum, input) => sum + input.amount, 0n)
+  const { permit } = ledger
+  if (permit && (value !== 0n || !isAddressEqual(permit.token, first.token))) {
+    refuse('permits a token other than the one the swap spends')
+  }
   if (value === 0n) {
     if (wrapped !== 0n) refuse('wraps native coin it does not send')
-    return { token: first.token, amount, tokens }
+    return { token: first.token, amount, tokens, ...(permit && { permit }) }
   }
   if (!isAddressEqual(first.token, wrappedNative)) {
     refuse('sends native coin with a swap whose input is not the wrapped coin')

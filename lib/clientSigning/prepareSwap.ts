@@ -16,6 +16,8 @@ import { withNativeShortfall } from '../preview/previewChecks'
 import type { Preview } from '../preview/previewSequence'
 import { withHeadroom } from '../send/gasLimit'
 import { previewSwap } from '../swap/swapPreview'
+import { withSelfPermit } from '../swap/permit'
+import { type PermitOffer, type PermitSignature, permitStep } from './preparePermit'
 
 export interface PrepareSwapParameters extends SwapSides {
   /** The signed-in wallet: it signs, pays and receives. */
@@ -23,10 +25,17 @@ export interface PrepareSwapParameters extends SwapSides {
   slippageBps: number
   deadlineSeconds?: number
   now?: Date
+  /** A permit the wallet signed from a previous answer's `permit`: the swap starts with it. */
+  permit?: PermitSignature
 }
 
 export interface PreparedSwap {
   transactions: UnsignedTransaction[]
+  /**
+   * Where the allowance is short and token0 has EIP-2612 permit, and no `permit` was sent: the
+   * typed data to sign instead of the approvals, then prepare again with the signature.
+   */
+  permit?: PermitOffer
   /** What the transactions would do, simulated in order at the quote's block (DECISIONS §10.2). */
   preview: Preview
   /** The quote the swap was built from, with the route that shows its work (DECISIONS §8.1). */
@@ -47,7 +56,9 @@ export interface PreparedSwap {
  * native balance beside it; the swap's gas in it when no approval comes first); then the sequence
  * simulated at the quote's block, its preview (DECISIONS §10.2) and otherwise its gas, within a
  * request's budget of capped calls: nothing is signed, sent or recorded. A short balance or
- * allowance and a failing simulation are the preview's issues, not a refusal.
+ * allowance and a failing simulation are the preview's issues, not a refusal. Where the allowance
+ * is short and token0 has EIP-2612, the answer offers the permit to sign; sent back signed, the
+ * swap alone, its multicall starting with selfPermit (permitStep, docs/trading.md).
  */
 export async function prepareSwap(parameters: PrepareSwapParameters): Promise<PreparedSwap> {
   const { network, address0, address1 } = parameters
@@ -60,10 +71,13 @@ async function prepareKnownSwap(
   tokens: KnownTokens,
 ): Promise<PreparedSwap> {
   const { network, owner, address0, address1, decimals0, decimals1, slippageBps } = parameters
-  const [plan, nativeBalance] = await Promise.all([
+  const [read, nativeBalance] = await Promise.all([
     planSwap({ ...parameters, reportShortBalance: true }),
     isNative(address0) ? undefined : readNativeBalance(network, owner),
   ])
+  // A permit offered, or a signed one verified (400 if not the wallet's for this very swap).
+  const step = await permitStep({ ...parameters, plan: read })
+  const { plan } = step
   const { router, amountIn, approvals } = plan
   const [label0, label1] = [tokens.label(address0), tokens.label(address1)]
   const approve = (amount: bigint): PlannedTransaction => ({
@@ -78,11 +92,12 @@ async function prepareKnownSwap(
   })
   const amountOutMin = minimumOut(plan.best.amountOut, slippageBps)
   const call = swapCallOf(plan, parameters)
+  const permitted = step.kind === 'signed' ? `, with a permit of ${label0} for the router` : ''
   const swap: PlannedTransaction = {
     kind: 'swap',
-    description: `swap ${formatUnits(amountIn, decimals0)} ${label0} for at least ${formatUnits(amountOutMin, decimals1)} ${label1}`,
+    description: `swap ${formatUnits(amountIn, decimals0)} ${label0} for at least ${formatUnits(amountOutMin, decimals1)} ${label1}${permitted}`,
     to: router,
-    data: call.data,
+    data: step.kind === 'signed' ? withSelfPermit(call.data, step.signed) : call.data,
     value: call.value,
   }
   const planned = [...approvals.map(approve), swap]
@@ -95,8 +110,9 @@ async function prepareKnownSwap(
     transactions: planned,
     amountOutMin,
   })
-  // Without approvals the swap's estimate came with the reads (planSwap); else the simulation's.
-  const swapGas = approvals.length === 0 ? gasFor(plan, call.data) : undefined
+  // Without approvals the swap's estimate came with the reads (planSwap); else (and with a permit,
+  // whose plan has none) the simulation's.
+  const swapGas = approvals.length === 0 ? gasFor(plan, swap.data) : undefined
   const gas = swapGas === undefined ? gasNeeded.map(withHeadroom) : [swapGas]
   const { transactions, nativeShortfall } = unsignedSequence({
     network,
@@ -107,6 +123,7 @@ async function prepareKnownSwap(
   })
   return {
     transactions,
+    ...(step.kind === 'offer' && { permit: step.offer }),
     preview: withNativeShortfall(preview, nativeShortfall),
     quote: {
       quote: Number(formatUnits(plan.best.amountOut, decimals1)),

@@ -3,7 +3,7 @@ import { getTransactionCount } from 'viem/actions'
 import { onChain } from '../chain/chainError'
 import { publicClient } from '../chain/clients'
 import type { NetworkName } from '../networkNames'
-import { Unprocessable } from '../errors'
+import { BadRequest, Unprocessable } from '../errors'
 import { countMetric } from '../metrics'
 import { type Broadcast, sendOnce } from '../send/idempotent'
 import { readDecimals } from '../send/readHolding'
@@ -17,6 +17,8 @@ import {
   decodeSubmitted,
 } from './checkSubmitted'
 import { readKnownTokens } from './knownTokens'
+import { checkPermit } from './checkPermit'
+import { permitSupportOf } from '../swap/permitSupport'
 
 export interface SubmitSignedParameters {
   network: NetworkName
@@ -68,10 +70,50 @@ async function planSubmit(decoded: DecodedSubmission): Promise<SubmitPlan> {
       `transaction 1 has nonce ${first}, but the wallet's next nonce on ${network} is ${nonce}: prepare again; nothing was sent`,
     )
   }
+  await checkSubmittedPermits(network, wallet, checked)
   const read = new Map(unlisted.map((token, index) => [token, decimals[index]]))
   const decimalsOf = (token: Address): number =>
     tokens.decimals(token) ?? read.get(token.toLowerCase() as Address) ?? 18
   return { checked, decimalsOf }
+}
+
+/**
+ * Every swap's selfPermit verified before anything is sent (checkPermit, DECISIONS §10.2): the
+ * wallet's signature over the network's chain id, the router as spender, exactly the swap's input
+ * (the selfPermit's value must be it too), the current nonce and a deadline not past (by the
+ * clock) and short. Any other is 400: nothing was sent.
+ */
+async function checkSubmittedPermits(
+  network: NetworkName,
+  wallet: Address,
+  checked: readonly CheckedTransaction[],
+): Promise<void> {
+  const now = BigInt(Math.floor(Date.now() / 1000))
+  for (const [index, transaction] of checked.entries()) {
+    const { permit } = transaction
+    if (!permit) continue
+    const path = `body.transactions.${index}`
+    if (permit.value !== transaction.amount) {
+      throw new BadRequest('the permit is not valid; nothing was sent', [
+        {
+          path,
+          message: `permits ${permit.value} base units, but the swap spends ${transaction.amount}: a permit is for the swap's exact amount`,
+        },
+      ])
+    }
+    await checkPermit({
+      network,
+      owner: wallet,
+      token: permit.token,
+      spender: transaction.counterparty,
+      value: transaction.amount,
+      deadline: permit.deadline,
+      signature: permit.signature,
+      now,
+      path,
+      lookup: permitSupportOf,
+    })
+  }
 }
 
 /**

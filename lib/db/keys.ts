@@ -48,6 +48,7 @@
 // | price-change references            | BatchGet  | pk = PRICE#<projectId>, the buckets 24 h and 7/30/60/90 days back |
 // | dust floors: path prices           | BatchGet  | pk = PRICE#<projectId>, the last closed HOUR# (and the one before), DAY# |
 // | project details (catalog + market) | GetItem   | pk = CATALOG, sk = PROJECT#<id> (market metrics on the same item) |
+// | a token's EIP-2612 permit support (probed on chain once) | GetItem, PutItem | pk = PERMIT#<network>#<token>, sk = PERMIT (if absent) |
 //
 // Trade ids are time-ordered UUIDs (v7), so TRADE#<id> sorts by creation time. The trades of a
 // wallet sit between two counter items, TRADE# (head) and TRADE#~ (tail), both bumped in the
@@ -285,6 +286,14 @@ export function depositJournalPartition(network: string): string {
 /** Zero-padded, so blocks sort by number. */
 export function depositJournalBlockPrefix(blockNumber: bigint): string {
   return `BLOCK#${String(blockNumber).padStart(15, '0')}`
+}
+
+/**
+ * Whether a token implements EIP-2612 `permit`, and its EIP-712 domain, as probed on chain
+ * (DECISIONS §10.2): by address, never by symbol.
+ */
+export function permitSupportKey(network: string, token: string): TableKey {
+  return { pk: `PERMIT#${network}#${token.toLowerCase()}`, sk: 'PERMIT' }
 }
 
 export function depositCursorKey(network: string): TableKey {

@@ -8,8 +8,8 @@ pragma abicoder v2;
 // their addresses come from PancakeV3PoolDeployer and PancakeSwap's init code hash). So the swap
 // functions are written here on those npm pieces, with SwapRouter02's ABI and conventions
 // (MSG_SENDER/ADDRESS_THIS recipients, amountIn 0 = the router's balance, V2 amounts measured as
-// balance changes so fee-on-transfer tokens work). Exact-output swaps, approveAndCall and
-// selfPermit are left out. On BNB Chain the configured router is PancakeSwap's SmartRouter.
+// balance changes so fee-on-transfer tokens work), and its SelfPermit (a permit swap's multicall
+// starts with selfPermit, DECISIONS §10.2). Exact-output swaps and approveAndCall are left out. On BNB Chain the configured router is PancakeSwap's SmartRouter.
 
 import '@openzeppelin/contracts/token/ERC20/IERC20.sol';
 import '@uniswap/v2-core/contracts/interfaces/IUniswapV2Pair.sol';
@@ -18,6 +18,7 @@ import '@uniswap/v3-core/contracts/libraries/TickMath.sol';
 import '@uniswap/v3-core/contracts/libraries/LowGasSafeMath.sol';
 import '@uniswap/v3-periphery/contracts/libraries/Path.sol';
 import '@uniswap/v3-periphery/contracts/base/PeripheryImmutableState.sol';
+import '@uniswap/v3-periphery/contracts/base/SelfPermit.sol';
 import '@uniswap/swap-router-contracts/contracts/base/ImmutableState.sol';
 import '@uniswap/swap-router-contracts/contracts/base/MulticallExtended.sol';
 import '@uniswap/swap-router-contracts/contracts/base/PeripheryPaymentsWithFeeExtended.sol';
@@ -33,7 +34,8 @@ contract PancakeSwapRouter02 is
     ImmutableState,
     PeripheryImmutableState,
     MulticallExtended,
-    PeripheryPaymentsWithFeeExtended
+    PeripheryPaymentsWithFeeExtended,
+    SelfPermit
 {
     using Path for bytes;
     using SafeCast for uint256;

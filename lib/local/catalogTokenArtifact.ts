@@ -73,6 +73,23 @@ export function loadCatalogTokenArtifact(): Promise<ContractArtifact> {
   return loading
 }
 
+let loadingPermit: Promise<ContractArtifact> | undefined
+
+/**
+ * `CatalogPermitToken.sol` (CatalogToken with OpenZeppelin's ERC20Permit), compiled once and
+ * cached; same constructor as CatalogToken.
+ */
+export function loadPermitTokenArtifact(): Promise<ContractArtifact> {
+  const sourceName = 'CatalogPermitToken.sol'
+  loadingPermit ??= readFile(fileURLToPath(new URL(`./${sourceName}`, import.meta.url)), 'utf8')
+    .then((source) => compileSolidity({ sourceName, source, contractName: 'CatalogPermitToken' }))
+    .catch((error: unknown) => {
+      loadingPermit = undefined
+      throw error
+    })
+  return loadingPermit
+}
+
 /** The contracts of `ZooTokens.sol`, compiled once and cached; same constructor as CatalogToken. */
 export type ZooContracts = { tetherStyle: CompiledContract; feeOnTransfer: CompiledContract }
 

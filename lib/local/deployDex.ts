@@ -30,6 +30,7 @@ import {
 import {
   catalogTokenAbi,
   loadCatalogTokenArtifact,
+  loadPermitTokenArtifact,
   loadZooTokenArtifacts,
 } from './catalogTokenArtifact'
 import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
@@ -155,15 +156,18 @@ export async function planDex({
     pollingInterval: RECEIPT_POLL_MS,
   })
 
-  const [firstNonce, latestBlock, balance, tokenArtifact, zooArtifacts] = await Promise.all([
-    getTransactionCount(client, { address: deployer, blockTag: 'pending' }),
-    getBlock(client, { blockTag: 'latest' }),
-    getBalance(client, { address: deployer }),
-    loadCatalogTokenArtifact(),
-    loadZooTokenArtifacts(),
-  ])
+  const [firstNonce, latestBlock, balance, tokenArtifact, zooArtifacts, permitArtifact] =
+    await Promise.all([
+      getTransactionCount(client, { address: deployer, blockTag: 'pending' }),
+      getBlock(client, { blockTag: 'latest' }),
+      getBalance(client, { address: deployer }),
+      loadCatalogTokenArtifact(),
+      loadZooTokenArtifacts(),
+      loadPermitTokenArtifact(),
+    ])
   const bytecodeOf = {
     standard: tokenArtifact.bytecode,
+    permit: permitArtifact.bytecode,
     tetherStyle: zooArtifacts.tetherStyle.bytecode,
     feeOnTransfer: zooArtifacts.feeOnTransfer.bytecode,
   }
@@ -203,7 +207,7 @@ export async function planDex({
       data: encodeDeployData({
         // Every zoo contract takes CatalogToken's constructor.
         abi: catalogTokenAbi,
-        bytecode: bytecodeOf['kind' in token ? token.kind : 'standard'],
+        bytecode: bytecodeOf['kind' in token ? token.kind : token.permit ? 'permit' : 'standard'],
         args: [
           token.name,
           token.symbol,

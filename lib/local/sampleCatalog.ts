@@ -27,6 +27,11 @@ export type SampleToken = {
   links: SampleTokenLinks
   /** Also seed a token/wrapped-native pool, so some quotes can route through the native coin. */
   pairedWithNative: boolean
+  /**
+   * Deployed as CatalogPermitToken (OpenZeppelin's ERC20Permit): EIP-2612 `permit`, as USDC has
+   * one on mainnet, so swaps from it take one signature inside the swap (DECISIONS §10.2).
+   */
+  permit?: true
 }
 
 export type SampleNativeCurrency = {
@@ -93,6 +98,7 @@ const demoUsdCoin: SampleToken = {
     twitter: 'https://example.com/demo_usdc',
   },
   pairedWithNative: true,
+  permit: true,
 }
 
 const ZOO_TAGS = ['demo', 'token-zoo'] as const

@@ -1,5 +1,4 @@
-import { preparedSwapResultSchema } from '../../schemas/clientSigning'
-import { nativeSwapBodySchema } from '../../schemas/swap'
+import { prepareNativeSwapBodySchema, preparedSwapResultSchema } from '../../schemas/clientSigning'
 import { walletGuard } from '../auth/guard'
 import { prepareSwap } from '../clientSigning/prepareSwap'
 import { defineHandler } from '../http/defineHandler'
@@ -17,7 +16,7 @@ export function prepareSwapNativeRoute(network: NetworkName) {
     rpcBudget: rpcBudget(PREPARE_SWAP_RPC_CAP),
     // Prepare writes and sends nothing: the session is read while the route reads.
     sessionRead: 'beside',
-    body: nativeSwapBodySchema,
+    body: prepareNativeSwapBodySchema,
     result: preparedSwapResultSchema,
     run: ({ body, principal }) =>
       prepareSwap({ network, owner: principal.subject as `0x${string}`, ...body }),

@@ -1,5 +1,8 @@
-import { preparedSwapResultSchema } from '../../schemas/clientSigning'
-import { swapBodySchema, tokenSwapBodySchema } from '../../schemas/swap'
+import {
+  prepareSwapBodySchema,
+  preparedSwapResultSchema,
+  prepareTokenSwapBodySchema,
+} from '../../schemas/clientSigning'
 import { walletGuard } from '../auth/guard'
 import { prepareSwap } from '../clientSigning/prepareSwap'
 import { defineHandler } from '../http/defineHandler'
@@ -17,7 +20,9 @@ export function prepareSwapTokensRoute(network: NetworkName) {
     rpcBudget: rpcBudget(PREPARE_SWAP_RPC_CAP),
     // Prepare writes and sends nothing: the session is read while the route reads.
     sessionRead: 'beside',
-    body: NETWORKS[network].routes.nativeSwapRoute ? tokenSwapBodySchema : swapBodySchema,
+    body: NETWORKS[network].routes.nativeSwapRoute
+      ? prepareTokenSwapBodySchema
+      : prepareSwapBodySchema,
     result: preparedSwapResultSchema,
     run: ({ body, principal }) =>
       prepareSwap({ network, owner: principal.subject as `0x${string}`, ...body }),

@@ -7,7 +7,10 @@ import {
 import { approvalResultSchema } from '../../schemas/approval'
 import { nonceResultSchema, walletLoginBodySchema } from '../../schemas/auth'
 import {
+  prepareNativeSwapBodySchema,
+  prepareSwapBodySchema,
   preparedSwapResultSchema,
+  prepareTokenSwapBodySchema,
   preparedTransferResultSchema,
   submitBodySchema,
   submitResultSchema,
@@ -102,7 +105,26 @@ const NAMES: Array<[z.core.$ZodType, string, string]> = [
     'PreparedQuote',
     'The quote a prepared swap was built from.',
   ],
-  [preparedSwapResultSchema, 'PreparedSwap', 'The transactions of a swap, to sign in order.'],
+  [
+    prepareSwapBodySchema,
+    'PrepareSwap',
+    'A swap to prepare (either side may be the native coin), with a signed permit when one was offered.',
+  ],
+  [
+    prepareTokenSwapBodySchema,
+    'PrepareTokenSwap',
+    'A token swap to prepare (no native coin), with a signed permit when one was offered.',
+  ],
+  [
+    prepareNativeSwapBodySchema,
+    'PrepareNativeSwap',
+    'A swap with the native coin on one side to prepare, with a signed permit when one was offered.',
+  ],
+  [
+    preparedSwapResultSchema,
+    'PreparedSwap',
+    'The transactions of a swap, to sign in order; where token0 has EIP-2612, the permit to sign instead of the approvals.',
+  ],
   [preparedTransferResultSchema, 'PreparedTransfer', 'The transaction of a transfer, to sign.'],
   [submitBodySchema, 'SignedTransactions', 'Signed raw transactions, in the order prepared.'],
   [submitResultSchema, 'Submitted', 'The hashes of the broadcast transactions.'],

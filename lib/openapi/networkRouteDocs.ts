@@ -23,8 +23,8 @@ export function swapTokensDoc(network: NetworkName): RouteDoc {
   const { tokenSwap } = networkExamples(network)
   return {
     description: NETWORKS[network].routes.nativeSwapRoute
-      ? `Swaps a token for another on ${network}, signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.`
-      : `Swaps on ${network} (either side may be the native coin), signed with \`{key}\`; an approval of the router is sent and mined first when the allowance is short. The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.`,
+      ? `Swaps a token for another on ${network}, signed with \`{key}\`; when the allowance is short, a token with EIP-2612 \`permit\` is permitted inside the swap (the key signs the permit; the multicall starts with \`selfPermit\`: one transaction, no standing allowance), any other is approved first (mined before the swap). The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.`
+      : `Swaps on ${network} (either side may be the native coin), signed with \`{key}\`; when the allowance is short, a token with EIP-2612 \`permit\` is permitted inside the swap (the key signs the permit; the multicall starts with \`selfPermit\`: one transaction, no standing allowance), any other is approved first (mined before the swap). The approvals and the swap are simulated first: a simulation that reverts is 422 with the reason and nothing is sent. Answers the swap's transaction hash and the preview.`,
     ...SIGNED_ROUTE,
     example: async () => ({
       params: KEY_PARAMS,
@@ -63,8 +63,8 @@ export function transferDoc(network: NetworkName): RouteDoc {
 export function prepareSwapTokensDoc(network: NetworkName): RouteDoc {
   return {
     description: NETWORKS[network].routes.nativeSwapRoute
-      ? `The unsigned transactions (an approval where needed, then the swap) that the ${network} token swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).`
-      : `The unsigned transactions (an approval where needed, then the swap) that the ${network} swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).`,
+      ? `The unsigned transactions (an approval where needed, then the swap) that the ${network} token swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 \`permit\`, the answer also offers \`permit\`: the EIP-712 typed data to sign instead of the approvals; prepared again with \`permit: {deadline, signature}\`, the answer is the one swap, its multicall starting with \`selfPermit\` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).`
+      : `The unsigned transactions (an approval where needed, then the swap) that the ${network} swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 \`permit\`, the answer also offers \`permit\`: the EIP-712 typed data to sign instead of the approvals; prepared again with \`permit: {deadline, signature}\`, the answer is the one swap, its multicall starting with \`selfPermit\` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).`,
     ...PREPARED_ROUTE,
     example: networkExamples(network).tokenSwap,
   }
@@ -72,7 +72,7 @@ export function prepareSwapTokensDoc(network: NetworkName): RouteDoc {
 
 export function prepareSwapNativeDoc(network: NetworkName): RouteDoc {
   return {
-    description: `The unsigned transactions that the ${network} native swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues).`,
+    description: `The unsigned transactions that the ${network} native swap route would send, for the wallet to sign itself and submit, with the preview of what they do (balance and allowance changes, gas used, issues). Where the allowance is short and token0 has EIP-2612 \`permit\`, the answer also offers \`permit\`: the EIP-712 typed data to sign instead of the approvals; prepared again with \`permit: {deadline, signature}\`, the answer is the one swap, its multicall starting with \`selfPermit\` (a permit not the wallet's for this chain, token, router, exact amount, nonce and a short future deadline is 400).`,
     ...PREPARED_ROUTE,
     example: networkExamples(network).nativeSwap,
   }
@@ -89,7 +89,7 @@ export function prepareTransferDoc(network: NetworkName): RouteDoc {
 export function submitDoc(network: NetworkName): RouteDoc {
   const { tokenSwap } = networkExamples(network)
   return {
-    description: `Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ${network}, after checking each is one the service would have prepared.`,
+    description: `Broadcasts, in order, transactions the signed-in wallet signed from a prepare answer on ${network}, after checking each is one the service would have prepared. A swap whose multicall starts with \`selfPermit\` carries the wallet's permit signature: it is verified (this chain, the token, the router, the swap's exact amount, the current nonce, a deadline not past and at most an hour away) before anything is sent, 400 otherwise.`,
     ...SUBMITTED_ROUTE,
     example: async () => await submitExample(tokenSwap),
   }

@@ -11,6 +11,8 @@ import { countMetric } from '../metrics'
 import { refuseFailedSimulation } from '../preview/previewChecks'
 import { minimumOut } from './routerCall'
 import { previewSwap } from './swapPreview'
+import { type SignedPermit, withSelfPermit } from './permit'
+import { permittedPlan, signPermit } from './permitSwap'
 
 export interface ExecuteSwapParameters extends SwapSides {
   account: PrivateKeyAccount
@@ -24,8 +26,9 @@ export interface ExecuteSwapParameters extends SwapSides {
  * output is best (exactAmountOut; the fee-on-transfer router functions when a token takes a fee).
  * The plan is one batch of reads (planSwap: path simulations, block, nonce, tip, balance,
  * allowance, decimals and the swap's gas; the first time the container meets the input token, its
- * balance slot in a batch before). The send, when the allowance is short, approves first (mined
- * before the swap, whose gas is estimated then); otherwise it is the broadcast alone. Everything
+ * balance slot in a batch before). The send, when the allowance is short, signs a permit where the
+ * token has one (the swap's multicall starts with selfPermit: one transaction), else approves
+ * first (mined before the swap, whose gas is estimated then); otherwise it is the broadcast alone. Everything
  * the node refuses before broadcast is a 422 and nothing is recorded.
  */
 export function executeSwap(parameters: ExecuteSwapParameters): SendOperation<SwapPlan> {
@@ -37,11 +40,15 @@ export function executeSwap(parameters: ExecuteSwapParameters): SendOperation<Sw
   }
 }
 
-async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Promise<Broadcast> {
+async function sendSwap(parameters: ExecuteSwapParameters, read: SwapPlan): Promise<Broadcast> {
   const { network, account, address0, decimals0 } = parameters
   const owner = account.address
+  // A token with EIP-2612 permit: the key signs the permit and the swap's multicall starts with
+  // selfPermit, so no approval is sent (DECISIONS §10.2).
+  const permit = await signPermit({ ...parameters, owner, token: address0, plan: read })
+  const plan = permit ? permittedPlan(read) : read
   const { amountIn, router, context, fees } = plan
-  const preview = await previewBeforeSending(parameters, plan)
+  const preview = await previewBeforeSending(parameters, plan, permit)
   const approvals = await approveIfNeeded({
     network,
     account,
@@ -56,7 +63,8 @@ async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Prom
   // After the approvals are mined: the deadline counts from then.
   const call = swapCallOf(plan, { ...parameters, owner })
   const action = 'swap'
-  const swap = { to: router, data: call.data, value: call.value }
+  const data = permit ? withSelfPermit(call.data, permit) : call.data
+  const swap = { to: router, data, value: call.value }
   // The exact call is estimated when the batch had no usable estimate (approvals, a fee, a failure).
   const gas =
     gasFor(plan, swap.data) ?? (await estimateGasLimit({ network, action, from: owner, ...swap }))
@@ -84,7 +92,11 @@ async function sendSwap(parameters: ExecuteSwapParameters, plan: SwapPlan): Prom
  * The approvals and the swap simulated at the quote's block before anything is sent (DECISIONS
  * §10.2): a failing simulation is a 422 with its reason and nothing is broadcast.
  */
-async function previewBeforeSending(parameters: ExecuteSwapParameters, plan: SwapPlan) {
+async function previewBeforeSending(
+  parameters: ExecuteSwapParameters,
+  plan: SwapPlan,
+  permit: SignedPermit | undefined,
+) {
   const { network, account, address0, address1, slippageBps } = parameters
   const owner = account.address
   const approve = (amount: bigint) => ({
@@ -106,7 +118,12 @@ async function previewBeforeSending(parameters: ExecuteSwapParameters, plan: Swa
     plan,
     transactions: [
       ...plan.approvals.map(approve),
-      { kind: 'swap' as const, to: plan.router, data: call.data, value: call.value },
+      {
+        kind: 'swap' as const,
+        to: plan.router,
+        data: permit ? withSelfPermit(call.data, permit) : call.data,
+        value: call.value,
+      },
     ],
     amountOutMin: minimumOut(plan.best.amountOut, slippageBps),
   })

@@ -79,8 +79,9 @@ const OWASP_STAYS: Record<string, number> = {
   // Free text: passwords (any character), catalog names, symbols, industries, descriptions, tags
   // and categories, prepared transactions' descriptions, the message of each of the 13 error
   // schemas, a 400's detail paths and messages, a 500's request id, and the gateway's own
-  // message. Each is bounded where the service enforces a bound.
-  'owasp:api4:2023-string-restricted (warning)': 31,
+  // message, and a permit's EIP-712 domain name (the token's own name). Each is bounded where the
+  // service enforces a bound.
+  'owasp:api4:2023-string-restricted (warning)': 32,
   // The error bodies' messages (13 schemas), a 400's details and a 500's request id are written
   // by the service, not parsed with a bound; details has one entry per problem in a body of at
   // most 64 KB.

@@ -6,6 +6,7 @@ import { handler as getTradeByHash } from '../../../functions/trade/getTradeByHa
 import type { NetworkName } from '../../../lib/networkNames'
 import { NATIVE_COIN } from '../../../lib/constants'
 import { db } from '../../../lib/db/client'
+import { permitSupportOf } from '../../../lib/swap/permitSupport'
 import { listTrades } from '../../../lib/db/trade'
 import { randomAddress } from '../../support/marketFixtures'
 import { balanceOf, deployment, devnet, fundedAccount } from '../../support/devnetAccounts'
@@ -90,6 +91,9 @@ describe('prepare, sign on the client, submit', () => {
     const dex = deployment('ethereum')
     const nonce = await nonceOf('ethereum', wallet.address)
     const quote = await quoteFor('ethereum', body)
+    // A token's permit support is probed once and kept (lib/swap/permitSupport.ts): probed here,
+    // so the counts below are every later prepare's.
+    await permitSupportOf('ethereum', body.address0, dex.swapRouter)
 
     const [result, prepareCost] = await measured(() =>
       prepared('swap/tokens/ethereum', wallet.token, body),
