@@ -1,4 +1,4 @@
-import { NETWORK_ENTRIES, type NetworkEntry } from '../networks'
+import { NETWORK_ENTRIES } from '../networks'
 import type { NetworkName } from '../networkNames'
 
 // The gas model's units (DECISIONS §8.1, §9.5, §10.2): the network table's entry, fitted from
@@ -79,5 +79,5 @@ export function gasUnitsOf(env: Record<string, string | number>, network: Networ
 
 /** An L2's GasPriceOracle (the table's `l1Fee.oracle`), whose L1 fee a quote adds; else none. */
 export function l1FeeOracleOf(network: NetworkName): `0x${string}` | undefined {
-  return (NETWORK_ENTRIES[network] as NetworkEntry).l1Fee?.oracle
+  return NETWORK_ENTRIES[network].l1Fee?.oracle
 }

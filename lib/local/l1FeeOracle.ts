@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { numberToHex, pad, type TestClient } from 'viem'
 import { setCode, setStorageAt } from 'viem/actions'
-import { NETWORK_ENTRIES, type NetworkEntry } from '../networks'
+import { NETWORK_ENTRIES } from '../networks'
 import type { NetworkName } from '../networkNames'
 import { compileSolidity } from './catalogTokenArtifact'
 
@@ -32,7 +32,7 @@ export async function installL1FeeOracle(
   client: TestClient<'anvil'>,
   network: NetworkName,
 ): Promise<void> {
-  const l1Fee = (NETWORK_ENTRIES[network] as NetworkEntry).l1Fee
+  const l1Fee = NETWORK_ENTRIES[network].l1Fee
   if (!l1Fee) return
   const { l1BaseFeeWei, blobBaseFeeWei, baseFeeScalar, blobBaseFeeScalar } = l1Fee.devnet
   const address = l1Fee.oracle

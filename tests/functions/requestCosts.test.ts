@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { loadClientLimitConfig } from '../../lib/config'
 import { db } from '../../lib/db/client'
 import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../../lib/networkNames'
-import { DEFAULT_NETWORKS, NETWORK_ENTRIES, type NetworkEntry } from '../../lib/networks'
+import { DEFAULT_NETWORKS, NETWORK_ENTRIES } from '../../lib/networks'
 import { functionName, type OperationName, operationsOf } from '../../lib/networks/operations'
 import { declaredFunctions } from '../../lib/openapi/declaredFunctions'
 import { declaredHandler } from '../support/declaredHandler'
@@ -116,8 +116,7 @@ const NETWORK_ROWS: Record<DemoCatalog, Record<OperationName, Cost | undefined>>
  */
 function withL1Fee(network: NetworkName, operation: OperationName, cost: Cost | undefined) {
   const quotes = ['quote', 'swapTokens', 'swapNative', 'prepareSwapTokens', 'prepareSwapNative']
-  if (!cost || !(NETWORK_ENTRIES[network] as NetworkEntry).l1Fee || !quotes.includes(operation))
-    return cost
+  if (!cost || !NETWORK_ENTRIES[network].l1Fee || !quotes.includes(operation)) return cost
   const rpc = cost.rpc.replace(
     /eth_call ×(\d+)/,
     (_, calls: string) => `eth_call ×${Number(calls) + 1}`,

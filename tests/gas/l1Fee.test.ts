@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { legsOf, swapRouterCall } from '../../lib/chain/swapRouterCall'
 import type { DexDeployment } from '../../lib/local/deployDex'
-import { NETWORK_ENTRIES, type NetworkEntry } from '../../lib/networks'
+import { NETWORK_ENTRIES } from '../../lib/networks'
 import { gasPriceOracleAbi } from '../../lib/routing/gas/l1Fee'
 import { bestRoute } from '../../lib/routing/quote/bestRoute'
 import { trader } from '../reference/devnetTrader'
@@ -30,7 +30,7 @@ import { copyDevnets } from './runShapes'
 const NETWORK = 'base'
 const SEED = Number(process.env.L1_FEE_TEST_SEED ?? Date.now() % 1_000_000)
 const SWAPS = 12
-const ENTRY = NETWORK_ENTRIES[NETWORK] as NetworkEntry
+const ENTRY = NETWORK_ENTRIES[NETWORK]
 const L1_FEE = ENTRY.l1Fee
 
 /** The Ecotone formula of the OP Stack's GasPriceOracle, as its source writes it. */
@@ -140,6 +140,6 @@ describe('the L1 data fee of an L2-shaped network (DECISIONS §10.2)', () => {
   }, 300_000)
 
   it('adds nothing on an L1 (ethereum has no l1Fee entry)', () => {
-    expect((NETWORK_ENTRIES.ethereum as NetworkEntry).l1Fee).toBeUndefined()
+    expect(NETWORK_ENTRIES.ethereum.l1Fee).toBeUndefined()
   })
 })
