@@ -1260,6 +1260,12 @@ export interface components {
             gasEstimate: number;
             /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
             gasCostToken1: string;
+            l1Fee?: {
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                wei: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                token1: string;
+            };
             to: string;
             /** Format: int64 */
             blockNumber: number;
@@ -1350,6 +1356,12 @@ export interface components {
             gasEstimate: number;
             /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
             gasCostToken1: string;
+            l1Fee?: {
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                wei: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                token1: string;
+            };
             to: string;
             /** Format: int64 */
             blockNumber: number;
@@ -1700,6 +1712,12 @@ export interface components {
             gasEstimate: number;
             /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
             gasCostToken1: string;
+            l1Fee?: {
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                wei: string;
+                /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+                token1: string;
+            };
             to: string;
             /** Format: int64 */
             blockNumber: number;

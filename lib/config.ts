@@ -6,7 +6,13 @@ import {
   MAX_CONNECTOR_TOKENS,
   MAX_EXTRA_BASE_TOKENS,
 } from './config/chainSchema'
-import { GAS_PARTS, type GasUnits, gasUnitsOf, type RouteGasUnits } from './config/gasUnits'
+import {
+  GAS_PARTS,
+  type GasUnits,
+  gasUnitsOf,
+  l1FeeOracleOf,
+  type RouteGasUnits,
+} from './config/gasUnits'
 import { networkSettings } from './config/networkSettings'
 import { NETWORK_NAMES, type NetworkName, parseServedNetworks } from './networkNames'
 
@@ -94,6 +100,8 @@ export interface ChainConfig {
   v2FeeBps: number
   /** Gas units the router spends, by which routes are ranked net of gas (DECISIONS §8.1, §10.2). */
   gasUnits: GasUnits
+  /** An L2's GasPriceOracle: its L1 data fee is added to a quote's gas cost (DECISIONS §10.2). */
+  l1FeeOracle?: `0x${string}`
   /**
    * A node serving state at past blocks (`<NET>_ARCHIVE_RPC_URL`; the RPC URL on the local
    * stage); absent: the price history fills forward only (DECISIONS §8.3). A secret like the
@@ -201,6 +209,7 @@ function loadChain(network: NetworkName): ChainConfig {
     connectorTokens: baseTokensOf(setting('CONNECTOR_TOKENS')),
     v2FeeBps: Number(setting('V2_FEE_BPS')),
     gasUnits: gasUnitsOf(env, network),
+    l1FeeOracle: l1FeeOracleOf(network),
     archiveRpcUrl: archiveRpcUrlOf(env, prefix),
   }
 }

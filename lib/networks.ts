@@ -87,6 +87,27 @@ export interface GasUnitsEntry {
   freshAccount: number
 }
 
+/**
+ * An L2's L1 data fee (DECISIONS §10.2): every transaction pays its L1 fee beside its L2 gas, by
+ * the OP Stack's GasPriceOracle predeploy, whose `getL1Fee(bytes)` the quote asks for the
+ * unsigned transaction it quotes (lib/routing/gas/l1Fee.ts) and adds to `gasCostToken1`.
+ */
+export interface L1FeeEntry {
+  /** The GasPriceOracle's address (the OP Stack's predeploy, on the devnet too). */
+  oracle: Address
+  /**
+   * What the devnet's stand-in oracle (lib/local/GasPriceOracle.sol, set at startup by
+   * lib/local/l1FeeOracle.ts) charges by: the Ecotone formula's L1 base fee and blob base fee
+   * (wei) and their scalars (millionths).
+   */
+  devnet: {
+    l1BaseFeeWei: bigint
+    blobBaseFeeWei: bigint
+    baseFeeScalar: number
+    blobBaseFeeScalar: number
+  }
+}
+
 export interface NetworkEntry {
   /** As people write it (the local devnet's chain name). */
   title: string
@@ -132,6 +153,8 @@ export interface NetworkEntry {
    * deployed ones' builds (the tokens are the catalog's own); written by `npm run gas:fit`.
    */
   gas: GasUnitsEntry
+  /** An L2's L1 data fee (L1FeeEntry); absent on an L1. */
+  l1Fee?: L1FeeEntry
   /** Its local devnet (npm start, the tests). */
   devnet: {
     chainId: number
@@ -330,6 +353,17 @@ export const NETWORK_TABLE = {
       feeOnTransferHop: 5_199,
       freshBalance: 16_117,
       freshAccount: 27_951,
+    },
+    // Base's figures of late 2024 (L1 base fee about 10 gwei, blobs nearly free): about a tenth
+    // of a swap's L2 fee at the devnet's 0.01 gwei.
+    l1Fee: {
+      oracle: '0x420000000000000000000000000000000000000F',
+      devnet: {
+        l1BaseFeeWei: 10_000_000_000n,
+        blobBaseFeeWei: 1n,
+        baseFeeScalar: 2_269,
+        blobBaseFeeScalar: 1_055_762,
+      },
     },
     // Cheap gas from the first block: a base fee of 0.01 gwei (anvil's default is 1 gwei).
     devnet: {

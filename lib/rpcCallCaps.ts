@@ -7,12 +7,19 @@
 // round trip; a request that would need more is refused rather than charged less than it costs.
 
 /**
+ * An L2's L1 data fee (lib/routing/gas/l1Fee.ts): the GasPriceOracle's getL1Fee in the
+ * simulations' batch, and once more when a fee-safe plan is chosen over the best, each retried.
+ */
+export const L1_FEE_RPC_CALLS = 4
+
+/**
  * A quote: the pool lens (its calls grow with the pairs among the ends, the base tokens and up to
  * 6 connectors), gas price and block, a cold token's balance slot, up to two rounds of V3 tick
  * pages, then up to three plans simulated (the best, and fee-safe ones while an end token was
- * never seen plain), and the decimals when no simulation could run the tokens' code.
+ * never seen plain), and the decimals when no simulation could run the tokens' code; on an L2,
+ * its L1 data fee (L1_FEE_RPC_CALLS).
  */
-export const QUOTE_RPC_CAP = 40
+export const QUOTE_RPC_CAP = 40 + L1_FEE_RPC_CALLS
 
 /**
  * A preview (DECISIONS §10.2, lib/preview/previewSequence.ts): one eth_simulateV1, or on a node
@@ -28,11 +35,11 @@ export const PREVIEW_RPC_CALLS = 4
 export const PERMIT_RPC_CALLS = 10
 
 /**
- * A prepared swap: the quote's calls with the estimate, the wallet's nonce, tip, balance and
- * allowance, a permit where the allowance is short, and the preview (whose simulation also gives
- * an approval and swap their gas).
+ * A prepared swap: the quote's calls (an L2's L1 fee too) with the estimate, the wallet's nonce,
+ * tip, balance and allowance, a permit where the allowance is short, and the preview (whose
+ * simulation also gives an approval and swap their gas).
  */
-export const PREPARE_SWAP_RPC_CAP = 48 + PREVIEW_RPC_CALLS + PERMIT_RPC_CALLS
+export const PREPARE_SWAP_RPC_CAP = 48 + L1_FEE_RPC_CALLS + PREVIEW_RPC_CALLS + PERMIT_RPC_CALLS
 
 /**
  * A prepared transfer: decimals, balance, block, nonce, tip and the estimate, each retried once,

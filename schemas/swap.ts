@@ -162,6 +162,8 @@ export const routeAnswerFields = {
   priceImpactBps: z.int().check(z.minimum(0), z.maximum(10_000)),
   gasEstimate: z.int().check(z.nonnegative()),
   gasCostToken1: baseUnitsString,
+  /** An L2's L1 data fee of the transaction, in wei and in token1 (within `gasCostToken1`). */
+  l1Fee: z.optional(z.object({ wei: baseUnitsString, token1: baseUnitsString })),
   to: addressString,
   blockNumber: z.int().check(z.nonnegative()),
 }

@@ -76,3 +76,8 @@ export function gasUnitsOf(env: Record<string, string | number>, network: Networ
     }),
   ) as unknown as GasUnits
 }
+
+/** An L2's GasPriceOracle (the table's `l1Fee.oracle`), whose L1 fee a quote adds; else none. */
+export function l1FeeOracleOf(network: NetworkName): `0x${string}` | undefined {
+  return NETWORK_ENTRIES[network].l1Fee?.oracle
+}

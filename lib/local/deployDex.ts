@@ -34,6 +34,7 @@ import {
   loadZooTokenArtifacts,
 } from './catalogTokenArtifact'
 import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
+import { installL1FeeOracle } from './l1FeeOracle'
 import { SAMPLE_CATALOG, type SampleToken, type SampleZooToken } from './sampleCatalog'
 import { type PlannedTransaction, planV3Market, type V3Deployment } from './deployV3'
 import {
@@ -276,6 +277,7 @@ export async function planDex({
       baseFee: latestBlock.baseFeePerGas ?? parseGwei('1'),
       transactions: planned,
     })
+    await installL1FeeOracle(client, network)
   }
 
   const deployment: DexDeployment = {

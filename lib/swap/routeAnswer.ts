@@ -28,8 +28,10 @@ export interface BestRouteAnswer {
   priceImpactBps: number
   /** Gas units of the whole transaction, by the search's model. */
   gasEstimate: number
-  /** That gas at the quoted gas price, in base units of token1 (decimal string). */
+  /** That gas at the quoted gas price, in base units of token1 (decimal string), with `l1Fee`. */
   gasCostToken1: string
+  /** An L2's L1 data fee of the transaction (part of `gasCostToken1`), in wei and in token1. */
+  l1Fee?: { wei: string; token1: string }
   /** The contract the calldata calls. */
   to: Address
   /** The block whose state was quoted. */
@@ -58,6 +60,9 @@ export function describeBestRoute(best: BestRoute): BestRouteAnswer {
     priceImpactBps: best.priceImpactBps,
     gasEstimate: Number(best.gas),
     gasCostToken1: best.gasCostToken1.toString(),
+    ...(best.l1Fee && {
+      l1Fee: { wei: best.l1Fee.wei.toString(), token1: best.l1Fee.token1.toString() },
+    }),
     to: getAddress(best.router),
     blockNumber: Number(best.blockNumber),
   }

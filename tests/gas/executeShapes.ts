@@ -1,5 +1,5 @@
 import * as fc from 'fast-check'
-import { type Address, parseUnits } from 'viem'
+import { type Address, type Hex, parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { legsOf, swapRouterCall } from '../../lib/chain/swapRouterCall'
 import type { DexDeployment } from '../../lib/local/deployDex'
@@ -43,6 +43,8 @@ export interface ExecutedShape {
   gasUsed: bigint
   /** Each route's hops: protocol, pool and, on V3, the fee tier. */
   routes: string[][]
+  /** The swap's transaction, to trace it while its devnet runs. */
+  hash: Hex
 }
 
 /** Every catalog token (the zoo's and the V3-only ones too) and the native coin. */
@@ -120,7 +122,7 @@ export async function prepareTrader(
 }
 
 /** The amount of `from` worth `usd`, at least one base unit. */
-function amountOf(from: ShapeToken, usd: number): bigint {
+export function amountOf(from: ShapeToken, usd: number): bigint {
   const whole = usd / from.usdPrice
   const amount = parseUnits(whole.toFixed(Math.min(from.decimals, 18)), from.decimals)
   return amount > 0n ? amount : 1n
@@ -185,6 +187,7 @@ export async function executeCase(
           `${hop.pool.protocol}:${hop.pool.address}:${hop.tokenIn}:${hop.tokenOut}:${hop.pool.protocol === 'v3' ? hop.pool.state.fee : 0}`,
       ),
     ),
+    hash,
   }
 }
 

@@ -67,6 +67,15 @@ export function heldCallGas(units: RouteGasUnits): bigint {
   return units.routerPays === undefined ? 0n : units.routerPays - CLEARED_SLOT_REFUND
 }
 
+/**
+ * What `wei` of the native coin costs in token1 base units, rounded down, at `price` (gas at
+ * `gasPriceWei`): an L2's L1 data fee, paid in the coin, not in gas.
+ */
+export function weiCost(wei: bigint, price: GasPriceInToken1, gasPriceWei: bigint): bigint {
+  const denominator = price.denominator * gasPriceWei
+  return denominator === 0n ? 0n : (wei * price.numerator) / denominator
+}
+
 /** What `gas` units cost in token1 base units, rounded down. */
 export function gasCost(gas: bigint, price: GasPriceInToken1): bigint {
   return price.denominator === 0n ? 0n : (gas * price.numerator) / price.denominator

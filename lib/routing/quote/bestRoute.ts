@@ -2,7 +2,8 @@ import { type Address, isAddressEqual, zeroAddress } from 'viem'
 import type { GasEstimate } from '../../chain/estimateCallGas'
 import { ROUTER_PROBE_ADDRESS } from '../../chain/routerProbe'
 import { Unprocessable } from '../../errors'
-import { gasCost, type GasShape, shapeGas } from '../gas/gasModel'
+import { gasCost, type GasShape, shapeGas, weiCost } from '../gas/gasModel'
+import { l1FeeQuoter } from '../gas/l1Fee'
 import { learnPlain } from '../simulate/plainTokens'
 import type { SimulatedSplit } from '../simulate/simulateSplit'
 import { answeredRoutes, type AnsweredRoute } from './answeredRoutes'
@@ -44,7 +45,10 @@ export interface BestRoute {
   /** What the gas model counted: hops, calls, ticks crossed and the transaction's ends. */
   gasShape: GasShape
   gasPrice: bigint
+  /** The L2 gas's cost and, on an L2, its L1 data fee (`l1FeeWei`), in token1. */
   gasCostToken1: bigint
+  /** An L2's L1 data fee of the quoted transaction (lib/routing/gas/l1Fee.ts), in wei and token1. */
+  l1Fee?: { wei: bigint; token1: bigint }
   priceImpactBps: number
   blockNumber: bigint
   /** The router the split is for (undefined only where nothing was to be simulated). */
@@ -93,25 +97,37 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
   const plans = feeSafePlans({ planner, best, unsure, tokenOut, nativeOut })
   const ends: PlanEnds = { nativeIn, nativeOut, unsure, freshRecipient: market.freshRecipient }
   const { router } = market
+  const l1FeeOf = l1FeeQuoter({
+    ...parameters,
+    oracle: market.config.l1FeeOracle,
+    chainId: market.config.chainId,
+    router,
+    gasPriceWei: market.gasPriceWei,
+  })
   if (!market.simulate || !router || (!nativeIn && market.balanceSlot === null)) {
-    return answerOf(market, unsimulatedPlan(plans, market.simulate), ends)
+    const plan = unsimulatedPlan(plans, market.simulate)
+    return answerOf(market, plan, ends, { l1FeeWei: await l1FeeOf(plan) })
   }
   const to = isAddressEqual(parameters.recipient, zeroAddress)
     ? ROUTER_PROBE_ADDRESS
     : parameters.recipient
-  const outcomes = await simulatePlans(plans, {
-    network,
-    router,
-    tokenIn,
-    tokenOut,
-    amountIn,
-    nativeIn,
-    nativeOut,
-    to,
-    balanceSlot: market.balanceSlot,
-    blockNumber: market.blockNumber,
-    ...(parameters.estimateFrom && { estimateFrom: parameters.estimateFrom }),
-  })
+  // An L2's L1 fee of the best plan's transaction, asked in the simulations' batch.
+  const [outcomes, bestL1Fee] = await Promise.all([
+    simulatePlans(plans, {
+      network,
+      router,
+      tokenIn,
+      tokenOut,
+      amountIn,
+      nativeIn,
+      nativeOut,
+      to,
+      balanceSlot: market.balanceSlot,
+      blockNumber: market.blockNumber,
+      ...(parameters.estimateFrom && { estimateFrom: parameters.estimateFrom }),
+    }),
+    plans[0] && l1FeeOf(plans[0]),
+  ])
   learnPlain({
     network,
     unsure,
@@ -125,7 +141,8 @@ export async function bestRoute(parameters: BestRouteParameters): Promise<BestRo
       `every route between these tokens on ${network} reverted when simulated`,
     )
   }
-  return answerOf(market, chosen.plan, ends, chosen.simulated, chosen.estimate)
+  const l1FeeWei = chosen.plan === plans[0] ? bestL1Fee : await l1FeeOf(chosen.plan)
+  return answerOf(market, chosen.plan, ends, { ...chosen, l1FeeWei })
 }
 
 /**
@@ -144,13 +161,24 @@ function answerOf(
   market: Market,
   chosen: QuotePlan,
   ends: PlanEnds,
-  simulated?: SimulatedSplit,
-  estimate?: GasEstimate,
+  {
+    simulated,
+    estimate,
+    l1FeeWei,
+  }: {
+    simulated?: SimulatedSplit
+    estimate?: GasEstimate | undefined
+    l1FeeWei?: bigint | undefined
+  },
 ): BestRoute {
   const routes = answeredRoutes(chosen.split, simulated)
   const amountOut = simulated?.received ?? chosen.split.amountOut
   const gasShape: GasShape = planShape(chosen, ends, simulated)
   const gas = shapeGas(gasShape, market.config.gasUnits)
+  const l1Fee = l1FeeWei !== undefined && {
+    wei: l1FeeWei,
+    token1: weiCost(l1FeeWei, chosen.gasPrice, market.gasPriceWei),
+  }
   return {
     amountOut,
     routes,
@@ -158,7 +186,8 @@ function answerOf(
     gas,
     gasShape,
     gasPrice: market.gasPriceWei,
-    gasCostToken1: gasCost(gas, chosen.gasPrice),
+    gasCostToken1: gasCost(gas, chosen.gasPrice) + (l1Fee ? l1Fee.token1 : 0n),
+    ...(l1Fee && { l1Fee }),
     priceImpactBps: priceImpactBps(routes, amountOut),
     blockNumber: market.blockNumber,
     router: market.router ?? zeroAddress,

@@ -19,7 +19,7 @@ const quoteEthereum = networkRoute('quote', 'ethereum')
 
 // Anonymous quotes spend the provider's quota (issue 32): each client gets a budget of RPC calls
 // a minute (CLIENT_LIMIT_RPC_CALLS_PER_MINUTE, 300), a quote charged its worst case
-// (QUOTE_RPC_CAP, 40) up front and refunded what it did not call (DECISIONS §10.4), shared by
+// (QUOTE_RPC_CAP, 44) up front and refunded what it did not call (DECISIONS §10.4), shared by
 // both networks' quote routes and every other route that calls a node; over budget is 429 with
 // Retry-After and no RPC call. Replayed on the real handlers, devnets and table, with the
 // deployed defaults.
