@@ -195,3 +195,5 @@ export function createWalletApi(options: WalletApiOptions) {
 }
 
 export type WalletApi = ReturnType<typeof createWalletApi>
+
+export { subscribe, type PushMessage, type SubscribeOptions, type Subscription } from './subscribe'
