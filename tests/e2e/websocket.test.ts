@@ -223,7 +223,8 @@ describe('bad input', () => {
     const { access: otherAccess } = await signedInWallet()
     const flooding = await openSocket(await wsTicket(access))
     const other = await openSocket(await wsTicket(otherAccess))
-    const sent = 40
+    // Sent at once, they arrive within one second or across one boundary: at most 2 x 5 pass.
+    const sent = 12
 
     for (let index = 0; index < sent; index += 1) {
       flooding.send({ action: 'unsubscribe', topic: 'trades' })
@@ -236,10 +237,7 @@ describe('bad input', () => {
     await Promise.all([flooding.close(), other.close()])
 
     const refused = flooding.messages.filter((message) => message.status === 429)
-    expect({ refused: refused.length, first: flooding.messages.slice(0, 2) }).toEqual({
-      refused: expect.toSatisfy((count: number) => count > 0),
-      first: expect.anything(),
-    })
+    expect(refused.length).toBeGreaterThanOrEqual(sent - 10)
     expect(refused[0]).toMatchObject({
       type: 'error',
       message: expect.stringMatching(/messages a second/),
