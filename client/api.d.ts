@@ -2481,6 +2481,15 @@ export interface components {
             }[];
         };
         /**
+         * @description A single-use WebSocket ticket, valid 30 s.
+         * @example {
+         *       "ticket": "q8Zc3n1Vb2XyL0aQ7wRt5uIo9pAsDfGhJkLzXcVbNm4"
+         *     }
+         */
+        WsTicket: {
+            ticket: string;
+        };
+        /**
          * @example {
          *       "ok": false,
          *       "error": {
@@ -6642,9 +6651,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         ok: true;
-                        result: {
-                            ticket: string;
-                        };
+                        result: components["schemas"]["WsTicket"];
                     };
                 };
             };

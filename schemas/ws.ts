@@ -1,10 +1,10 @@
-import { addressString } from './formats'
+import { addressString, uuidString } from './formats'
 import * as z from './zod'
 
 // The WebSocket API's messages (DECISIONS §10.3; docs/websocket.md): what a client sends, routed
 // by `action`, and what it gets back.
 
-export const wsTopicSchema = z.enum(['trades'])
+export const wsTopicSchema = z.enum(['trades', 'prices'])
 export type WsTopic = z.infer<typeof wsTopicSchema>
 
 // A ticket is 32 random bytes, base64url.
@@ -36,6 +36,8 @@ export type WsUnsubscribe = z.infer<typeof wsUnsubscribeSchema>
 export const wsResumeSchema = z.strictObject({
   action: z.literal('resume'),
   ...topicFields,
+  // On `prices`, the project whose feed resumes (each watched project is a feed of its own).
+  projectId: z.optional(uuidString),
   // The last sequence the client received: it is sent every one after it.
   sequence: z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
 })
@@ -55,3 +57,15 @@ export const wsTradeEventSchema = z.object({
   blockNumber: z.optional(z.number()),
 })
 export type WsTradeEvent = z.infer<typeof wsTradeEventSchema>
+
+/** Pushed on the `prices` topic: a watched project's new price point as the sampler writes it. */
+export const wsPriceEventSchema = z.object({
+  type: z.literal('event'),
+  topic: z.literal('prices'),
+  sequence: z.int(),
+  projectId: z.string(),
+  /** USD per whole token, a decimal string. */
+  price: z.string(),
+  at: z.string(),
+})
+export type WsPriceEvent = z.infer<typeof wsPriceEventSchema>

@@ -5,7 +5,7 @@
 // environment). Plain JSON over fetch: DynamoDB Local serves the Streams API on its own port,
 // checks no signature, and the SDK's streams client (3.1141.0, the newest) would bring a second
 // copy of the SDK's core beside the table client's 3.1162.0. Records are filtered as the filter
-// patterns in serverless.yml filter them (trade items only).
+// patterns in serverless.yml filter them (trade and project items only).
 
 export interface StreamPoller {
   /** Batches handed to the fan-out so far (for the ready line and the bench). */
@@ -50,10 +50,13 @@ async function call<Result>(endpoint: string, target: string, body: unknown): Pr
   return JSON.parse(text) as Result
 }
 
-/** As the filter patterns in serverless.yml: a change whose new or old item is a trade. */
+/** As the filter patterns in serverless.yml: a trade changed, or a project (its price). */
 export function isFannedOut(record: StreamRecord): boolean {
+  const { NewImage, OldImage } = record.dynamodb ?? {}
   return (
-    record.dynamodb?.NewImage?.type?.S === 'Trade' || record.dynamodb?.OldImage?.type?.S === 'Trade'
+    NewImage?.type?.S === 'Trade' ||
+    OldImage?.type?.S === 'Trade' ||
+    NewImage?.type?.S === 'Project'
   )
 }
 

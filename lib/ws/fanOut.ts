@@ -2,10 +2,11 @@ import { itemOfImage, type StreamImage } from '../aws/streamImage'
 import { appendEvent, listSubscribers } from '../db/wsFeed'
 import { mapConcurrently } from '../mapConcurrently'
 import { catchUp } from './deliver'
+import { priceEvents } from './priceFeed'
 import { tradeEvents } from './tradeFeed'
 
 // The fan-out (DECISIONS §10.3): each change of the table's stream that a client can follow
-// (the filter patterns in serverless.yml let only trade items through; the handler checks again,
+// (the filter patterns in serverless.yml let only trade and project items through; the handler checks again,
 // as the local stream poller passes every record) becomes numbered events of its feed, each
 // posted to that feed's subscribers only: one Query of the feed's subscribers, then a claim and a
 // post per subscriber. Nothing is read per connection that does not follow the feed.
@@ -30,7 +31,8 @@ export async function fanOut(records: readonly StreamRecord[]): Promise<FanOutRe
   for (const record of records) {
     const before = itemOfImage(record.dynamodb?.OldImage)
     const after = itemOfImage(record.dynamodb?.NewImage)
-    for (const { feed, event } of tradeEvents(before, after)) {
+    const events = [...tradeEvents(before, after), ...priceEvents(before, after)]
+    for (const { feed, event } of events) {
       const appended = await appendEvent(feed, (sequence) =>
         JSON.stringify({ type: 'event', ...event, sequence }),
       )

@@ -6,9 +6,11 @@ import {
   listConnectionFeeds,
   putSubscription,
 } from '../db/wsConnection'
+import { listWatchedProjectIds } from '../db/watchlist'
 import { eventsAfter, lastSequence } from '../db/wsFeed'
 import { BadRequest, Forbidden, NotFound, TooManyRequests } from '../errors'
 import { catchUp } from './deliver'
+import { pricesFeed } from './priceFeed'
 import { tradesFeed } from './tradeFeed'
 
 // subscribe / unsubscribe / resume (DECISIONS §10.3): what each message does to the connection's
@@ -16,39 +18,77 @@ import { tradesFeed } from './tradeFeed'
 
 type TopicMessage = WsSubscribe | WsUnsubscribe | WsResume
 
-/** The feed a message names: the trades of the session's own wallet, no other. */
-function feedOf(connection: Connection, message: TopicMessage): string {
+/** The session's own wallet: a message naming another is refused. */
+function ownWallet(connection: Connection, message: TopicMessage): string {
   const wallet = message.wallet ?? connection.wallet
   if (wallet.toLowerCase() !== connection.wallet.toLowerCase()) {
-    throw new Forbidden("a connection follows its own wallet's trades only")
+    throw new Forbidden("a connection follows its own wallet's trades and watchlist only")
   }
-  return tradesFeed(wallet)
+  return wallet
 }
 
-async function checkRoom(connection: Connection, feed: string): Promise<void> {
+/** The feeds a subscription covers: the wallet's trades, or each project it watches now. */
+async function feedsOf(connection: Connection, message: TopicMessage): Promise<string[]> {
+  const wallet = ownWallet(connection, message)
+  if (message.topic === 'trades') return [tradesFeed(wallet)]
+  return (await listWatchedProjectIds(wallet)).map(pricesFeed)
+}
+
+async function checkRoom(connection: Connection, feeds: readonly string[]): Promise<void> {
   const { maxSubscriptions } = loadWsConfig()
-  const feeds = await listConnectionFeeds(connection.connectionId)
-  if (!feeds.includes(feed) && feeds.length >= maxSubscriptions) {
+  const held = await listConnectionFeeds(connection.connectionId)
+  const added = feeds.filter((feed) => !held.includes(feed))
+  if (held.length + added.length > maxSubscriptions) {
     throw new TooManyRequests(
-      `a connection may hold ${maxSubscriptions} subscriptions; unsubscribe from one first`,
+      `a connection may hold ${maxSubscriptions} subscriptions (a watched project counts one); unsubscribe first`,
       1,
     )
   }
 }
 
-/** Follows a feed from now on; answers the last sequence so far (the next pushed is above it). */
+const projectOf = (feed: string) => feed.slice(feed.indexOf('#') + 1)
+
+/**
+ * Follows a topic from now on; answers the last sequence so far (the next pushed is above it):
+ * on `prices`, one per watched project.
+ */
 export async function subscribe(connection: Connection, message: WsSubscribe) {
-  const feed = feedOf(connection, message)
-  await checkRoom(connection, feed)
-  const sequence = await lastSequence(feed)
-  await putSubscription(connection, feed, sequence)
-  return { type: 'subscribed', topic: message.topic, sequence }
+  const feeds = await feedsOf(connection, message)
+  await checkRoom(connection, feeds)
+  const sequences = await Promise.all(
+    feeds.map(async (feed) => {
+      const sequence = await lastSequence(feed)
+      await putSubscription(connection, feed, sequence)
+      return [projectOf(feed), sequence] as const
+    }),
+  )
+  if (message.topic === 'trades') {
+    return { type: 'subscribed', topic: message.topic, sequence: sequences[0]?.[1] ?? 0 }
+  }
+  return { type: 'subscribed', topic: message.topic, sequences: Object.fromEntries(sequences) }
 }
 
 export async function unsubscribe(connection: Connection, message: WsUnsubscribe) {
-  const feed = feedOf(connection, message)
-  await deleteSubscription(connection.connectionId, feed)
+  const wallet = ownWallet(connection, message)
+  const feeds =
+    message.topic === 'trades'
+      ? [tradesFeed(wallet)]
+      : (await listConnectionFeeds(connection.connectionId)).filter((feed) =>
+          feed.startsWith(pricesFeed('')),
+        )
+  for (const feed of feeds) await deleteSubscription(connection.connectionId, feed)
   return { type: 'unsubscribed', topic: message.topic }
+}
+
+/** The one feed a resume names: the wallet's trades, or one watched project's prices. */
+async function resumedFeed(connection: Connection, message: WsResume): Promise<string> {
+  const wallet = ownWallet(connection, message)
+  if (message.topic === 'trades') return tradesFeed(wallet)
+  if (!message.projectId) throw new BadRequest('resuming prices names its projectId')
+  if (!(await listWatchedProjectIds(wallet)).includes(message.projectId)) {
+    throw new Forbidden('the wallet does not watch this project')
+  }
+  return pricesFeed(message.projectId)
 }
 
 /**
@@ -57,8 +97,8 @@ export async function unsubscribe(connection: Connection, message: WsUnsubscribe
  * whose successors are older than 24 h, is refused.
  */
 export async function resume(connection: Connection, message: WsResume) {
-  const feed = feedOf(connection, message)
-  await checkRoom(connection, feed)
+  const feed = await resumedFeed(connection, message)
+  await checkRoom(connection, [feed])
   const last = await lastSequence(feed)
   if (message.sequence > last) {
     throw new BadRequest(`sequence ${message.sequence} is past the topic's last, ${last}`)
@@ -76,5 +116,11 @@ export async function resume(connection: Connection, message: WsResume) {
     connectionId: connection.connectionId,
     delivered: message.sequence,
   })
-  return { type: 'resumed', topic: message.topic, sequence: message.sequence, replayed: sent }
+  return {
+    type: 'resumed',
+    topic: message.topic,
+    ...(message.projectId && { projectId: message.projectId }),
+    sequence: message.sequence,
+    replayed: sent,
+  }
 }

@@ -1,9 +1,11 @@
 import fc from 'fast-check'
 import { type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { NATIVE_COIN } from '../../lib/constants'
+import { projectId } from '../../lib/db/project'
 import { recordTrade } from '../../lib/db/trade'
+import { recordPrice } from '../../lib/markets/recordPrice'
 import { putTicket } from '../../lib/db/wsTicket'
 import { apiCall, signInOverHttp } from '../support/apiCall'
 import { deployment, devnet, fundedAccount } from '../support/devnetAccounts'
@@ -130,6 +132,34 @@ describe('the trades topic', () => {
       Array.from({ length: total }, (_, index) => index + 1),
     )
     expect(received.every((message) => message.event === 'submitted')).toBe(true)
+  })
+})
+
+describe('the prices topic', () => {
+  it("pushes a watched project's new price point as the sampler records it, and nothing of others", async () => {
+    const { tokens } = inject('deployments').ethereum
+    const [watched, unwatched] = ['LINK', 'UNI'].map((symbol) =>
+      projectId('ethereum', String(tokens.find((token) => token.symbol === symbol)?.address)),
+    ) as [string, string]
+    const { access } = await signedInWallet()
+    const watch = await apiCall('POST', `/watchlist/${watched}`, { token: access })
+    const socket = await openSocket(await wsTicket(access))
+    socket.send({ action: 'subscribe', topic: 'prices' })
+    const answer = await socket.next((message) => message.type === 'subscribed')
+    const at = new Date(Date.now() + 1000)
+
+    // The sampler's own write of a price point (lib/markets/recordPrice.ts), over the stream.
+    await recordPrice(unwatched, { at, priceE18: 7n * 10n ** 18n })
+    await recordPrice(watched, { at, priceE18: 12_345n * 10n ** 15n })
+    const pushed = await socket.next(
+      (message) => message.topic === 'prices' && message.at === at.toISOString(),
+    )
+    await socket.close()
+
+    expect(watch.status).toBe(200)
+    expect(Object.keys(answer.sequences as object)).toEqual([watched])
+    expect(pushed).toMatchObject({ type: 'event', projectId: watched, price: '12.345' })
+    expect(socket.messages.filter((message) => message.projectId === unwatched)).toEqual([])
   })
 })
 

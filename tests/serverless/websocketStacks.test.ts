@@ -23,12 +23,12 @@ let stacks: PackagedStacks
 const ofType = (type: string): Array<[string, Resource]> =>
   Object.entries(stacks.flattened).filter(([, resource]) => resource.Type === type)
 
-const statementsOf = (role: Resource) =>
-  (
-    role.Properties.Policies as Array<{
-      PolicyDocument: { Statement: Array<{ Action: string[] }> }
-    }>
-  ).flatMap((policy) => policy.PolicyDocument.Statement)
+type Policies = Array<{ PolicyDocument: { Statement: Array<{ Action: string | string[] }> } }>
+
+const actionsOf = (role: Resource): string[] =>
+  ((role.Properties.Policies as Policies | undefined) ?? [])
+    .flatMap((policy) => policy.PolicyDocument.Statement)
+    .flatMap((statement) => statement.Action)
 
 beforeAll(async () => {
   await promisify(execFile)(
@@ -83,10 +83,7 @@ describe('the WebSocket API, packaged with every network', () => {
 
   it('lets only the posting functions manage connections, and only the fan-out read the stream', () => {
     const roles = Object.fromEntries(
-      ofType('AWS::IAM::Role').map(([id, role]) => [
-        id,
-        statementsOf(role).flatMap((s) => s.Action),
-      ]),
+      ofType('AWS::IAM::Role').map(([id, role]) => [id, actionsOf(role)]),
     )
     const holding = (action: string) =>
       Object.entries(roles)
@@ -101,7 +98,7 @@ describe('the WebSocket API, packaged with every network', () => {
     expect(holding('dynamodb:GetRecords')).toEqual(['WsFanOutLambdaRole'])
   })
 
-  it('feeds the fan-out from the table stream, trade items only, through its live alias', () => {
+  it('feeds the fan-out from the table stream, trade and project items only, through its live alias', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping')
     const [[, mapping] = ['', undefined]] = mappings
     const table = ofType('AWS::DynamoDB::Table')[0]?.[1]
@@ -116,6 +113,7 @@ describe('the WebSocket API, packaged with every network', () => {
     ).toEqual([
       { dynamodb: { NewImage: { type: { S: ['Trade'] } } } },
       { dynamodb: { OldImage: { type: { S: ['Trade'] } } } },
+      { dynamodb: { NewImage: { type: { S: ['Project'] } } } },
     ])
   })
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { priceEvents, pricesFeed } from '../../../../lib/ws/priceFeed'
 import { tradeEvents, tradesFeed } from '../../../../lib/ws/tradeFeed'
 
 // The trades topic's events from a trade item's old and new images (the table's stream).
@@ -68,5 +69,34 @@ describe('tradeEvents', () => {
       ),
       { seed: 41 },
     )
+  })
+})
+
+describe('priceEvents', () => {
+  const project = (fields: Record<string, unknown>) => ({
+    type: 'Project',
+    id: '3f0c9a52-5d0b-5b7e-9c1d-2a3b4c5d6e7f',
+    ...fields,
+  })
+
+  it('pushes a new price point only, in the project’s feed', () => {
+    const before = project({ price: '1.5', priceAt: '2026-12-07T20:00:00.000Z', watchLists: 1 })
+    const repriced = project({ price: '1.6', priceAt: '2026-12-07T20:05:00.000Z', watchLists: 1 })
+    const watchedAgain = project({ ...before, watchLists: 2 })
+
+    expect(priceEvents(before, repriced)).toEqual([
+      {
+        feed: pricesFeed('3f0c9a52-5d0b-5b7e-9c1d-2a3b4c5d6e7f'),
+        event: {
+          topic: 'prices',
+          projectId: '3f0c9a52-5d0b-5b7e-9c1d-2a3b4c5d6e7f',
+          price: '1.6',
+          at: '2026-12-07T20:05:00.000Z',
+        },
+      },
+    ])
+    expect(priceEvents(before, watchedAgain)).toEqual([])
+    expect(priceEvents(undefined, project({}))).toEqual([])
+    expect(priceEvents(before, undefined)).toEqual([])
   })
 })
