@@ -1,4 +1,3 @@
-import type { WsResume, WsSubscribe, WsUnsubscribe } from '../../schemas/ws'
 import { loadWsConfig } from '../config/wsConfig'
 import {
   type Connection,
@@ -16,7 +15,16 @@ import { tradesFeed } from './tradeFeed'
 // subscribe / unsubscribe / resume (DECISIONS §10.3): what each message does to the connection's
 // subscriptions, free of the WebSocket event.
 
-type TopicMessage = WsSubscribe | WsUnsubscribe | WsResume
+/** A message as its schema parsed it (schemas/ws.ts). */
+export interface TopicMessage {
+  topic: 'trades' | 'prices'
+  wallet?: string
+}
+
+export interface ResumeMessage extends TopicMessage {
+  sequence: number
+  projectId?: string
+}
 
 /** The session's own wallet: a message naming another is refused. */
 function ownWallet(connection: Connection, message: TopicMessage): string {
@@ -52,7 +60,7 @@ const projectOf = (feed: string) => feed.slice(feed.indexOf('#') + 1)
  * Follows a topic from now on; answers the last sequence so far (the next pushed is above it):
  * on `prices`, one per watched project.
  */
-export async function subscribe(connection: Connection, message: WsSubscribe) {
+export async function subscribe(connection: Connection, message: TopicMessage) {
   const feeds = await feedsOf(connection, message)
   await checkRoom(connection, feeds)
   const sequences = await Promise.all(
@@ -68,7 +76,7 @@ export async function subscribe(connection: Connection, message: WsSubscribe) {
   return { type: 'subscribed', topic: message.topic, sequences: Object.fromEntries(sequences) }
 }
 
-export async function unsubscribe(connection: Connection, message: WsUnsubscribe) {
+export async function unsubscribe(connection: Connection, message: TopicMessage) {
   const wallet = ownWallet(connection, message)
   const feeds =
     message.topic === 'trades'
@@ -81,7 +89,7 @@ export async function unsubscribe(connection: Connection, message: WsUnsubscribe
 }
 
 /** The one feed a resume names: the wallet's trades, or one watched project's prices. */
-async function resumedFeed(connection: Connection, message: WsResume): Promise<string> {
+async function resumedFeed(connection: Connection, message: ResumeMessage): Promise<string> {
   const wallet = ownWallet(connection, message)
   if (message.topic === 'trades') return tradesFeed(wallet)
   if (!message.projectId) throw new BadRequest('resuming prices names its projectId')
@@ -96,7 +104,7 @@ async function resumedFeed(connection: Connection, message: WsResume): Promise<s
  * first, once each and in order, then the live ones. A sequence the feed never reached, or one
  * whose successors are older than 24 h, is refused.
  */
-export async function resume(connection: Connection, message: WsResume) {
+export async function resume(connection: Connection, message: ResumeMessage) {
   const feed = await resumedFeed(connection, message)
   await checkRoom(connection, [feed])
   const last = await lastSequence(feed)

@@ -1,5 +1,3 @@
-import type { WsTradeEvent } from '../../schemas/ws'
-
 // What a change to a trade item (the table's stream: its old and new image) tells a wallet
 // (DECISIONS §10.3), read from the items the trade lifecycle already writes: a pending trade
 // recorded is `submitted`; moved to `successful` it is `included` in its block and `confirmed`
@@ -16,7 +14,19 @@ export function tradesFeed(wallet: string): string {
   return `trades#${wallet.toLowerCase()}`
 }
 
-type TradeEventKind = WsTradeEvent['event']
+type TradeEventKind = 'submitted' | 'included' | 'confirmed' | 'failed' | 'reorged' | 'deposit'
+
+/** One step of a trade as pushed (schemas/ws.ts wsTradeEventSchema, with `type` and `sequence`). */
+export interface TradeEvent {
+  topic: 'trades'
+  event: TradeEventKind
+  hash: string
+  network: string
+  tradeId: string
+  tradeType: string
+  wallet: string
+  blockNumber?: number
+}
 
 function kindsOf(before: TradeImage | undefined, after: TradeImage | undefined): TradeEventKind[] {
   if (!before && after) {
@@ -34,7 +44,7 @@ function kindsOf(before: TradeImage | undefined, after: TradeImage | undefined):
 export function tradeEvents(
   before: TradeImage | undefined,
   after: TradeImage | undefined,
-): Array<{ feed: string; event: Omit<WsTradeEvent, 'sequence' | 'type'> }> {
+): Array<{ feed: string; event: TradeEvent }> {
   const image = after ?? before
   if (!image || image.type !== TRADE_ITEM_TYPE) return []
   const blockNumber = image.blockNumber === undefined ? undefined : Number(image.blockNumber)
