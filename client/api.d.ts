@@ -928,6 +928,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ws/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create ws ticket
+         * @description A single-use ticket for the WebSocket API (valid 30 s): connect to `wss://<ws host>/?ticket=<ticket>` and send `subscribe`, `unsubscribe` or `resume` messages (docs/websocket.md, and the AsyncAPI document docs/asyncapi.yaml). No token ever travels in a URL.
+         */
+        post: operations["createWsTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs/openapi.json": {
         parameters: {
             query?: never;
@@ -2570,6 +2590,15 @@ export interface components {
                 avgPrice: number;
                 month: string;
             }[];
+        };
+        /**
+         * @description A single-use WebSocket ticket, valid 30 s.
+         * @example {
+         *       "ticket": "q8Zc3n1Vb2XyL0aQ7wRt5uIo9pAsDfGhJkLzXcVbNm4"
+         *     }
+         */
+        WsTicket: {
+            ticket: string;
         };
         /**
          * @example {
@@ -6703,6 +6732,42 @@ export interface operations {
             401: components["responses"]["TokenRejected"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    createWsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "result": {
+                     *         "ticket": "q8Zc3n1Vb2XyL0aQ7wRt5uIo9pAsDfGhJkLzXcVbNm4"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        result: components["schemas"]["WsTicket"];
+                    };
+                };
+            };
+            401: components["responses"]["TokenRejected"];
+            429: components["responses"]["Throttled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

@@ -220,3 +220,5 @@ export function permitTypedData(offer: PermitOffer) {
     },
   }
 }
+
+export { subscribe, type PushMessage, type SubscribeOptions, type Subscription } from './subscribe'

@@ -130,3 +130,6 @@ export class DatabaseUnavailable extends AppError {
     super(503, 503, 'the database is unavailable; try again shortly')
   }
 }
+
+/** A valid request for something the caller may not have (another wallet's trades). */
+export class Forbidden extends statusError(403, 'Forbidden') {}

@@ -49,6 +49,16 @@
 // | dust floors: path prices           | BatchGet  | pk = PRICE#<projectId>, the last closed HOUR# (and the one before), DAY# |
 // | project details (catalog + market) | GetItem   | pk = CATALOG, sk = PROJECT#<id> (market metrics on the same item) |
 // | a token's EIP-2612 permit support (probed on chain once) | GetItem, PutItem | pk = PERMIT#<network>#<token>, sk = PERMIT (if absent) |
+// | issue / consume a WebSocket ticket | PutItem, DeleteItem | pk = WS_TICKET#<sha256 of the ticket>, sk = TICKET (TTL 30 s; consumed by a conditional delete) |
+// | a WebSocket connection             | PutItem, GetItem, DeleteItem | pk = WS_CONNECTION#<connectionId>, sk = CONNECTION (TTL 2 h) |
+// | a connection's messages in a second| UpdateItem| pk = WS_CONNECTION#<connectionId>, sk = RATE#<epoch second> (ADD if < limit; TTL) |
+// | a connection's subscriptions       | Query     | pk = WS_CONNECTION#<connectionId>, sk begins_with SUB# (limits, disconnect) |
+// | live connections of a wallet       | Query     | pk = WS_WALLET#<address>, sk begins_with CONNECTION# (COUNT, filtered on openUntil) |
+// | subscribers of a feed (fan-out)    | Query     | pk = WS_FEED#<feed>, sk begins_with SUB# (each with its last delivered sequence) |
+// | subscribe / unsubscribe            | TransactWrite | pk = WS_CONNECTION#<id>, sk = SUB#<feed> + pk = WS_FEED#<feed>, sk = SUB#<id> |
+// | deliver a feed's event once        | UpdateItem| pk = WS_FEED#<feed>, sk = SUB#<id> (SET delivered = n if delivered = n - 1) |
+// | number a feed's event              | UpdateItem| pk = WS_FEED#<feed>, sk = SEQ (ADD last 1) |
+// | a feed's events after a sequence   | PutItem, Query | pk = WS_FEED#<feed>, sk = EVENT#<15-digit sequence> (TTL 24 h; resume) |
 //
 // Trade ids are time-ordered UUIDs (v7), so TRADE#<id> sorts by creation time. The trades of a
 // wallet sit between two counter items, TRADE# (head) and TRADE#~ (tail), both bumped in the
@@ -358,3 +368,5 @@ export function pricingPathKey(projectId: string): TableKey {
 export function priceHistoryMarkerKey(projectId: string, grain: PriceGrain): TableKey {
   return priceBucketKey(projectId, grain, '~')
 }
+
+// The WebSocket API's keys (the WS_ rows of the table above) are built in lib/db/wsKeys.ts.

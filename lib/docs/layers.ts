@@ -9,6 +9,7 @@ export const NEUTRAL_FILES: ReadonlyMap<string, string> = new Map([
   ['lib/config/readEnv.ts', 'reads `process.env` for every section'],
   ['lib/config/authConfig.ts', "sign-in's settings"],
   ['lib/config/depositConfig.ts', "the deposit indexer's settings"],
+  ['lib/config/wsConfig.ts', "the WebSocket API's limits and management endpoint"],
   ['lib/config/chainSchema.ts', "a network's variables and their checks"],
   ['lib/config/gasUnits.ts', "a network's gas units: the table's, overridable"],
   ['lib/config/networkSettings.ts', "a network's settings from its table entry"],
@@ -114,6 +115,7 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ['schemas/', 'zod schemas of every request and result; `schemas/openapi.json` (generated)'],
   ['lib/auth/', 'sign-in (SIWE, passwords), JWT sessions, attempt budgets, the auth guards'],
   ['lib/clientSigning/', "the prepare and submit routes' work (DECISIONS §7.3)"],
+  ['lib/ws/', 'the WebSocket API: tickets, subscriptions, the feeds and their fan-out (§10.3)'],
   ['lib/swap/', 'quotes and `{key}` swaps: the plan, the router call, approvals'],
   ['lib/transfer/', '`{key}` transfers: the plan and the signed transfer'],
   ['lib/preview/', 'the preview of a sequence of transactions: balance changes and issues'],
@@ -131,7 +133,7 @@ export const FOLDER_ROLES: ReadonlyMap<string, string> = new Map([
   ],
   ['lib/wallet/', 'BIP39 mnemonics, BIP32 derivation, private keys (nothing stored)'],
   ['lib/db/', 'the document client, key builders (`lib/db/keys.ts`), one repository per entity'],
-  ['lib/aws/', 'SSM SecureString reads, Lambda credentials'],
+  ['lib/aws/', 'SSM SecureString reads, Lambda credentials, posts to WebSocket connections'],
 ])
 
 /**

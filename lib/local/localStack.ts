@@ -35,6 +35,8 @@ export interface LocalStack {
   /** The environment the functions run with; also applied to this process. */
   env: Record<string, string>
   apiUrl?: string
+  /** The WebSocket API (ws://), with serverless offline. */
+  wsUrl?: string
   /** The networks it serves, in the table's order. */
   networks: NetworkName[]
   deployments: ServedDeployments
@@ -77,6 +79,8 @@ async function bringUp(run: StackRun): Promise<LocalStack> {
   const { deployed } = deployment
   const env = {
     ...functionEnv(dynamoLocalEndpoint(ports.dynamo), deployed),
+    // Where the functions that post to WebSocket connections send (offline's @connections).
+    WS_ENDPOINT: `http://127.0.0.1:${ports.ws}`,
     ...options.functionEnv,
   }
   Object.assign(process.env, env)
@@ -102,6 +106,7 @@ async function bringUp(run: StackRun): Promise<LocalStack> {
   return {
     env,
     apiUrl: offline?.apiUrl,
+    wsUrl: offline?.wsUrl,
     networks: served,
     deployments: Object.fromEntries(deployed.map((deployment) => [deployment.network, deployment])),
     // The same account deployed every devnet's DEX.

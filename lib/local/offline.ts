@@ -5,9 +5,15 @@ import { redact } from '../logger'
 import { findFreePort } from './findFreePort'
 import { type GatewayFront, startGatewayFront } from './gatewayFront'
 import { stopProcess, waitUntil } from './processes'
+import { startStreamPoller, type StreamPoller } from './streamPoller'
+
+/** The fan-out as serverless offline names it (service, stage, function). */
+const FAN_OUT_FUNCTION = 'wallet-backend-local-wsFanOut'
 
 export interface Offline {
   apiUrl: string
+  /** The WebSocket API (DECISIONS §10.3), fed by the table's stream (lib/local/streamPoller.ts). */
+  wsUrl: string
   pid: number
   stop(): Promise<void>
 }
@@ -15,6 +21,8 @@ export interface Offline {
 export interface StartOfflineOptions {
   /** The HTTP API's port: the gateway front's (lib/local/gatewayFront.ts); offline's is internal. */
   httpPort: number
+  /** The WebSocket API's port: offline's websocket server, its @connections API too. */
+  websocketPort: number
   lambdaPort: number
   env: Record<string, string>
   /**
@@ -56,6 +64,7 @@ function spawnOffline(cli: string, options: StartOfflineOptions, offlinePort: nu
         ...process.env,
         ...options.env,
         HTTP_PORT: String(options.httpPort),
+        WS_PORT: String(options.websocketPort),
         LAMBDA_PORT: String(options.lambdaPort),
         ...(options.prebuilt && { OFFLINE_PREBUILT: '1' }),
         SLS_TELEMETRY_DISABLED: '1',
@@ -65,6 +74,16 @@ function spawnOffline(cli: string, options: StartOfflineOptions, offlinePort: nu
       detached: true,
     },
   )
+}
+
+/** The fan-out's event source: DynamoDB Local's stream, read once offline can run the fan-out. */
+function feedFanOut(options: StartOfflineOptions): Promise<StreamPoller> {
+  return startStreamPoller({
+    dynamoEndpoint: String(options.env.DYNAMODB_ENDPOINT),
+    tableName: String(options.env.TABLE_NAME),
+    lambdaPort: options.lambdaPort,
+    functionName: FAN_OUT_FUNCTION,
+  })
 }
 
 /** Rejects once the CLI exits, with the last lines it printed. */
@@ -145,6 +164,18 @@ export async function startOffline(options: StartOfflineOptions): Promise<Offlin
     error.message = `${error.message}\n${tail.join('\n')}`.trimEnd()
     throw error
   }
+  const poller = await feedFanOut(options).catch(async (error: unknown) => {
+    await stop()
+    throw error
+  })
   ready = true
-  return { apiUrl, pid: Number(child.pid), stop }
+  return {
+    apiUrl,
+    wsUrl: `ws://127.0.0.1:${options.websocketPort}`,
+    pid: Number(child.pid),
+    stop: async () => {
+      await poller.stop()
+      await stop()
+    },
+  }
 }

@@ -273,6 +273,7 @@ export async function serveOffline(
     ? services.begin(
         startOffline({
           httpPort: ports.http,
+          websocketPort: ports.ws,
           lambdaPort: ports.lambda,
           env,
           output: options.output,

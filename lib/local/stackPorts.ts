@@ -2,8 +2,8 @@ import { DEFAULT_NETWORK_NAMES, NETWORK_NAMES, NETWORKS, type NetworkName } from
 import type { WantedPort } from './checkPorts'
 import { findFreePort } from './findFreePort'
 
-/** DynamoDB Local, serverless offline's HTTP and Lambda ports, and a devnet per network. */
-export type LocalStackPorts = { dynamo: number; http: number; lambda: number } & Record<
+/** DynamoDB Local, serverless offline's HTTP, WebSocket and Lambda ports, and a devnet per network. */
+export type LocalStackPorts = { dynamo: number; http: number; ws: number; lambda: number } & Record<
   NetworkName,
   number
 >
@@ -15,6 +15,7 @@ export const DEFAULT_PORTS: LocalStackPorts = {
     NETWORK_NAMES.map((network) => [network, NETWORKS[network].devnet.port]),
   ) as Record<NetworkName, number>),
   http: 3000,
+  ws: 3001,
   lambda: 3002,
 }
 
@@ -25,13 +26,20 @@ export async function choosePorts(ports?: LocalStackPorts | 'free'): Promise<Loc
 
 /** A free port for each engine and server of the stack. */
 export async function freeStackPorts(): Promise<LocalStackPorts> {
-  const [dynamo, http, lambda, devnets] = await Promise.all([
+  const [dynamo, http, ws, lambda, devnets] = await Promise.all([
+    findFreePort(),
     findFreePort(),
     findFreePort(),
     findFreePort(),
     Promise.all(NETWORK_NAMES.map(async (network) => [network, await findFreePort()] as const)),
   ])
-  return { dynamo, http, lambda, ...(Object.fromEntries(devnets) as Record<NetworkName, number>) }
+  return {
+    dynamo,
+    http,
+    ws,
+    lambda,
+    ...(Object.fromEntries(devnets) as Record<NetworkName, number>),
+  }
 }
 
 /** Every port the stack binds, on the address its service binds, with what wants it. */
@@ -51,6 +59,7 @@ export function wantedPorts(
     ...(offline
       ? [
           { port: ports.http, host: '127.0.0.1', service: 'serverless offline (HTTP API)' },
+          { port: ports.ws, host: '127.0.0.1', service: 'serverless offline (WebSocket API)' },
           { port: ports.lambda, host: '127.0.0.1', service: 'serverless offline (lambda invoke)' },
         ]
       : []),

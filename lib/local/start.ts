@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       `Local stack ready in ${seconds} s${persist ? ` (data kept in ${DEFAULT_PERSIST_PATH})` : ''}`,
       `  API          ${stack.apiUrl}/api/v1   (try: curl ${stack.apiUrl}/api/v1/networks)`,
       `  API docs     ${stack.apiUrl}/api/docs   (OpenAPI: ${stack.apiUrl}/api/docs/openapi.json)`,
+      `  WebSocket    ${stack.wsUrl}?ticket=<POST /api/v1/ws/ticket>   (try: npm run ws -- <access token>)`,
       ...stack.networks.map((network) => {
         const prefix = network.toUpperCase()
         return `  ${network} RPC ${stack.env[`${prefix}_RPC_URL`]}  chain id ${stack.env[`${prefix}_CHAIN_ID`]}`

@@ -50,6 +50,7 @@ import {
   walletResultSchema,
 } from '../../schemas/wallet'
 import { watchlistEntrySchema, watchlistResultSchema } from '../../schemas/watchlist'
+import { wsTicketResultSchema } from '../../schemas/ws'
 import * as z from '../../schemas/zod'
 
 // The names of the OpenAPI document's component schemas: every body and result a route declares,
@@ -150,6 +151,7 @@ const NAMES: Array<[z.core.$ZodType, string, string]> = [
   [dailyHistoryResultSchema, 'DailyPriceHistory', 'Hourly average prices of the past 24 hours.'],
   [monthlyHistoryResultSchema, 'MonthlyPriceHistory', 'Daily average prices of the past month.'],
   [yearlyHistoryResultSchema, 'YearlyPriceHistory', 'Monthly average prices of the past year.'],
+  [wsTicketResultSchema, 'WsTicket', 'A single-use WebSocket ticket, valid 30 s.'],
 ]
 
 for (const [schema, id, description] of NAMES) {

@@ -15,5 +15,6 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   price: 'Price history of a project.',
   trades: 'The trade history of a wallet.',
   trade: 'One trade of a wallet.',
+  ws: 'Push over the WebSocket API: a ticket to connect with (the messages: docs/websocket.md, docs/asyncapi.yaml).',
   docs: 'This document and its reference page.',
 }

@@ -31,6 +31,8 @@ export const ACCESS_PROPERTY_SCHEMA = {
     parameters: { type: 'array', items: { type: 'string' } },
     // A key prefix: a type and its '#' (CLIENT#rpc#), never a bare wildcard.
     writeKeys: { type: 'array', items: { type: 'string', pattern: '^[A-Z_]+#[A-Za-z0-9_#]*$' } },
+    connections: { type: 'boolean' },
+    stream: { type: 'boolean' },
   },
   additionalProperties: false,
 }
@@ -75,6 +77,7 @@ export function compileRoles(serverless: Serverless): void {
       ...tableStatements(access),
       ...parameterStatements(serverless, name, access),
       ...scheduleStatements(serverless, name, fn),
+      ...pushStatements(access),
       ...(tracing
         ? [
             {
@@ -188,6 +191,38 @@ function scheduleStatements(serverless: Serverless, name: string, fn: FunctionOb
       Action: ['sqs:SendMessage'],
       Resource: { 'Fn::GetAtt': [SCHEDULE_FAILURE_QUEUE, 'Arn'] },
     },
+  ]
+}
+
+/** The WebSocket API's @connections (posting) and the table's stream (the fan-out's source). */
+function pushStatements(access: FunctionAccess): Statement[] {
+  return [
+    ...(access.connections
+      ? [
+          {
+            Effect: 'Allow',
+            Action: ['execute-api:ManageConnections'],
+            Resource: {
+              'Fn::Sub':
+                'arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${WebsocketsApi}/*/POST/@connections/*',
+            },
+          },
+        ]
+      : []),
+    ...(access.stream
+      ? [
+          {
+            Effect: 'Allow',
+            Action: [
+              'dynamodb:DescribeStream',
+              'dynamodb:GetRecords',
+              'dynamodb:GetShardIterator',
+              'dynamodb:ListStreams',
+            ],
+            Resource: { 'Fn::GetAtt': ['Table', 'StreamArn'] },
+          },
+        ]
+      : []),
   ]
 }
 

@@ -127,6 +127,16 @@ export function compileGradualRollout(
   }
 }
 
+/** `value` with each reference to the function's ARN inside it made one to the alias. */
+function replaceArn(value: unknown, functionId: string, alias: unknown): unknown {
+  if (isRefTo(value, functionId)) return alias
+  if (Array.isArray(value)) return value.map((item) => replaceArn(item, functionId, alias))
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, replaceArn(inner, functionId, alias)]),
+  )
+}
+
 /** Every invoker of the function (integration, rule target, permission) calls the alias. */
 function pointAtAlias(resources: Record<string, Resource>, functionId: string, aliasId: string) {
   const alias = { Ref: aliasId }
@@ -135,6 +145,11 @@ function pointAtAlias(resources: Record<string, Resource>, functionId: string, a
     switch (resource.Type) {
       case 'AWS::ApiGatewayV2::Integration':
         if (isRefTo(properties.IntegrationUri, functionId)) properties.IntegrationUri = alias
+        // A WebSocket route's integration names the function inside its invocation URI.
+        else properties.IntegrationUri = replaceArn(properties.IntegrationUri, functionId, alias)
+        break
+      case 'AWS::Lambda::EventSourceMapping':
+        if (isRefTo(properties.FunctionName, functionId)) properties.FunctionName = alias
         break
       case 'AWS::Lambda::Permission':
         if (isRefTo(properties.FunctionName, functionId)) properties.FunctionName = alias

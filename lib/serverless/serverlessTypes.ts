@@ -14,6 +14,10 @@ export interface FunctionAccess {
    * an IAM `dynamodb:LeadingKeys` condition (DECISIONS §10.4); unconfined when absent.
    */
   writeKeys?: string[]
+  /** Posts to WebSocket connections: execute-api:ManageConnections on the WebSocket API only. */
+  connections?: boolean
+  /** Reads the table's stream (the fan-out's event source). */
+  stream?: boolean
 }
 
 export interface FunctionObject {

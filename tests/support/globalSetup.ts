@@ -7,6 +7,8 @@ import { keepFreshDevnetStates } from './freshDevnets'
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string
+    /** The WebSocket API (ws://) of the suite's offline. */
+    wsUrl: string
     stackEnv: Record<string, string>
     /** Every network of the table: the suite's stack serves them all. */
     deployments: Record<NetworkName, DexDeployment>
@@ -49,6 +51,7 @@ export async function setup(project: TestProject): Promise<void> {
   for (const name of Object.keys(SUITE_CLIENT_LIMITS)) delete process.env[name]
   Object.assign(process.env, { ...inProcessEnv, LOG_LEVEL: 'WARN' })
   project.provide('apiUrl', stack.apiUrl ?? 'http://offline-not-started.invalid')
+  project.provide('wsUrl', stack.wsUrl ?? 'ws://offline-not-started.invalid')
   project.provide('stackEnv', inProcessEnv)
   const { deployments } = stack
   project.provide(

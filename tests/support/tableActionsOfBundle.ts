@@ -82,6 +82,8 @@ export function tableActionsOfBundle(map: SourceMapPayload, root = '.'): string[
       const code = text[line] ?? ''
       for (const [, command] of code.matchAll(/new (\w+)Command\(/g)) {
         if (command === 'TransactWrite') transactions = true
+        // Not the table's: a post to a WebSocket connection (execute-api, its own grant).
+        else if (command === 'PostToConnection') continue
         else if (command && COMMAND_ACTIONS[command]) actions.add(COMMAND_ACTIONS[command])
         else throw new Error(`${source}:${line + 1} sends ${command}Command, unknown here`)
       }
