@@ -66,7 +66,7 @@ export async function quoteExactOut(parameters: QuoteSwapParameters): Promise<Sw
     deadline: now + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
   })
   return {
-    quote: Number(formatUnits(amountOut, decimals1)),
+    quote: Number(formatUnits(best.amountOut, decimals1)),
     amount: Number(formatUnits(best.amountIn, decimals0)),
     decimal: decimals1,
     amountOutMin: toHex(amountOut),

@@ -40,7 +40,7 @@ export function routeCallExactOut(
   return swapRouterCallExactOut({
     legs: legs.map((leg, index) => ({
       hops: leg.hops,
-      amountOut: leg.amountOut ?? 0n,
+      amountOut: best.legsWanted[index] ?? 0n,
       amountInMax: maximums[index] ?? 0n,
     })),
     recipient: parameters.recipient,

@@ -25,8 +25,15 @@ export interface BestRouteExactOutParameters extends ReadMarketParameters {
   beforeMoreCalls?: Promise<unknown>
 }
 
-/** An exact-output route: bestRoute's answer, `amountOut` exactly what was asked for. */
+/**
+ * An exact-output route: bestRoute's answer, `amountOut` what arrives: the amount asked, or on
+ * V2 legs a little more (priceSplitExactOut's payForward).
+ */
 export interface BestRouteExactOut extends BestRoute {
+  /** The amount asked for: the least that arrives. */
+  amountWanted: bigint
+  /** Each route's share of it, in the order of `routes` (its exact-output call's amountOut). */
+  legsWanted: bigint[]
   /** What the split takes of tokenIn, exact (the simulation's where it ran). */
   amountIn: bigint
   exactOut: true
@@ -61,21 +68,23 @@ export async function bestRouteExactOut(
     market.simulate &&
     market.router !== undefined &&
     (parameters.nativeIn || market.balanceSlot !== null)
-  const amountIn = canSimulate
+  const simulated = canSimulate
     ? await simulateExactOut(market, parameters, split, gas)
-    : split.amountIn
+    : { amountIn: split.amountIn, received: split.amountOut }
   const routes = answeredRoutes(split)
   return {
-    amountOut,
-    amountIn,
+    amountOut: simulated.received,
+    amountWanted: amountOut,
+    legsWanted: split.routes.map((route) => route.amountWanted),
+    amountIn: simulated.amountIn,
     exactOut: true,
     routes,
-    searchedAmountOut: amountOut,
+    searchedAmountOut: split.amountOut,
     gas,
     gasShape,
     gasPrice: market.gasPriceWei,
     gasCostToken1: gasCost(gas, gasPrices.token1),
-    priceImpactBps: priceImpactBps(routes, amountOut),
+    priceImpactBps: priceImpactBps(routes, simulated.received),
     blockNumber: market.blockNumber,
     router: market.router ?? zeroAddress,
     simulated: canSimulate,
@@ -171,14 +180,14 @@ async function simulateExactOut(
   parameters: BestRouteExactOutParameters,
   split: PricedSplitExactOut,
   gas: bigint,
-): Promise<bigint> {
+): Promise<{ amountIn: bigint; received: bigint }> {
   const { network, tokenIn, tokenOut, nativeIn, nativeOut, amountOut } = parameters
   const to = isAddressEqual(parameters.recipient, zeroAddress)
     ? ROUTER_PROBE_ADDRESS
     : parameters.recipient
-  const legs = legsOf(split).map((leg) => ({
+  const legs = legsOf(split).map((leg, index) => ({
     hops: leg.hops,
-    amountOut: leg.amountOut ?? 0n,
+    amountOut: split.routes[index]?.amountWanted ?? 0n,
     amountInMax: leg.amountIn,
   }))
   const call = swapRouterCallExactOut({
@@ -212,5 +221,14 @@ async function simulateExactOut(
         : `the exact-output route between these tokens on ${network} reverted when simulated`,
     )
   }
-  return legs.reduce((sum, _, index) => sum + (swapCallOutput(simulated.results[index]) ?? 0n), 0n)
+  const amountIn = legs.reduce(
+    (sum, _, index) => sum + (swapCallOutput(simulated.results[index]) ?? 0n),
+    0n,
+  )
+  return { amountIn, received: simulated.received }
+}
+
+/** Whether a route answers an exact output. */
+export function isExactOut(best: BestRoute): best is BestRouteExactOut {
+  return (best as Partial<BestRouteExactOut>).exactOut === true
 }

@@ -1,6 +1,7 @@
 import type { RouteGasUnits } from '../../config'
 import { gasCost, type GasPriceInToken1, routeGas } from '../gas/gasModel'
 import type { Hop } from '../paths/enumeratePaths'
+import { swapPool } from '../pools/pool'
 import { swapPoolExactOut } from '../pools/poolExactOut'
 import {
   currentPool,
@@ -21,8 +22,15 @@ export interface LegOut {
   amountOut: bigint
 }
 
+/** A route priced for its output: `amountOut` what it pays (V2: payForward), `amountWanted` its share. */
+export interface PricedRouteExactOut extends PricedRoute {
+  amountWanted: bigint
+  complete: boolean
+}
+
 /** A split priced for its outputs: the exact-input split's figures, and what it costs in token0. */
 export interface PricedSplitExactOut extends PricedSplit {
+  routes: PricedRouteExactOut[]
   /** False when a route cannot pay its output (the router would revert): not a quote. */
   complete: boolean
   /** Gas at the gas price in token0 (rounded down). */
@@ -37,7 +45,7 @@ export function priceRouteExactOut(
   amountOut: bigint,
   states: PoolStates,
   units: RouteGasUnits,
-): PricedRoute & { complete: boolean } {
+): PricedRouteExactOut {
   const priced: PricedHop[] = []
   let amount = amountOut
   let exact = true
@@ -66,7 +74,36 @@ export function priceRouteExactOut(
     priced.map((hop) => ({ protocol: hop.pool.protocol, ticksCrossed: hop.ticksCrossed })),
     units,
   )
-  return { hops: priced, amountIn: amount, amountOut, gas, exact, complete }
+  const paid = complete && isV2Route(priced) ? payForward(priced, amount, states) : amountOut
+  return {
+    hops: priced,
+    amountIn: amount,
+    amountOut: paid,
+    amountWanted: amountOut,
+    gas,
+    exact,
+    complete,
+  }
+}
+
+const isV2Route = (hops: readonly PricedHop[]) =>
+  hops.length > 0 && hops.every((hop) => hop.pool.protocol === 'v2')
+
+/**
+ * What a V2 route pays for the input its exact output takes: SwapRouter02's V2 hops (and the
+ * devnet router's) pay each pair's getAmountOut of what reached it, not the amounts getAmountsIn
+ * worked back from, so a route pays the amount asked or a little more (the pairs' rounding: up to
+ * what one unit of the input buys). Hops and states set to those figures; the route's output.
+ */
+function payForward(hops: PricedHop[], amountIn: bigint, states: PoolStates): bigint {
+  let amount = amountIn
+  hops.forEach((hop, index) => {
+    const { quote, after } = swapPool(hop.before, hop.tokenIn, amount)
+    states.set(poolKey(hop.pool), after)
+    hops[index] = { ...hop, amountIn: amount, amountOut: quote.amountOut, after }
+    amount = quote.amountOut
+  })
+  return amount
 }
 
 /** A split priced exactly for its outputs; routes of no output are left out. */
