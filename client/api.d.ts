@@ -1263,6 +1263,9 @@ export interface components {
             to: string;
             /** Format: int64 */
             blockNumber: number;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amountIn?: string;
+            amountInMax?: string;
         };
         /**
          * @description An exact quote with the router call that swaps.
@@ -1353,6 +1356,9 @@ export interface components {
             to: string;
             /** Format: int64 */
             blockNumber: number;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amountIn?: string;
+            amountInMax?: string;
         };
         /**
          * @description A swap; either side may be the native coin.
@@ -1385,6 +1391,11 @@ export interface components {
              * @default 1200
              */
             deadlineSeconds?: number;
+            /**
+             * @default exactIn
+             * @enum {string}
+             */
+            type?: "exactIn" | "exactOut";
         };
         /**
          * @description A swap of one token for another (no native coin).
@@ -1703,6 +1714,9 @@ export interface components {
             to: string;
             /** Format: int64 */
             blockNumber: number;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amountIn?: string;
+            amountInMax?: string;
         };
         /**
          * @description The transactions of a swap, to sign in order.
@@ -3763,6 +3777,8 @@ export interface operations {
                 slippageBps?: number;
                 /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
                 recipient?: string;
+                /** @example exactIn */
+                type?: "exactIn" | "exactOut";
             };
             header?: never;
             path?: never;
@@ -4416,6 +4432,8 @@ export interface operations {
                 /** @example 50 */
                 slippageBps?: number;
                 recipient?: string;
+                /** @example exactIn */
+                type?: "exactIn" | "exactOut";
             };
             header?: never;
             path?: never;
@@ -5316,6 +5334,8 @@ export interface operations {
                 slippageBps?: number;
                 /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
                 recipient?: string;
+                /** @example exactIn */
+                type?: "exactIn" | "exactOut";
             };
             header?: never;
             path?: never;

@@ -68,6 +68,13 @@ export async function bestRouteExactOut(
     market.simulate &&
     market.router !== undefined &&
     (parameters.nativeIn || market.balanceSlot !== null)
+  const unsureOut = unsureTokens(network, market.config.wrappedNative, [tokenOut])
+  if (!canSimulate && market.simulate && unsureOut.length > 0) {
+    // Nothing checks that the amount arrives (a fee on transfer would take part of it).
+    throw new Unprocessable(
+      `no exact-output quote between these tokens on ${network}: the input token's balances cannot be simulated, so nothing checks that the output token takes no fee on transfer (quote type=exactIn instead)`,
+    )
+  }
   const simulated = canSimulate
     ? await simulateExactOut(market, parameters, split, gas)
     : { amountIn: split.amountIn, received: split.amountOut }
