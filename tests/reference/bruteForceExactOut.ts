@@ -15,7 +15,7 @@ import { sdkV2AmountIn, sdkV3SwapExactOut } from './sdkPoolMathExactOut'
 
 export const MAX_ROUTES = 4
 const STEP_PARTS = 20
-const CANDIDATES = 6
+const CANDIDATES = 12
 const CLIMB_PARTS = 100
 const CLIMB_STEPS = 12
 
@@ -141,7 +141,7 @@ export async function bruteForceExactOut(query: ExactOutQuery): Promise<ExactOut
   // Every path alone, and the best few at several sizes as the greedy's candidates.
   const bySize = new Map<number, { index: number; cost: bigint }[]>()
   for (const [index] of paths.entries()) {
-    for (const share of [STEP_PARTS, STEP_PARTS / 4, 1]) {
+    for (const share of [STEP_PARTS, STEP_PARTS / 2, STEP_PARTS / 4, 1]) {
       const split = await price(new Map([[index, share]]), STEP_PARTS)
       if (share === STEP_PARTS) offer(split)
       if (split) bySize.set(share, [...(bySize.get(share) ?? []), { index, cost: split.cost }])
@@ -152,7 +152,7 @@ export async function bruteForceExactOut(query: ExactOutQuery): Promise<ExactOut
       [...bySize.values()].flatMap((entries) =>
         entries
           .sort((a, b) => (a.cost < b.cost ? -1 : a.cost > b.cost ? 1 : 0))
-          .slice(0, CANDIDATES / 2)
+          .slice(0, CANDIDATES / 4)
           .map((entry) => entry.index),
       ),
     ),

@@ -58,6 +58,8 @@ interface Run {
   answered: number
   refusedFeeToken: number
   unfillable: number
+  /** Paid by the service on a split the brute force did not find (re-priced exactly). */
+  beyondBruteForce: number
   findings: Finding[]
   worstBps: number
 }
@@ -207,6 +209,7 @@ async function runNetwork(devnet: OwnDevnet, deployment: DexDeployment): Promise
     answered: 0,
     refusedFeeToken: 0,
     unfillable: 0,
+    beyondBruteForce: 0,
     findings: [],
     worstBps: -Infinity,
   }
@@ -244,13 +247,19 @@ async function runNetwork(devnet: OwnDevnet, deployment: DexDeployment): Promise
           units,
           gasPrice,
         })
+        const result = answer.result as (typeof answer.result & { amountIn: string }) | undefined
         if (!best) {
-          if (answer.status !== 422)
-            finding(`no split can pay it, the service answered ${answer.status}`)
-          else run.unfillable += 1
+          if (answer.status === 422) run.unfillable += 1
+          else if (!result) finding(`no split can pay it, the service answered ${answer.status}`)
+          else {
+            // The service found a split the brute force did not: it must re-price exactly.
+            const { differs } = await reprice(market, byAddress, result.route)
+            if (differs) finding(`the brute force pays nothing; re-priced: ${differs}`)
+            else if (BigInt(result.amountOut) < amountOut) finding(`pays ${result.amountOut}`)
+            else run.beyondBruteForce += 1
+          }
           continue
         }
-        const result = answer.result as (typeof answer.result & { amountIn: string }) | undefined
         if (answer.status !== 200 || !result) {
           finding(
             `the brute force pays it for ${best.amountIn}, the service answered ${answer.status}: ${answer.error}`,
@@ -303,7 +312,7 @@ describe('exact-output quotes against an independent brute force (issue 40 item 
       const run = await runNetwork(devnets.get(network) as OwnDevnet, deployments[network])
       runs.set(network, run)
       console.log(
-        `${network}: ${run.cases} cases, ${run.answered} answered and judged, ${run.refusedFeeToken} fee-token 422s, ${run.unfillable} unfillable 422s, worst ${run.worstBps} bps over the brute force; findings:\n` +
+        `${network}: ${run.cases} cases, ${run.answered} answered and judged, ${run.refusedFeeToken} fee-token 422s, ${run.unfillable} unfillable 422s, ${run.beyondBruteForce} paid beyond the brute force, worst ${run.worstBps} bps over the brute force; findings:\n` +
           run.findings
             .map((each) => `  ${each.from}→${each.amount} ${each.to}: ${each.why}`)
             .join('\n'),

@@ -220,7 +220,8 @@ async function simulateExactOut(
     },
     call.data,
   )
-  if (!simulated || simulated.received < amountOut) {
+  // The pools' math is the contract's: less than it says (or a revert) is a fee on transfer.
+  if (!simulated || simulated.received < amountOut || simulated.received < split.amountOut) {
     const unsure = unsureTokens(network, market.config.wrappedNative, [tokenIn, tokenOut])
     throw new Unprocessable(
       unsure.length > 0

@@ -14,6 +14,8 @@ const INVERSION_TOLERANCE = 1e-5
 /** The balancing's moves of output between routes, from 1/2^FIRST_LEVEL of it to 1/2^LAST_LEVEL. */
 const FIRST_LEVEL = 6
 const LAST_LEVEL = 15
+/** Splits of doubled inputs tried where none found can pay the amount. */
+const WIDER_ROUNDS = 3
 
 export interface SearchSplitExactOutParameters {
   pools: readonly Pool[]
@@ -92,6 +94,14 @@ export function searchSplitExactOut(
   const single = forward(amountIn, 1)
   const singles = [...split.routes, ...(single?.routes ?? [])]
   for (const route of singles) candidates.push(price([{ hops: route.hops, amountOut }]))
+  // Near what the pools hold, the split found may ask a route for more than it can pay: the
+  // splits of larger inputs spread wider, their shares of the amount each within reach.
+  let wider = amountIn
+  for (let round = 0; round < WIDER_ROUNDS && !leastCost(candidates)?.complete; round += 1) {
+    wider *= 2n
+    const spread = forward(wider)
+    if (spread) candidates.push(balanced(sharedOut(spread, amountOut), price))
+  }
   return leastCost(candidates)
 }
 
