@@ -188,6 +188,8 @@ export async function measureQuoteCpu(
       env: {
         PATH: process.env.PATH ?? '',
         ...stackEnv,
+        // One function per network: its NETWORK names it (serverless.yml sets it on each).
+        NETWORK: network,
         AWS_ACCESS_KEY_ID: 'local',
         AWS_SECRET_ACCESS_KEY: 'local',
         LOG_LEVEL: 'INFO',
