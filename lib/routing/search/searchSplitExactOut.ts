@@ -8,9 +8,13 @@ import type { PricedSplit } from './priceSplit'
 import { searchSplit } from './searchSplit'
 
 /** Rounds of the input's inversion after the first guess (each one exact-input search). */
-const INVERSION_ROUNDS = 3
-/** The inversion stops once the split pays within this fraction of the amount wanted. */
-const INVERSION_TOLERANCE = 1e-5
+const INVERSION_ROUNDS = 2
+/**
+ * The inversion stops once the split pays within this fraction of the amount wanted: its routes'
+ * shares are scaled to the amount and balanced on exact figures anyway, so a closer input buys
+ * nothing but another search (the most CPU of a large exact-output quote).
+ */
+const INVERSION_TOLERANCE = 2e-3
 /** The balancing's moves of output between routes, from 1/2^FIRST_LEVEL of it to 1/2^LAST_LEVEL. */
 const FIRST_LEVEL = 6
 const LAST_LEVEL = 15
