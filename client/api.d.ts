@@ -1289,6 +1289,9 @@ export interface components {
             to: string;
             /** Format: int64 */
             blockNumber: number;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amountIn?: string;
+            amountInMax?: string;
         };
         /**
          * @description An exact quote with the router call that swaps.
@@ -1385,6 +1388,9 @@ export interface components {
             to: string;
             /** Format: int64 */
             blockNumber: number;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amountIn?: string;
+            amountInMax?: string;
         };
         /**
          * @description A swap; either side may be the native coin.
@@ -1417,6 +1423,11 @@ export interface components {
              * @default 1200
              */
             deadlineSeconds?: number;
+            /**
+             * @default exactIn
+             * @enum {string}
+             */
+            type?: "exactIn" | "exactOut";
         };
         /**
          * @description A swap of one token for another (no native coin).
@@ -1741,6 +1752,9 @@ export interface components {
             to: string;
             /** Format: int64 */
             blockNumber: number;
+            /** @description Exact amount in base units as a decimal string, e.g. "62293681038691758060043412713395". */
+            amountIn?: string;
+            amountInMax?: string;
         };
         /**
          * @description A swap to prepare (either side may be the native coin), with a signed permit when one was offered.
@@ -1773,6 +1787,11 @@ export interface components {
              * @default 1200
              */
             deadlineSeconds?: number;
+            /**
+             * @default exactIn
+             * @enum {string}
+             */
+            type?: "exactIn" | "exactOut";
             permit?: {
                 /** Format: int64 */
                 deadline: number;
@@ -3903,6 +3922,8 @@ export interface operations {
                 slippageBps?: number;
                 /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
                 recipient?: string;
+                /** @example exactIn */
+                type?: "exactIn" | "exactOut";
             };
             header?: never;
             path?: never;
@@ -4556,6 +4577,8 @@ export interface operations {
                 /** @example 50 */
                 slippageBps?: number;
                 recipient?: string;
+                /** @example exactIn */
+                type?: "exactIn" | "exactOut";
             };
             header?: never;
             path?: never;
@@ -5456,6 +5479,8 @@ export interface operations {
                 slippageBps?: number;
                 /** @example 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
                 recipient?: string;
+                /** @example exactIn */
+                type?: "exactIn" | "exactOut";
             };
             header?: never;
             path?: never;

@@ -49,7 +49,12 @@ const isAnAddress = (value: unknown): value is `0x${string}` =>
 
 const decimalsNumber = z.int().check(z.minimum(0), z.maximum(MAX_DECIMALS))
 
+/** exactIn: `amount` of token0 goes in; exactOut: exactly `amount` of token1 arrives (§10.1). */
+export const SWAP_TYPES = ['exactIn', 'exactOut'] as const
+const swapTypeSchema = z._default(z.enum(SWAP_TYPES), 'exactIn')
+
 interface SwapSides {
+  type?: (typeof SWAP_TYPES)[number]
   amount: string
   address0: `0x${string}`
   decimals0: number
@@ -67,11 +72,13 @@ export function checkSides(sides: SwapSides, context: Refinement): void {
   const issue = (path: string, message: string) =>
     context.addIssue({ code: 'custom', path: [path], message })
   const fraction = sides.amount.split('.')[1] ?? ''
-  if (fraction.length > sides.decimals0) {
-    issue('amount', `has more fraction digits than decimals0 (${sides.decimals0})`)
+  // Exact output: `amount` is of token1.
+  const side = sides.type === 'exactOut' ? 'decimals1' : 'decimals0'
+  if (fraction.length > sides[side]) {
+    issue('amount', `has more fraction digits than ${side} (${sides[side]})`)
   } else if (/^[0.]+$/.test(sides.amount)) {
     issue('amount', 'must be greater than zero')
-  } else if (parseUnits(sides.amount, sides.decimals0) > maxUint256) {
+  } else if (parseUnits(sides.amount, sides[side]) > maxUint256) {
     issue('amount', 'is too large')
   }
   if (isAddressEqual(sides.address0, sides.address1)) {
@@ -122,11 +129,12 @@ export const quoteQuerySchema = z
       decimals1: integerString(0, MAX_DECIMALS),
       slippageBps: z._default(integerString(0, MAX_SLIPPAGE_BPS), DEFAULT_SLIPPAGE_BPS),
       recipient: z._default(addressSchema, zeroAddress),
+      type: swapTypeSchema,
     },
     {
       error: unknownFieldsError(
         'query',
-        'amount, address0, decimals0, address1, decimals1, slippageBps, recipient',
+        'amount, address0, decimals0, address1, decimals1, slippageBps, recipient, type',
       ),
     },
   )
@@ -166,6 +174,10 @@ export const routeAnswerFields = {
   l1Fee: z.optional(z.object({ wei: baseUnitsString, token1: baseUnitsString })),
   to: addressString,
   blockNumber: z.int().check(z.nonnegative()),
+  /** Exact output only: what the route takes of token0, exact (base units). */
+  amountIn: z.optional(baseUnitsString),
+  /** Exact output only: the most the call may take of token0, slippage included (hex). */
+  amountInMax: z.optional(hexQuantityString),
 }
 
 /** The quote of a network whose quote answers only the path (altchain's, DECISIONS §4). */
@@ -207,7 +219,7 @@ export const keyParamsSchema = z.strictObject({ key: privateKeyInput() })
 export type KeyParams = z.infer<typeof keyParamsSchema>
 
 export const SWAP_FIELDS =
-  'amount, address0, decimals0, address1, decimals1, slippageBps, deadlineSeconds'
+  'amount, address0, decimals0, address1, decimals1, slippageBps, deadlineSeconds, type'
 
 const swapBodyObject = z.strictObject(
   {
@@ -224,6 +236,7 @@ const swapBodyObject = z.strictObject(
       z.int().check(z.minimum(60), z.maximum(3600)),
       DEFAULT_DEADLINE_SECONDS,
     ),
+    type: swapTypeSchema,
   },
   { error: unknownFieldsError('body', SWAP_FIELDS) },
 )

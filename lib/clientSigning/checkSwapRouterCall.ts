@@ -13,10 +13,10 @@ import { NATIVE_COIN } from '../constants'
 
 /**
  * The SwapRouter02 functions a submitted router transaction may call inside its
- * `multicall(deadline, data)`: those swapRouterCall builds, plus wrapETH / refundETH (a client
- * paying the coin in may wrap or refund it), and selfPermit as the first call (a permit swap,
- * DECISIONS §10.2). Anything else (exactOutput, exactInputSingle, approve and pull helpers,
- * selfPermitAllowed, a nested multicall) is refused.
+ * `multicall(deadline, data)`: those swapRouterCall and swapRouterCallExactOut build, plus
+ * wrapETH / refundETH (a client paying the coin in may wrap or refund it), and selfPermit as the
+ * first call (a permit swap, DECISIONS §10.2). Anything else (exactInputSingle, approve and pull
+ * helpers, selfPermitAllowed, a nested multicall) is refused.
  */
 export const submittedRouterAbi = parseAbi([
   'struct ExactInputParams { bytes path; address recipient; uint256 amountIn; uint256 amountOutMinimum; }',
@@ -28,6 +28,11 @@ export const submittedRouterAbi = parseAbi([
   'function wrapETH(uint256 value) payable',
   'function refundETH() payable',
   'function selfPermit(address token, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) payable',
+  'struct ExactOutputSingleParams { address tokenIn; address tokenOut; uint24 fee; address recipient; uint256 amountOut; uint256 amountInMaximum; uint160 sqrtPriceLimitX96; }',
+  'struct ExactOutputParams { bytes path; address recipient; uint256 amountOut; uint256 amountInMaximum; }',
+  'function exactOutputSingle(ExactOutputSingleParams params) payable returns (uint256 amountIn)',
+  'function exactOutput(ExactOutputParams params) payable returns (uint256 amountIn)',
+  'function swapTokensForExactTokens(uint256 amountOut, uint256 amountInMax, address[] path, address to) payable returns (uint256 amountIn)',
 ])
 
 /** SwapRouter02's recipient meaning "the router itself" (Constants.ADDRESS_THIS). */
@@ -163,6 +168,11 @@ function applyInnerCall(
       ledger.payTo(recipient, path[path.length - 1] as Address)
       break
     }
+    case 'exactOutputSingle':
+    case 'exactOutput':
+    case 'swapTokensForExactTokens':
+      applyExactOutCall(ledger, call, refuse)
+      break
     case 'unwrapWETH9':
       // The router's whole wrapped coin, unwrapped and paid as coin.
       ledger.release(wrappedNative)
@@ -186,6 +196,49 @@ function applyInnerCall(
       if (ledger.release(NATIVE_COIN)) ledger.paidWallet = true
       break
   }
+}
+
+type ExactOutCall = Extract<
+  InnerCall,
+  { functionName: 'exactOutputSingle' | 'exactOutput' | 'swapTokensForExactTokens' }
+>
+
+/**
+ * An exact-output call (DECISIONS §10.1): the wallet pays at most its maximum (the amount the
+ * walk counts; never the router's balance, which these calls cannot spend), the output paid to
+ * the wallet or the router. An exact-output path runs from the output back to the input.
+ */
+function applyExactOutCall(
+  ledger: RouterLedger,
+  call: ExactOutCall,
+  refuse: (why: string) => never,
+): void {
+  let tokenIn: Address | undefined
+  let tokenOut: Address | undefined
+  let amountInMax: bigint
+  let recipient: Address
+  if (call.functionName === 'exactOutputSingle') {
+    const [params] = call.args
+    ;({ tokenIn, tokenOut, amountInMaximum: amountInMax, recipient } = params)
+    ledger.tokens.push(tokenIn, tokenOut)
+  } else if (call.functionName === 'exactOutput') {
+    const [params] = call.args
+    const pathTokens = v3PathTokens(params.path)
+    if (!pathTokens) refuse('swaps along a malformed V3 path')
+    ;[tokenOut, tokenIn] = [pathTokens[0], pathTokens[pathTokens.length - 1]]
+    ;({ amountInMaximum: amountInMax, recipient } = params)
+    ledger.tokens.push(...pathTokens)
+  } else {
+    const [, maximum, path, to] = call.args
+    if (path.length < 2) refuse('swaps along a path of fewer than two tokens')
+    ;[tokenIn, tokenOut, amountInMax, recipient] = [path[0], path[path.length - 1], maximum, to]
+    ledger.tokens.push(...path)
+  }
+  if (!tokenIn || !tokenOut || amountInMax === CONTRACT_BALANCE) {
+    refuse('swaps an exact output with no maximum input')
+  }
+  ledger.spend(tokenIn, amountInMax)
+  ledger.payTo(recipient, tokenOut)
 }
 
 /** The input the walk found, once the output has reached the wallet: one token, or the coin. */

@@ -1,10 +1,10 @@
+import { isExactOut } from '../routing/quote/bestRouteExactOut'
 import { type Address, encodeFunctionData, erc20Abi, formatUnits, type Hex, toHex } from 'viem'
 import { withCallBudget } from '../chain/callBudget'
 import { isNative } from '../constants'
 import type { SwapSides } from '../swap/quoteSwap'
 import { type BestRouteAnswer, describeBestRoute, largestRoutePath } from '../swap/routeAnswer'
-import { minimumOut } from '../swap/routerCall'
-import { gasFor, planSwap, swapCallOf } from '../swap/swapPlan'
+import { gasFor, planMinimumOut, planSwap, quotedIn, swapCallOf } from '../swap/swapPlan'
 import { type KnownTokens, requireKnownTokens } from './knownTokens'
 import {
   type PlannedTransaction,
@@ -45,6 +45,9 @@ export interface PreparedSwap {
     decimal: number
     amountOutMin: Hex
     path: Address[]
+    /** Exact output: what the route takes, and the most the call may take. */
+    amountIn?: string
+    amountInMax?: Hex
   }
 }
 
@@ -90,12 +93,14 @@ async function prepareKnownSwap(
     data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, amount] }),
     value: 0n,
   })
-  const amountOutMin = minimumOut(plan.best.amountOut, slippageBps)
+  const amountOutMin = planMinimumOut(plan, slippageBps)
   const call = swapCallOf(plan, parameters)
   const permitted = step.kind === 'signed' ? `, with a permit of ${label0} for the router` : ''
   const swap: PlannedTransaction = {
     kind: 'swap',
-    description: `swap ${formatUnits(amountIn, decimals0)} ${label0} for at least ${formatUnits(amountOutMin, decimals1)} ${label1}${permitted}`,
+    description: isExactOut(plan.best)
+      ? `swap at most ${formatUnits(amountIn, decimals0)} ${label0} for exactly ${formatUnits(amountOutMin, decimals1)} ${label1}${permitted}`
+      : `swap ${formatUnits(amountIn, decimals0)} ${label0} for at least ${formatUnits(amountOutMin, decimals1)} ${label1}${permitted}`,
     to: router,
     data: step.kind === 'signed' ? withSelfPermit(call.data, step.signed) : call.data,
     value: call.value,
@@ -127,11 +132,15 @@ async function prepareKnownSwap(
     preview: withNativeShortfall(preview, nativeShortfall),
     quote: {
       quote: Number(formatUnits(plan.best.amountOut, decimals1)),
-      amount: Number(formatUnits(amountIn, decimals0)),
+      amount: Number(formatUnits(quotedIn(plan), decimals0)),
       decimal: decimals1,
       amountOutMin: toHex(amountOutMin),
       path: largestRoutePath(plan.best),
       ...describeBestRoute(plan.best),
+      ...(isExactOut(plan.best) && {
+        amountIn: plan.best.amountIn.toString(),
+        amountInMax: toHex(amountIn),
+      }),
     },
   }
 }

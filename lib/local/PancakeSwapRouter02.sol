@@ -8,8 +8,10 @@ pragma abicoder v2;
 // their addresses come from PancakeV3PoolDeployer and PancakeSwap's init code hash). So the swap
 // functions are written here on those npm pieces, with SwapRouter02's ABI and conventions
 // (MSG_SENDER/ADDRESS_THIS recipients, amountIn 0 = the router's balance, V2 amounts measured as
-// balance changes so fee-on-transfer tokens work), and its SelfPermit (a permit swap's multicall
-// starts with selfPermit, DECISIONS §10.2). Exact-output swaps and approveAndCall are left out. On BNB Chain the configured router is PancakeSwap's SmartRouter.
+// balance changes so fee-on-transfer tokens work), its exact-output swaps (exactOutputSingle,
+// exactOutput, swapTokensForExactTokens: DECISIONS §10.1) as V3SwapRouter and V2SwapRouter write
+// them, and its SelfPermit (a permit swap's multicall starts with selfPermit, DECISIONS §10.2).
+// approveAndCall is left out. On BNB Chain the configured router is PancakeSwap's SmartRouter.
 
 import '@openzeppelin/contracts/token/ERC20/IERC20.sol';
 import '@uniswap/v2-core/contracts/interfaces/IUniswapV2Pair.sol';
@@ -46,6 +48,10 @@ contract PancakeSwapRouter02 is
         address payer;
     }
 
+    /// @dev An exact-output path's input, set by its last callback (V3SwapRouter's cache).
+    uint256 private constant DEFAULT_AMOUNT_IN_CACHED = type(uint256).max;
+    uint256 private amountInCached = DEFAULT_AMOUNT_IN_CACHED;
+
     /// @param deployer PancakeV3PoolDeployer: pools are found from it (it stands in `factory()`).
     constructor(
         address _factoryV2,
@@ -67,8 +73,84 @@ contract PancakeSwapRouter02 is
             amount0Delta > 0
                 ? (tokenIn < tokenOut, uint256(amount0Delta))
                 : (tokenOut < tokenIn, uint256(amount1Delta));
-        require(isExactInput, 'exact input only');
-        pay(tokenIn, data.payer, msg.sender, amountToPay);
+        if (isExactInput) {
+            pay(tokenIn, data.payer, msg.sender, amountToPay);
+        } else if (data.path.hasMultiplePools()) {
+            // Exact output runs the path backwards: the next pool pays this one.
+            data.path = data.path.skipToken();
+            exactOutputInternal(amountToPay, msg.sender, 0, data);
+        } else {
+            amountInCached = amountToPay;
+            // Reversed path: `tokenOut` is the swap's input.
+            pay(tokenOut, data.payer, msg.sender, amountToPay);
+        }
+    }
+
+    function exactOutputSingle(IV3SwapRouter.ExactOutputSingleParams calldata params)
+        external
+        payable
+        returns (uint256 amountIn)
+    {
+        amountIn = exactOutputInternal(
+            params.amountOut,
+            params.recipient,
+            params.sqrtPriceLimitX96,
+            SwapCallbackData({path: abi.encodePacked(params.tokenOut, params.fee, params.tokenIn), payer: msg.sender})
+        );
+        require(amountIn <= params.amountInMaximum, 'Too much requested');
+        amountInCached = DEFAULT_AMOUNT_IN_CACHED;
+    }
+
+    function exactOutput(IV3SwapRouter.ExactOutputParams calldata params) external payable returns (uint256 amountIn) {
+        exactOutputInternal(
+            params.amountOut,
+            params.recipient,
+            0,
+            SwapCallbackData({path: params.path, payer: msg.sender})
+        );
+        amountIn = amountInCached;
+        require(amountIn <= params.amountInMaximum, 'Too much requested');
+        amountInCached = DEFAULT_AMOUNT_IN_CACHED;
+    }
+
+    function swapTokensForExactTokens(
+        uint256 amountOut,
+        uint256 amountInMax,
+        address[] calldata path,
+        address to
+    ) external payable returns (uint256 amountIn) {
+        amountIn = UniswapV2Library.getAmountsIn(factoryV2, amountOut, path)[0];
+        require(amountIn <= amountInMax, 'Too much requested');
+        pay(path[0], msg.sender, UniswapV2Library.pairFor(factoryV2, path[0], path[1]), amountIn);
+        swapV2(path, resolveRecipient(to));
+    }
+
+    function exactOutputInternal(
+        uint256 amountOut,
+        address recipient,
+        uint160 sqrtPriceLimitX96,
+        SwapCallbackData memory data
+    ) private returns (uint256 amountIn) {
+        recipient = resolveRecipient(recipient);
+        (address tokenOut, address tokenIn, uint24 fee) = data.path.decodeFirstPool();
+        bool zeroForOne = tokenIn < tokenOut;
+        (int256 amount0Delta, int256 amount1Delta) =
+            IPancakeV3Pool(PoolAddress.computeAddress(factory, PoolAddress.getPoolKey(tokenIn, tokenOut, fee)))
+                .swap(
+                recipient,
+                zeroForOne,
+                -amountOut.toInt256(),
+                sqrtPriceLimitX96 == 0
+                    ? (zeroForOne ? TickMath.MIN_SQRT_RATIO + 1 : TickMath.MAX_SQRT_RATIO - 1)
+                    : sqrtPriceLimitX96,
+                abi.encode(data)
+            );
+        uint256 amountOutReceived;
+        (amountIn, amountOutReceived) = zeroForOne
+            ? (uint256(amount0Delta), uint256(-amount1Delta))
+            : (uint256(amount1Delta), uint256(-amount0Delta));
+        // The whole amount, unless a price limit was set.
+        if (sqrtPriceLimitX96 == 0) require(amountOutReceived == amountOut);
     }
 
     function exactInputSingle(IV3SwapRouter.ExactInputSingleParams memory params)

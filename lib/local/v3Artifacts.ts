@@ -57,7 +57,7 @@ export const quoterV2Abi = parseAbi([
 
 /**
  * The execution surface shared by SwapRouter02 (Ethereum), PancakeSwap's SmartRouter (BNB Chain)
- * and the altchain devnet's PancakeSwapRouter02: V3 and V2 exact-input hops in one multicall.
+ * and the altchain devnet's PancakeSwapRouter02: V3 and V2 hops, exact input or output, in one multicall.
  * Recipient 0x…01 means the caller, 0x…02 the router; amountIn 0 spends the router's balance.
  */
 export const swapRouter02Abi = parseAbi([

@@ -352,6 +352,7 @@ function quoteExample(entry: NetworkEntry, tokenSwap: ReturnType<typeof tokenSwa
       decimals1: body.decimals1,
       slippageBps: body.slippageBps,
       ...(entry.routes.quoteCall && { recipient: WALLET }),
+      type: 'exactIn' as const,
     },
     result: {
       ...tokenSwap.result.quote,

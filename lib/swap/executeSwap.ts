@@ -6,10 +6,9 @@ import { isNative } from '../constants'
 import type { Broadcast, SendOperation } from '../send/idempotent'
 import type { SwapSides } from './quoteSwap'
 import { sendSigned } from '../send/sendSigned'
-import { gasFor, planSwap, swapCallOf, type SwapPlan } from './swapPlan'
+import { gasFor, planMinimumOut, planSwap, quotedIn, swapCallOf, type SwapPlan } from './swapPlan'
 import { countMetric } from '../metrics'
 import { refuseFailedSimulation } from '../preview/previewChecks'
-import { minimumOut } from './routerCall'
 import { previewSwap } from './swapPreview'
 import { type SignedPermit, withSelfPermit } from './permit'
 import { permittedPlan, signPermit } from './permitSwap'
@@ -81,7 +80,7 @@ async function sendSwap(parameters: ExecuteSwapParameters, read: SwapPlan): Prom
       wallet: owner,
       from: owner,
       to: router,
-      amount: formatUnits(amountIn, decimals0),
+      amount: formatUnits(quotedIn(plan), decimals0),
       token: address0,
       isNativeTransfer: isNative(address0),
     },
@@ -125,7 +124,7 @@ async function previewBeforeSending(
         value: call.value,
       },
     ],
-    amountOutMin: minimumOut(plan.best.amountOut, slippageBps),
+    amountOutMin: planMinimumOut(plan, slippageBps),
   })
   refuseFailedSimulation(preview, network)
   return preview

@@ -9,10 +9,13 @@ import { routerToken } from './nativeCoin'
 import { readDecimals } from '../send/readHolding'
 import { type BestRouteAnswer, describeBestRoute, largestRoutePath } from './routeAnswer'
 import { minimumOut, routeCall } from './routerCall'
+import { quoteExactOut } from './quoteSwapExactOut'
 
 export interface SwapSides {
   network: NetworkName
-  /** Decimal string in whole units of token0. */
+  /** exactIn (the default): `amount` of token0 goes in; exactOut: `amount` of token1 arrives. */
+  type?: 'exactIn' | 'exactOut'
+  /** Decimal string in whole units of token0 (of token1 for exactOut). */
   amount: string
   address0: Address
   decimals0: number
@@ -40,6 +43,10 @@ export interface SwapQuote extends BestRouteAnswer {
   gasPriceWei: number
   calldata: Hex
   value: Hex
+  /** Exact output only: what the route takes of token0 (base units, decimal string). */
+  amountIn?: string
+  /** Exact output only: the most the call may take of token0, slippage included. */
+  amountInMax?: Hex
 }
 
 export interface QuoteRouteParameters {
@@ -105,7 +112,9 @@ export function quoteRoute({
  */
 export function quoteSwap(parameters: QuoteSwapParameters): Promise<SwapQuote> {
   // Anonymous, with tokens the caller names: their code runs capped (DECISIONS §8.2).
-  return withCallBudget(() => quote(parameters))
+  return withCallBudget(() =>
+    parameters.type === 'exactOut' ? quoteExactOut(parameters) : quote(parameters),
+  )
 }
 
 async function quote(parameters: QuoteSwapParameters): Promise<SwapQuote> {

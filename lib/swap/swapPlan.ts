@@ -1,3 +1,4 @@
+import { isExactOut } from '../routing/quote/bestRouteExactOut'
 import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { Unprocessable } from '../errors'
@@ -9,16 +10,21 @@ import { approvalAmounts, swapRouterOf } from './routerAllowance'
 import { assertDecimals, type Holding, readDecimals, readHolding } from '../send/readHolding'
 import { minimumOut, routeCall, type RouterCall } from './routerCall'
 import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
+import { planSwapExactOut } from './swapPlanExactOut'
+import { routeCallExactOut } from './routerCallExactOut'
 
 export interface PlanSwapParameters extends SwapSides {
   /** The wallet that pays and receives. */
   owner: Address
   /** Plan on when the balance is short (prepare's preview names it) instead of a 422. */
   reportShortBalance?: boolean
+  /** Exact output: the slippage sets the most the swap may take (amountInMax). */
+  slippageBps?: number
 }
 
 /** What a swap needs once its reads are done and checked: signed here or on the client. */
 export interface SwapPlan {
+  /** What the swap takes of token0: exact output, the most it may take (amountInMax). */
   amountIn: bigint
   /** The SwapRouter02 the swap calls and the allowance is given to. */
   router: Address
@@ -50,6 +56,7 @@ export function gasFor(plan: SwapPlan, data: Hex): bigint | undefined {
  * costs that one batch.
  */
 export async function planSwap(parameters: PlanSwapParameters): Promise<SwapPlan> {
+  if (parameters.type === 'exactOut') return planSwapExactOut(parameters)
   const { network, owner, address0, address1, decimals0, decimals1 } = parameters
   const amountIn = parseUnits(parameters.amount, decimals0)
   const router = swapRouterOf(network)
@@ -111,6 +118,15 @@ export interface SwapCallParameters extends PlanSwapParameters {
 export function swapCallOf(plan: SwapPlan, parameters: SwapCallParameters): RouterCall {
   const clock = BigInt(Math.floor((parameters.now ?? new Date()).getTime() / 1000))
   const start = clock > plan.context.timestamp ? clock : plan.context.timestamp
+  if (isExactOut(plan.best)) {
+    return routeCallExactOut(plan.best, {
+      address0: parameters.address0,
+      address1: parameters.address1,
+      amountInMax: plan.amountIn,
+      recipient: parameters.owner,
+      deadline: start + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
+    })
+  }
   return routeCall(plan.best, {
     address0: parameters.address0,
     address1: parameters.address1,
@@ -118,4 +134,16 @@ export function swapCallOf(plan: SwapPlan, parameters: SwapCallParameters): Rout
     recipient: parameters.owner,
     deadline: start + BigInt(parameters.deadlineSeconds ?? DEFAULT_DEADLINE_SECONDS),
   })
+}
+
+/** The least the swap delivers: exact output, the amount itself; else by the slippage. */
+export function planMinimumOut(plan: SwapPlan, slippageBps: number): bigint {
+  return isExactOut(plan.best)
+    ? plan.best.amountWanted
+    : minimumOut(plan.best.amountOut, slippageBps)
+}
+
+/** What the swap is quoted to take of token0: exact output, the route's input (not its maximum). */
+export function quotedIn(plan: SwapPlan): bigint {
+  return isExactOut(plan.best) ? plan.best.amountIn : plan.amountIn
 }

@@ -31,8 +31,12 @@ const SHARES = [
   0.5,
 ]
 
+const TYPES = ['exactIn', 'exactOut'] as const
+
 export interface QuoteCpuFigure {
   network: NetworkName
+  /** exactIn: `amount` the share of token0's deepest pool; exactOut: of token1's (§10.1). */
+  type: 'exactIn' | 'exactOut'
   /** The size's share of the input token's deepest pool, or undefined for all sizes together. */
   share?: number
   quotes: number
@@ -99,7 +103,7 @@ const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTime
 ;(async () => {
   for (const { event } of cases) await handler(event, context)
   const samples = []
-  for (const { share, event } of cases) {
+  for (const { share, type, event } of cases) {
     const cpuBefore = process.cpuUsage()
     const started = performance.now()
     const response = await handler(event, context)
@@ -108,6 +112,7 @@ const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTime
     const body = JSON.parse(response.body)
     samples.push({
       share,
+      type,
       cpu: (cpu.user + cpu.system) / 1000,
       wall,
       status: response.statusCode,
@@ -121,6 +126,7 @@ const context = { awsRequestId: 'bench', functionName: 'bench', getRemainingTime
 
 interface Sample {
   share: number
+  type: 'exactIn' | 'exactOut'
   cpu: number
   wall: number
   status: number
@@ -147,27 +153,33 @@ export async function measureQuoteCpu(
     if (!fn) throw new Error(`serverless.yml declares no ${name}`)
     const { outfile } = await bundle(fn.name, fn.entry)
     const { tokens, deepestOf } = await catalogOf(dex)
-    const cases = tokens.flatMap((from) =>
-      tokens
-        .filter((to) => to.address !== from.address)
-        .flatMap((to) =>
-          SHARES.map((share) => {
-            const amountIn = (deepestOf(from) * BigInt(Math.round(share * 1e12))) / 10n ** 12n
-            return {
-              share,
-              event: httpEvent({
-                route: name,
-                queryStringParameters: {
-                  amount: formatUnits(amountIn > 0n ? amountIn : 1n, from.decimals),
-                  address0: from.address,
-                  decimals0: String(from.decimals),
-                  address1: to.address,
-                  decimals1: String(to.decimals),
-                },
-              }),
-            }
-          }),
-        ),
+    // Exact input: a share of token0's deepest pool in; exact output: of token1's out.
+    const cases = TYPES.flatMap((type) =>
+      tokens.flatMap((from) =>
+        tokens
+          .filter((to) => to.address !== from.address)
+          .flatMap((to) =>
+            SHARES.map((share) => {
+              const side = type === 'exactIn' ? from : to
+              const amount = (deepestOf(side) * BigInt(Math.round(share * 1e12))) / 10n ** 12n
+              return {
+                share,
+                type,
+                event: httpEvent({
+                  route: name,
+                  queryStringParameters: {
+                    amount: formatUnits(amount > 0n ? amount : 1n, side.decimals),
+                    address0: from.address,
+                    decimals0: String(from.decimals),
+                    address1: to.address,
+                    decimals1: String(to.decimals),
+                    ...(type === 'exactOut' && { type }),
+                  },
+                }),
+              }
+            }),
+          ),
+      ),
     )
     const casesFile = join(OUTPUT_DIR, `quoteCpu.${network}.cases.json`)
     const samplesFile = join(OUTPUT_DIR, `quoteCpu.${network}.json`)
@@ -176,6 +188,8 @@ export async function measureQuoteCpu(
       env: {
         PATH: process.env.PATH ?? '',
         ...stackEnv,
+        // One function per network: its NETWORK names it (serverless.yml sets it on each).
+        NETWORK: network,
         AWS_ACCESS_KEY_ID: 'local',
         AWS_SECRET_ACCESS_KEY: 'local',
         LOG_LEVEL: 'INFO',
@@ -192,11 +206,12 @@ export async function measureQuoteCpu(
         1,
       ),
     )
-    const row = (taken: Sample[], share?: number): QuoteCpuFigure => {
+    const row = (type: Sample['type'], taken: Sample[], share?: number): QuoteCpuFigure => {
       const cpu = taken.map((sample) => sample.cpu)
       const wall = taken.map((sample) => sample.wall)
       return {
         network,
+        type,
         ...(share !== undefined && { share }),
         quotes: taken.length,
         answered: taken.filter((sample) => sample.status === 200).length,
@@ -209,14 +224,18 @@ export async function measureQuoteCpu(
         wall: { p50: percentile(wall, 0.5), p99: percentile(wall, 0.99) },
       }
     }
-    figures.push(row(samples))
-    for (const share of SHARES) {
-      figures.push(
-        row(
-          samples.filter((sample) => sample.share === share),
-          share,
-        ),
-      )
+    for (const type of TYPES) {
+      const ofType = samples.filter((sample) => sample.type === type)
+      figures.push(row(type, ofType))
+      for (const share of SHARES) {
+        figures.push(
+          row(
+            type,
+            ofType.filter((sample) => sample.share === share),
+            share,
+          ),
+        )
+      }
     }
   }
   return figures

@@ -180,16 +180,17 @@ function quoteCpuSection(figures: QuoteCpuFigure[]): string[] {
     '',
     'Issue 33\u2019s target (warm quote p50 \u2264 10 ms and p99 \u2264 30 ms of CPU, in-process), on the ' +
       'inputs of its generative test: every ordered pair of the catalog\u2019s tokens and the native ' +
-      'coin at 5 log-spaced sizes from 1e-6 to 50 % of the input token\u2019s deepest pool, on the fresh ' +
+      'coin at 5 log-spaced sizes from 1e-6 to 50 % of the input token\u2019s deepest pool (exact ' +
+      'output, DECISIONS \u00a710.1: of the output token\u2019s, `amount` then what arrives), on the fresh ' +
       'devnets. Each function runs its deployed bundle in a Node process of its own (as in a Lambda container), sends each quote once to warm (not counted), then once measured. CPU is the ' +
       'process\u2019s own (user + system) from the call to the answer; the node and DynamoDB Local are ' +
       'processes of their own, so waiting on them costs none. Wall time for comparison.',
     '',
-    '| network | sizes | quotes | answered 200 | CPU p50 | CPU p90 | CPU p99 | CPU max | wall p50 | wall p99 |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| network | type | sizes | quotes | answered 200 | CPU p50 | CPU p90 | CPU p99 | CPU max | wall p50 | wall p99 |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...figures.map(
       (figure) =>
-        `| ${figure.network} | ${size(figure.share)} | ${figure.quotes} | ${figure.answered} | ` +
+        `| ${figure.network} | ${figure.type} | ${size(figure.share)} | ${figure.quotes} | ${figure.answered} | ` +
         `${ms(figure.cpu.p50)} | ${ms(figure.cpu.p90)} | ${ms(figure.cpu.p99)} | ${ms(figure.cpu.max)} | ` +
         `${ms(figure.wall.p50)} | ${ms(figure.wall.p99)} |`,
     ),

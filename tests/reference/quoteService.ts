@@ -37,6 +37,8 @@ export interface QuoteQuery {
   decimals0: number
   address1: string
   decimals1: number
+  /** Exact output (DECISIONS §10.1): `amount` is of token1. */
+  type?: 'exactIn' | 'exactOut'
 }
 
 const handlers = new Map<NetworkName, Promise<Handler>>()

@@ -34,6 +34,8 @@ export interface SearchSplitParameters {
   maxRoutes?: number
   /** Hops a route may take (default: any); V2 only where a token takes a transfer fee. */
   allowHop?: (hop: Hop) => boolean
+  /** Paths a route may take (default: any); exact output: those the router runs exactly. */
+  allowPath?: (path: readonly Hop[]) => boolean
 }
 
 /** One search: its figures, the candidates priced so far, and the sets balanced already. */
@@ -101,7 +103,7 @@ function startSearch(parameters: SearchSplitParameters): Search | undefined {
     tokenOut,
     through,
     ...(parameters.allowHop && { allowHop: parameters.allowHop }),
-  })
+  }).filter((path) => parameters.allowPath?.(path) ?? true)
   if (paths.length === 0) return undefined
   const context: SearchContext = {
     paths,

@@ -59,7 +59,7 @@ export interface SimulatedSplit {
 export async function simulateSplit(
   parameters: SimulateSplitParameters,
 ): Promise<SimulatedSplit | undefined> {
-  const { network, router, legs, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, to } = parameters
+  const { legs, nativeIn, nativeOut, to } = parameters
   const routerCall = swapRouterCall({
     legs,
     amountOutMin: 0n,
@@ -71,6 +71,22 @@ export async function simulateSplit(
     nativeOut,
     legsPayRecipient: parameters.legsPayRecipient ?? false,
   })
+  return probeRouterCall(parameters, routerCall.data)
+}
+
+/** What the probe needs to run a router call: the sides, who receives, and the state to run on. */
+export type ProbeParameters = Omit<SimulateSplitParameters, 'legs' | 'legsPayRecipient'>
+
+/**
+ * What `to` receives when the router runs `data` from RouterProbe, placed by state override and
+ * given exactly `amountIn` (one eth_call at the block), with each inner call's result; undefined
+ * when the call reverts or runs out of its gas.
+ */
+export async function probeRouterCall(
+  parameters: ProbeParameters,
+  data: Hex,
+): Promise<SimulatedSplit | undefined> {
+  const { network, router, tokenIn, tokenOut, amountIn, nativeIn, nativeOut, to } = parameters
   const stateOverride: StateOverride = [
     {
       address: ROUTER_PROBE_ADDRESS,
@@ -95,7 +111,7 @@ export async function simulateSplit(
       data: encodeFunctionData({
         abi: routerProbeAbi,
         functionName: 'simulate',
-        args: [router, tokenIn, amountIn, nativeIn, tokenOut, nativeOut, to, routerCall.data],
+        args: [router, tokenIn, amountIn, nativeIn, tokenOut, nativeOut, to, data],
       }),
       stateOverride,
       gas,
@@ -103,14 +119,14 @@ export async function simulateSplit(
     }),
   )
   try {
-    const { data } = await simulated
-    const [received, returned] = decodeFunctionResult({
+    const { data: returned } = await simulated
+    const [received, results] = decodeFunctionResult({
       abi: routerProbeAbi,
       functionName: 'simulate',
-      data: data ?? '0x',
+      data: returned ?? '0x',
     })
-    const [results] = decodeAbiParameters([{ type: 'bytes[]' }], returned)
-    return { received, results }
+    const [decoded] = decodeAbiParameters([{ type: 'bytes[]' }], results)
+    return { received, results: decoded }
   } catch (error) {
     if (error instanceof Unprocessable) return undefined
     throw error

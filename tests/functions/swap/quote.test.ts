@@ -495,10 +495,14 @@ describe('GET /v1/swap/quote/{network}', () => {
       })
     })
 
-    // DECISIONS §10.1: a stage without exact output must not answer `type=exactOut` as an
-    // exact-input quote of `amount` token0.
-    it('answers 400 naming an unknown parameter such as type=exactOut, and quotes nothing', async () => {
-      const response = await quote('ethereum', { ...valid(), type: 'exactOut', side: 'buy' })
+    // DECISIONS §10.1: a parameter the stage does not know is never quoted without (`type` is
+    // known now: tests/functions/swap/exactOutInput.test.ts).
+    it('answers 400 naming unknown parameters such as tradeType, and quotes nothing', async () => {
+      const response = await quote('ethereum', {
+        ...valid(),
+        tradeType: 'EXACT_OUTPUT',
+        side: 'buy',
+      })
 
       expect(response.status).toBe(400)
       expect(response.body).toEqual({
@@ -509,8 +513,8 @@ describe('GET /v1/swap/quote/{network}', () => {
             {
               path: 'query',
               message:
-                'unknown query parameters "type", "side"; the query takes only amount, address0, ' +
-                'decimals0, address1, decimals1, slippageBps, recipient',
+                'unknown query parameters "tradeType", "side"; the query takes only amount, ' +
+                'address0, decimals0, address1, decimals1, slippageBps, recipient, type',
             },
           ],
         }),

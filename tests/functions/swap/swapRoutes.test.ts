@@ -437,14 +437,14 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
 
       expect(response.status).toBe(400)
     })
-    it('answers 400 naming a field of a newer stage (type) and sends nothing', async () => {
+    it('answers 400 naming a field it does not know (tradeType) and sends nothing', async () => {
       const { account, token } = await caller('ethereum')
       const nonce = await nonceOf('ethereum', account.address)
 
       const response = await swap('tokens/ethereum', {
         key: account.privateKey,
         token,
-        body: { ...request('ethereum', 'NATIVE', 'LINK', '1'), type: 'exactOut' },
+        body: { ...request('ethereum', 'NATIVE', 'LINK', '1'), tradeType: 'EXACT_OUTPUT' },
       })
 
       expect(response.status).toBe(400)
@@ -452,8 +452,8 @@ describe('POST /v1/swap/{tokens|native}/{network}/{key}', () => {
         {
           path: 'body',
           message:
-            'unknown field "type"; the body takes only amount, address0, decimals0, address1, ' +
-            'decimals1, slippageBps, deadlineSeconds',
+            'unknown field "tradeType"; the body takes only amount, address0, decimals0, address1, ' +
+            'decimals1, slippageBps, deadlineSeconds, type',
         },
       ])
       expect(await nonceOf('ethereum', account.address)).toBe(nonce)

@@ -121,6 +121,7 @@ describe('the OpenAPI document', () => {
       ['decimals1', true],
       ['slippageBps', false],
       ['recipient', false],
+      ['type', false],
     ])
     expect(swap.parameters).toEqual([
       expect.objectContaining({ name: 'key', in: 'path', required: true }),

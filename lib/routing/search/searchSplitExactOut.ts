@@ -1,0 +1,179 @@
+import type { Address } from 'viem'
+import type { RouteGasUnits } from '../../config'
+import { type GasPriceInToken1, NO_GAS_PRICE } from '../gas/gasModel'
+import type { Hop } from '../paths/enumeratePaths'
+import type { Pool } from '../pools/pool'
+import { type LegOut, priceSplitExactOut, type PricedSplitExactOut } from './priceSplitExactOut'
+import type { PricedSplit } from './priceSplit'
+import { searchSplit } from './searchSplit'
+
+/** Rounds of the input's inversion after the first guess (each one exact-input search). */
+const INVERSION_ROUNDS = 2
+/**
+ * The inversion stops once the split pays within this fraction of the amount wanted: its routes'
+ * shares are scaled to the amount and balanced on exact figures anyway, so a closer input buys
+ * nothing but another search (the most CPU of a large exact-output quote).
+ */
+const INVERSION_TOLERANCE = 2e-3
+/** The balancing's moves of output between routes, from 1/2^FIRST_LEVEL of it to 1/2^LAST_LEVEL. */
+const FIRST_LEVEL = 6
+const LAST_LEVEL = 15
+/** Splits of doubled inputs tried where none found can pay the amount. */
+const WIDER_ROUNDS = 3
+
+export interface SearchSplitExactOutParameters {
+  pools: readonly Pool[]
+  tokenIn: Address
+  tokenOut: Address
+  through: readonly Address[]
+  /** What must arrive, in base units of tokenOut. */
+  amountOut: bigint
+  units: RouteGasUnits
+  /** Gas priced in each end token: token1 for the exact-input searches, token0 for the cost. */
+  gasPrices: { token0: GasPriceInToken1; token1: GasPriceInToken1 }
+  maxRoutes?: number
+}
+
+/**
+ * A route SwapRouter02 runs for an exact output: one protocol throughout (one exactOutput call,
+ * or one swapTokensForExactTokens). Its exact-output calls pay from the sender, never from what
+ * the router holds, so a route mixing V2 and V3 cannot pay exactly (Uniswap's router SDK has the
+ * same rule).
+ */
+export const runsExactOut = (path: readonly Hop[]): boolean =>
+  path.every((hop) => hop.pool.protocol === path[0]?.pool.protocol)
+
+/**
+ * The split of exactly `amountOut` over up to `maxRoutes` routes that takes least `amountIn`
+ * plus gas in token0 (DECISIONS §10.1, mirroring §9.3). The exact-input search (searchSplit) is
+ * the engine: by duality the split that pays most net of gas for an input is the one that takes
+ * least for what it pays, so the input is found whose best exact-input split pays `amountOut`
+ * (a guess from the search the other way, then secant rounds), and that split's routes are given
+ * their shares of `amountOut` and priced backwards by the pools' exact-output math
+ * (priceSplitExactOut), then balanced by moves of output between routes while the cost falls.
+ * Beside it each of its routes alone and the best single route are priced; the least cost wins.
+ * Undefined when no path joins the tokens; a split with `complete: false` when none can pay the
+ * amount (more than the pools hold).
+ */
+export function searchSplitExactOut(
+  parameters: SearchSplitExactOutParameters,
+): PricedSplitExactOut | undefined {
+  const { pools, tokenIn, tokenOut, through, amountOut, units, gasPrices } = parameters
+  const guess = searchSplit({
+    pools,
+    tokenIn: tokenOut,
+    tokenOut: tokenIn,
+    through,
+    amountIn: amountOut,
+    units,
+    gasPrice: NO_GAS_PRICE,
+    maxRoutes: 1,
+    allowPath: runsExactOut,
+  })
+  if (!guess) return undefined
+  const forward = (amountIn: bigint, maxRoutes = parameters.maxRoutes) =>
+    searchSplit({
+      pools,
+      tokenIn,
+      tokenOut,
+      through,
+      amountIn,
+      units,
+      gasPrice: gasPrices.token1,
+      allowPath: runsExactOut,
+      ...(maxRoutes && { maxRoutes }),
+    })
+  let amountIn = guess.amountOut > 0n ? guess.amountOut : 1n
+  let split = forward(amountIn)
+  for (let round = 0; split && round < INVERSION_ROUNDS; round += 1) {
+    if (split.amountOut <= 0n) break
+    const ratio = Number(amountOut) / Number(split.amountOut)
+    if (Math.abs(ratio - 1) < INVERSION_TOLERANCE) break
+    amountIn = (amountIn * amountOut) / split.amountOut + 1n
+    split = forward(amountIn)
+  }
+  if (!split) return undefined
+  const price = (legs: readonly LegOut[]) => priceSplitExactOut(legs, units, gasPrices)
+  const candidates: PricedSplitExactOut[] = [balanced(sharedOut(split, amountOut), price)]
+  const single = forward(amountIn, 1)
+  const singles = [...split.routes, ...(single?.routes ?? [])]
+  for (const route of singles) candidates.push(price([{ hops: route.hops, amountOut }]))
+  // Near what the pools hold, the split found may ask a route for more than it can pay: the
+  // splits of larger inputs spread wider, their shares of the amount each within reach.
+  let wider = amountIn
+  for (let round = 0; round < WIDER_ROUNDS && !leastCost(candidates)?.complete; round += 1) {
+    wider *= 2n
+    const spread = forward(wider)
+    if (spread) candidates.push(balanced(sharedOut(spread, amountOut), price))
+  }
+  return leastCost(candidates)
+}
+
+/** The split's routes, each given its part of `amountOut` by what it paid (largest remainder). */
+function sharedOut(split: PricedSplit, amountOut: bigint): LegOut[] {
+  const paid = split.routes.map((route) => route.amountOut)
+  const total = paid.reduce((sum, amount) => sum + amount, 0n)
+  const shares = paid.map((amount) => (total === 0n ? 0n : (amount * amountOut) / total))
+  shares[0] = (shares[0] ?? 0n) + amountOut - shares.reduce((sum, share) => sum + share, 0n)
+  return split.routes.map((route, index) => ({ hops: route.hops, amountOut: shares[index] ?? 0n }))
+}
+
+/** Complete before incomplete, then the least cost, then the fewest routes. */
+function leastCost(candidates: readonly PricedSplitExactOut[]): PricedSplitExactOut | undefined {
+  let best: PricedSplitExactOut | undefined
+  for (const candidate of candidates) {
+    if (!best || better(candidate, best)) best = candidate
+  }
+  return best
+}
+
+function better(a: PricedSplitExactOut, b: PricedSplitExactOut): boolean {
+  if (a.complete !== b.complete) return a.complete
+  if (!a.complete) return a.amountOut > b.amountOut
+  if (a.cost !== b.cost) return a.cost < b.cost
+  return a.routes.length < b.routes.length
+}
+
+/**
+ * The legs balanced on exact figures: output moved from one route to another in steps halving
+ * from 1/2^FIRST_LEVEL of the whole to 1/2^LAST_LEVEL, each kept while the cost falls (a route
+ * emptied is dropped, and its gas with it).
+ */
+function balanced(
+  start: LegOut[],
+  price: (legs: readonly LegOut[]) => PricedSplitExactOut,
+): PricedSplitExactOut {
+  let legs = start
+  let best = price(legs)
+  if (legs.length < 2) return best
+  const whole = legs.reduce((sum, leg) => sum + leg.amountOut, 0n)
+  for (let level = FIRST_LEVEL; level <= LAST_LEVEL; level += 1) {
+    const step = whole >> BigInt(level)
+    if (step === 0n) break
+    let moved = true
+    for (let pass = 0; moved && pass < 2; pass += 1) {
+      moved = false
+      for (let from = 0; from < legs.length; from += 1) {
+        for (let to = 0; to < legs.length; to += 1) {
+          const source = legs[from]?.amountOut ?? 0n
+          if (from === to || source === 0n) continue
+          const amount = source < step ? source : step
+          const next = legs.map((leg, index) =>
+            index === from
+              ? { ...leg, amountOut: leg.amountOut - amount }
+              : index === to
+                ? { ...leg, amountOut: leg.amountOut + amount }
+                : leg,
+          )
+          const priced = price(next)
+          if (better(priced, best)) {
+            legs = next
+            best = priced
+            moved = true
+          }
+        }
+      }
+    }
+  }
+  return best
+}
