@@ -31,9 +31,11 @@ function esbuildOptions(serverless?: ServerlessInstance): ServerlessEsbuildOptio
   if (prebuilt) {
     for (const fn of Object.values(serverless?.service?.functions ?? {})) fn.skipEsbuild = true
   }
+  // Packages run side by side (the tests package several stages at once) each take a folder of
+  // their own (PACKAGE_BUILD_FOLDER): in one folder they overwrite each other's bundles.
   const outputWorkFolder = offline
     ? (process.env.OFFLINE_BUILD_FOLDER ?? '.esbuild-offline')
-    : '.esbuild'
+    : (process.env.PACKAGE_BUILD_FOLDER ?? '.esbuild')
   return {
     bundle: true,
     minify: !offline,

@@ -1,53 +1,16 @@
-import { type Address, formatUnits, type Hex, isAddressEqual, parseUnits, toHex } from 'viem'
+import { type Address, formatUnits, parseUnits, toHex } from 'viem'
 import { withCallBudget } from '../chain/callBudget'
-import { loadChainConfig } from '../config'
 import type { NetworkName } from '../networkNames'
 import { DEFAULT_DEADLINE_SECONDS, isNative } from '../constants'
-import { Unprocessable } from '../errors'
 import { type BestRoute, bestRoute } from '../routing/quote/bestRoute'
-import { routerToken } from './nativeCoin'
 import { readDecimals } from '../send/readHolding'
-import { type BestRouteAnswer, describeBestRoute, largestRoutePath } from './routeAnswer'
+import { describeBestRoute, largestRoutePath } from './routeAnswer'
 import { minimumOut, routeCall } from './routerCall'
 import { quoteExactOut } from './quoteSwapExactOut'
+import { type QuoteSwapParameters, routerTokens, type SwapQuote } from './swapShapes'
 
-export interface SwapSides {
-  network: NetworkName
-  /** exactIn (the default): `amount` of token0 goes in; exactOut: `amount` of token1 arrives. */
-  type?: 'exactIn' | 'exactOut'
-  /** Decimal string in whole units of token0 (of token1 for exactOut). */
-  amount: string
-  address0: Address
-  decimals0: number
-  address1: Address
-  decimals1: number
-}
-
-export interface QuoteSwapParameters extends SwapSides {
-  slippageBps: number
-  /** Receives the output in the returned calldata. */
-  recipient: Address
-  deadlineSeconds?: number
-  now?: Date
-}
-
-/** The seed's quote fields (DECISIONS §4) and the route that shows its work (§8.1). */
-export interface SwapQuote extends BestRouteAnswer {
-  /** Amount out in whole units of token1 (a JSON number: `amountOut` is the exact figure). */
-  quote: number
-  amount: number
-  decimal: number
-  amountOutMin: Hex
-  /** The tokens of the largest route of the split. */
-  path: Address[]
-  gasPriceWei: number
-  calldata: Hex
-  value: Hex
-  /** Exact output only: what the route takes of token0 (base units, decimal string). */
-  amountIn?: string
-  /** Exact output only: the most the call may take of token0, slippage included. */
-  amountInMax?: Hex
-}
+export type { QuoteSwapParameters, SwapQuote, SwapSides } from './swapShapes'
+export { routerTokens } from './swapShapes'
 
 export interface QuoteRouteParameters {
   network: NetworkName
@@ -61,24 +24,6 @@ export interface QuoteRouteParameters {
   estimateFrom?: Address
   /** Awaited before any call past the first batch (see BestRouteParameters). */
   beforeMoreCalls?: Promise<unknown>
-}
-
-/**
- * The tokens the router swaps between for two sides, the wrapped coin standing for the native
- * coin; the coin and its wrapped token are one asset (422).
- */
-export function routerTokens(
-  network: NetworkName,
-  address0: Address,
-  address1: Address,
-): { tokenIn: Address; tokenOut: Address } {
-  const { wrappedNative } = loadChainConfig(network)
-  const tokenIn = routerToken(address0, wrappedNative)
-  const tokenOut = routerToken(address1, wrappedNative)
-  if (isAddressEqual(tokenIn, tokenOut)) {
-    throw new Unprocessable('the native coin and its wrapped token are one asset: nothing to swap')
-  }
-  return { tokenIn, tokenOut }
 }
 
 /** The best route for two sides as the client names them (bestRoute), the coin wrapped. */

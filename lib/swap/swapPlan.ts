@@ -1,47 +1,18 @@
 import { isExactOut } from '../routing/quote/bestRouteExactOut'
-import { type Address, formatUnits, type Hex, parseUnits } from 'viem'
+import { formatUnits, type Hex, parseUnits } from 'viem'
 import { DEFAULT_DEADLINE_SECONDS } from '../constants'
 import { Unprocessable } from '../errors'
-import type { BestRoute } from '../routing/quote/bestRoute'
-import type { GasEstimate } from '../chain/estimateCallGas'
 import { limitFrom } from '../send/gasLimit'
-import { quoteRoute, type SwapSides } from './quoteSwap'
+import { quoteRoute } from './quoteSwap'
 import { approvalAmounts, swapRouterOf } from './routerAllowance'
-import { assertDecimals, type Holding, readDecimals, readHolding } from '../send/readHolding'
+import { assertDecimals, readDecimals, readHolding } from '../send/readHolding'
 import { minimumOut, routeCall, type RouterCall } from './routerCall'
-import { type Fees, readSendContext, type SendContext } from '../send/sendContext'
+import { readSendContext } from '../send/sendContext'
 import { planSwapExactOut } from './swapPlanExactOut'
 import { routeCallExactOut } from './routerCallExactOut'
+import type { PlanSwapParameters, SwapPlan } from './swapShapes'
 
-export interface PlanSwapParameters extends SwapSides {
-  /** The wallet that pays and receives. */
-  owner: Address
-  /** Plan on when the balance is short (prepare's preview names it) instead of a 422. */
-  reportShortBalance?: boolean
-  /** Exact output: the slippage sets the most the swap may take (amountInMax). */
-  slippageBps?: number
-}
-
-/** What a swap needs once its reads are done and checked: signed here or on the client. */
-export interface SwapPlan {
-  /** What the swap takes of token0: exact output, the most it may take (amountInMax). */
-  amountIn: bigint
-  /** The SwapRouter02 the swap calls and the allowance is given to. */
-  router: Address
-  best: BestRoute
-  context: SendContext
-  fees: Fees
-  holding: Holding
-  /** The approvals a short allowance needs, in order (approvalAmounts). */
-  approvals: bigint[]
-  /**
-   * The swap's estimate along the chosen route, made beside its simulation (gasFor turns it into
-   * the limit of the final call); undefined when approvals come first (the estimate reverted
-   * short of an allowance) or when it failed: the exact call is estimated then, before it is
-   * signed.
-   */
-  estimate?: GasEstimate
-}
+export type { PlanSwapParameters, SwapPlan } from './swapShapes'
 
 /** The gas limit of the plan's swap call `data`, when the batch of reads estimated it. */
 export function gasFor(plan: SwapPlan, data: Hex): bigint | undefined {

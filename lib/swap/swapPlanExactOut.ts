@@ -5,7 +5,7 @@ import { readSendContext } from '../send/sendContext'
 import { quoteRouteExactOut } from './quoteSwapExactOut'
 import { approvalAmounts, swapRouterOf } from './routerAllowance'
 import { maximumIn } from './routerCallExactOut'
-import type { PlanSwapParameters, SwapPlan } from './swapPlan'
+import type { PlanSwapParameters, SwapPlan } from './swapShapes'
 
 /**
  * planSwap for exact output (DECISIONS §10.1): the same batch of reads, the route by

@@ -46,7 +46,7 @@ describe('serverless package (stage prod, no credentials)', () => {
       fn.events.some((e) => e.httpApi),
     )
     const routeKeys = prod
-      .ofType('AWS::ApiGatewayV2::Route')
+      .ofHttpApi('AWS::ApiGatewayV2::Route')
       .map((route) => route.Properties.RouteKey)
 
     expect(httpFunctions.every((fn) => fn.events.filter((e) => e.httpApi).length === 1)).toBe(true)
@@ -90,7 +90,7 @@ describe('serverless package (stage prod, no credentials)', () => {
   })
 
   it('logs access with the route template, never the raw path', () => {
-    const [stage] = prod.ofType('AWS::ApiGatewayV2::Stage')
+    const [stage] = prod.ofHttpApi('AWS::ApiGatewayV2::Stage')
     const format = String(
       (stage?.Properties.AccessLogSettings as { Format: string } | undefined)?.Format,
     )
@@ -105,7 +105,7 @@ describe('serverless package (stage prod, no credentials)', () => {
 
   it(`throttles the stage and the sign-in routes as capacity guards, ${THROTTLE_HEADROOM} times the peak of lib/serverless/capacity.ts, after their routes exist`, () => {
     type Throttle = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
-    const [stage] = prod.ofType('AWS::ApiGatewayV2::Stage')
+    const [stage] = prod.ofHttpApi('AWS::ApiGatewayV2::Stage')
     const settings = stage?.Properties.RouteSettings as Record<string, Throttle>
     const stageThrottle = stage?.Properties.DefaultRouteSettings as Throttle
     const peaks: Record<string, number> = PEAK_REQUESTS_PER_SECOND.routes
@@ -144,7 +144,7 @@ describe('serverless package (stage prod, no credentials)', () => {
   })
 
   it('allows exactly the browser origins the ALLOWED_ORIGINS setting names (CORS)', () => {
-    const [api] = prod.ofType('AWS::ApiGatewayV2::Api')
+    const [api] = prod.ofHttpApi('AWS::ApiGatewayV2::Api')
 
     expect(api?.Properties.CorsConfiguration).toEqual({
       AllowOrigins: ['https://app.example.com', 'https://admin.example.com:8443'],

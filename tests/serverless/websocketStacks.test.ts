@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { NETWORK_NAMES } from '../../lib/networkNames'
 import {
@@ -11,12 +9,11 @@ import {
   type Resource,
   resourceCounts,
 } from '../support/packagedStacks'
+import { PACKAGE_HOOK_TIMEOUT_MS, packageStage, STACK_LIMIT } from '../support/packagedTemplate'
 
 // The WebSocket API in the packaged deployment (DECISIONS §10.3, issue 41): `serverless package`
 // of a stage serving every network of the table, as an operator runs it, without credentials.
 
-const STACK_LIMIT = 500
-const SERVERLESS_CLI = 'node_modules/serverless/bin/serverless.js'
 const packageDir = mkdtempSync(join(tmpdir(), 'sls-ws-package-'))
 let stacks: PackagedStacks
 
@@ -31,28 +28,9 @@ const actionsOf = (role: Resource): string[] =>
     .flatMap((statement) => statement.Action)
 
 beforeAll(async () => {
-  await promisify(execFile)(
-    process.execPath,
-    [SERVERLESS_CLI, 'package', '--stage', 'prod', '--package', packageDir],
-    {
-      env: {
-        ...Object.fromEntries(
-          Object.entries(process.env).filter(([name]) => !name.startsWith('AWS_')),
-        ),
-        AWS_EC2_METADATA_DISABLED: 'true',
-        SLS_TELEMETRY_DISABLED: '1',
-        SIWE_DOMAIN: 'app.example.com',
-        SIWE_URI: 'https://app.example.com',
-        ALARM_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:wallet-ops',
-        ALLOWED_ORIGINS: 'https://app.example.com',
-        NETWORKS: NETWORK_NAMES.join(','),
-      },
-      // A bound, not a measure: about 30 s here, minutes under heavy load.
-      timeout: 840_000,
-    },
-  )
+  await packageStage('prod', packageDir, { NETWORKS: NETWORK_NAMES.join(',') })
   stacks = readPackagedStacks(packageDir)
-}, 900_000)
+}, PACKAGE_HOOK_TIMEOUT_MS)
 
 describe('the WebSocket API, packaged with every network', () => {
   it(`keeps every stack under ${STACK_LIMIT} resources`, () => {

@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -17,7 +26,12 @@ export interface FunctionState {
   handler: string
   network?: string
   environment?: Record<string, string>
-  events: Array<{ httpApi?: { method: string; path: string }; schedule?: unknown }>
+  events: Array<{
+    httpApi?: { method: string; path: string }
+    schedule?: unknown
+    websocket?: unknown
+    stream?: unknown
+  }>
   package: { artifact: string }
   access: { table?: string[]; parameters?: string[] }
 }
@@ -62,11 +76,20 @@ export async function packageStage(
   dir: string,
   env: Record<string, string> = {},
 ): Promise<void> {
-  await promisify(execFile)(
-    process.execPath,
-    [SERVERLESS_CLI, 'package', '--stage', stage, '--package', dir],
-    { env: { ...cliEnv(), ...REQUIRED_SETTINGS, ...env }, timeout: PACKAGE_TIMEOUT_MS },
-  )
+  // A build folder of its own: the run's files package stages at the same time.
+  const buildFolder = `.esbuild-package-${stage}-${process.pid}-${randomUUID().slice(0, 8)}`
+  try {
+    await promisify(execFile)(
+      process.execPath,
+      [SERVERLESS_CLI, 'package', '--stage', stage, '--package', dir],
+      {
+        env: { ...cliEnv(), ...REQUIRED_SETTINGS, PACKAGE_BUILD_FOLDER: buildFolder, ...env },
+        timeout: PACKAGE_TIMEOUT_MS,
+      },
+    )
+  } finally {
+    rmSync(buildFolder, { recursive: true, force: true })
+  }
 }
 
 /** A packaged stage: its folder, its stacks (and every resource of them), its functions. */
@@ -165,10 +188,21 @@ export function packagedProd(): Promise<PackagedTemplate> {
 /** A packaged stage with the questions its tests ask of it. */
 export interface TemplateView extends PackagedTemplate {
   ofType(type: string): Resource[]
+  /**
+   * The HTTP API's resources of a type (its API, stage, routes, integrations), without the
+   * WebSocket API's (tests/serverless/websocketStacks.test.ts reads those).
+   */
+  ofHttpApi(type: string): Resource[]
   /** A function's source map, an artifact of its own beside the zips (lean zips, issue 25). */
   sourceMapOf(functionName: string): SourceMapPayload
   /** The statements of a function's own role's policy. */
   statementsOf(functionName: string): Statement[]
+}
+
+/** The HTTP API itself, or a resource that names it as its API. */
+function isOfHttpApi(id: string, resource: Resource): boolean {
+  if (resource.Type === 'AWS::ApiGatewayV2::Api') return id === 'HttpApi'
+  return JSON.stringify(resource.Properties.ApiId) === JSON.stringify({ Ref: 'HttpApi' })
 }
 
 export function viewOf(template: PackagedTemplate): TemplateView {
@@ -176,6 +210,10 @@ export function viewOf(template: PackagedTemplate): TemplateView {
   return {
     ...template,
     ofType: (type) => Object.values(resources).filter((resource) => resource.Type === type),
+    ofHttpApi: (type) =>
+      Object.entries(resources)
+        .filter(([id, resource]) => resource.Type === type && isOfHttpApi(id, resource))
+        .map(([, resource]) => resource),
     sourceMapOf: (functionName) =>
       JSON.parse(
         readFileSync(join(dir, 'sourcemaps', `${functionName}.js.map`), 'utf8'),

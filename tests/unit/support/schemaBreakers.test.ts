@@ -46,6 +46,7 @@ describe('the bad-input cases derived from a schema', () => {
       'decimals1',
       'recipient',
       'slippageBps',
+      'type',
     ])
     expect(
       Object.keys(fields)
