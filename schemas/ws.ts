@@ -8,11 +8,13 @@ export const wsTopicSchema = z.enum(['trades', 'prices'])
 export type WsTopic = z.infer<typeof wsTopicSchema>
 
 // A ticket is 32 random bytes, base64url.
-export const wsConnectQuerySchema = z.object({
-  ticket: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'not a ticket')),
-})
+const ticketString = z
+  .string()
+  .check(z.maxLength(43), z.regex(/^[A-Za-z0-9_-]{43}$/, 'not a ticket'))
 
-export const wsTicketResultSchema = z.object({ ticket: z.string() })
+export const wsConnectQuerySchema = z.object({ ticket: ticketString })
+
+export const wsTicketResultSchema = z.object({ ticket: ticketString })
 export type WsTicketResult = z.infer<typeof wsTicketResultSchema>
 
 const topicFields = {

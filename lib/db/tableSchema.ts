@@ -41,7 +41,7 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
         Projection: { ProjectionType: 'ALL' },
       },
     ],
-    // The WebSocket API's fan-out reads the changes of trade items (functions/ws/fanOut.ts).
+    // The WebSocket API's fan-out reads the changes of trade items (functions/ws/wsFanOut.ts).
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
   }
 }

@@ -198,7 +198,7 @@ export async function planDeployments(
       limits.deploy,
       Promise.all([
         planning.then((plans) => Promise.all(plans.map((plan) => plan.send()))),
-        dynamoStart.then((dynamo) => createTable(dynamo.endpoint)),
+        dynamoStart.then((dynamo) => createTable(dynamo.endpoint, undefined, { stream: true })),
       ]),
     ),
   )

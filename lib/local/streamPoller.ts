@@ -151,15 +151,24 @@ async function pollUntilStopped(loop: {
   pollOnce: () => Promise<boolean>
 }): Promise<void> {
   let failures = 0
+  let idleRounds = 0
   for (let round = 0; !loop.stopped(); round += 1) {
     try {
       await loop.discover(round)
-      if (await loop.pollOnce()) continue
+      if (await loop.pollOnce()) {
+        idleRounds = 0
+        continue
+      }
       failures = 0
+      idleRounds += 1
     } catch {
       // DynamoDB Local or offline restarting (a reload): try again after a pause.
       failures += 1
     }
-    await new Promise((resolve) => setTimeout(resolve, loop.idleMs * Math.min(1 + failures, 20)))
+    // A quiet table is read less often (up to 4 pauses apart), so an idle stack or a test run
+    // beside it does not keep DynamoDB Local busy; the first change after a quiet spell waits at
+    // most that long.
+    const pause = loop.idleMs * Math.max(Math.min(1 + failures, 20), Math.min(idleRounds, 4))
+    await new Promise((resolve) => setTimeout(resolve, pause))
   }
 }

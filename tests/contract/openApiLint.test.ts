@@ -63,9 +63,9 @@ function countByRule(results: SpectralResult[]): Record<string, number> {
 // change in any count fails here, so a new finding is either fixed or added with its reason.
 const OWASP_STAYS: Record<string, number> = {
   // No RateLimit headers: the per-IP budgets and the gateway's stage throttle answer 429 with
-  // Retry-After instead of announcing quotas on every 2xx and 4xx (60 responses: each route's 200
+  // Retry-After instead of announcing quotas on every 2xx and 4xx (62 responses: each route's 200
   // and 401, and the shared error responses once each; every network of the table's routes).
-  'owasp:api4:2023-rate-limit (error)': 61,
+  'owasp:api4:2023-rate-limit (error)': 62,
   // The approval route's `token` query parameter is the ERC-20 contract's address, public data
   // the linter takes for a credential by its name (the interface's name, as on the other routes).
   'owasp:api2:2023-no-credentials-in-url (error)': 1,
@@ -74,8 +74,8 @@ const OWASP_STAYS: Record<string, number> = {
   'owasp:api2:2023-read-restricted (warning)': 13,
   // A public route never answers 401, so none is documented (17 routes, two checks each).
   'owasp:api8:2023-define-error-responses-401 (warning)': 34,
-  // Routes that take no input cannot answer 400.
-  'owasp:api8:2023-define-error-validation (warning)': 11,
+  // Routes that take no input cannot answer 400 (the WebSocket ticket among them).
+  'owasp:api8:2023-define-error-validation (warning)': 12,
   // Free text: passwords (any character), catalog names, symbols, industries, descriptions, tags
   // and categories, prepared transactions' descriptions, the message of each of the 13 error
   // schemas, a 400's detail paths and messages, a 500's request id, and the gateway's own

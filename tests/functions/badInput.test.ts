@@ -35,6 +35,7 @@ import { handler as recoverWalletFromMnemonic } from '../../functions/wallet/rec
 import { handler as addToWatchlist } from '../../functions/watchlist/addToWatchlist'
 import { handler as listWatchlist } from '../../functions/watchlist/listWatchlist'
 import { handler as removeFromWatchlist } from '../../functions/watchlist/removeFromWatchlist'
+import { handler as createWsTicket } from '../../functions/ws/createWsTicket'
 import { jwtSecret } from '../../lib/auth/jwtSecret'
 import { getTransactionCount, sendRawTransaction } from 'viem/actions'
 import { publicClient } from '../../lib/chain/clients'
@@ -676,6 +677,7 @@ const ROUTES: RouteSweep[] = [
     },
   },
   tokenOnlyRoute('GET /api/v1/watchlist/projects', listWatchlist, 'wallet', 'access'),
+  tokenOnlyRoute('POST /api/v1/ws/ticket', createWsTicket, 'wallet', 'access'),
   projectRoute('POST /api/v1/watchlist/{projectId}', addToWatchlist, 'wallet', {
     unknownIsNotFound: false,
   }),

@@ -459,6 +459,12 @@ export async function routeRequests(
       read: true,
       prepare: same('getTradeById', { pathParameters: { tradeId }, headers: readerHeaders }),
     },
+    {
+      // A new single-use ticket each time (DECISIONS §10.3): it writes.
+      name: 'createWsTicket',
+      read: false,
+      prepare: same('createWsTicket', { headers: readerHeaders }),
+    },
   ]
   return routes.map((route) => {
     const { event, freshEvent } = (

@@ -95,7 +95,7 @@ describe('npm start', () => {
         (line) => line !== '' && !line.startsWith('>') && !line.startsWith('[offline]'),
       )
       const phases = lines.slice(0, lines.findIndex((line) => line.startsWith(READY_LINE)) + 1)
-      expect(phases[0]).toMatch(/^ports \d+, \d+, \d+, \d+, \d+, \d+ free$/)
+      expect(phases[0]).toMatch(/^ports \d+, \d+, \d+, \d+, \d+, \d+, \d+ free$/)
       // The engines and the bundling of the functions run side by side: their lines may come in
       // any order, and the bundling line says whether offline had to wait for it.
       const sideBySide = phases.slice(1, -3).filter((line) => line !== WAITING_FOR_BUNDLES)

@@ -4,7 +4,7 @@ import { defineHandler } from '../../lib/http/defineHandler'
 import { issueTicket } from '../../lib/ws/issueTicket'
 import { type WsTicketResult, wsTicketResultSchema } from '../../schemas/ws'
 
-export async function createTicket(principal: Principal): Promise<WsTicketResult> {
+export async function createWsTicket(principal: Principal): Promise<WsTicketResult> {
   const ticket = await issueTicket({
     wallet: principal.subject as `0x${string}`,
     sessionId: principal.sessionId,
@@ -15,5 +15,5 @@ export async function createTicket(principal: Principal): Promise<WsTicketResult
 export const handler = defineHandler({
   auth: walletGuard,
   result: wsTicketResultSchema,
-  run: ({ principal }) => createTicket(principal),
+  run: ({ principal }) => createWsTicket(principal),
 })
