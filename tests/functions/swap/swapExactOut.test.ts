@@ -10,6 +10,7 @@ import {
 } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { swapRouter02ExactOutAbi } from '../../../lib/chain/swapRouterCallExactOut'
+import { selfPermitAbi } from '../../../lib/swap/permit'
 import { NATIVE_COIN } from '../../../lib/constants'
 import type { NetworkName } from '../../../lib/networkNames'
 import { functionName } from '../../../lib/networks/operations'
@@ -20,6 +21,7 @@ import { httpEvent, invoke } from '../../support/httpEvent'
 import { TESTED_NETWORKS } from '../../support/networkCases'
 import { networkHandler, swapOperation } from '../../support/networkRoutes'
 import { signInWithWallet } from '../../support/walletSignIn'
+import { tradeOnOwnCopies } from '../../support/ownCopies'
 
 // Exact output executed (DECISIONS §10.1, issue 40 item 1): the `{key}` swap and the prepare +
 // submit routes through their real handlers on the devnets, each judged by balances on chain:
@@ -60,16 +62,21 @@ const CASES: Record<string, [string, string, string][]> = {
   ],
 }
 
-/** The legs of an exact-output multicall: protocol, count, and the sum of their maximums. */
+const exactOutCallAbi = [...swapRouter02ExactOutAbi, ...selfPermitAbi]
+
+/**
+ * The legs of an exact-output multicall: protocol, count, and the sum of their maximums; and the
+ * value of the permit it starts with, when its input has EIP-2612 permit (USDC, DECISIONS §10.2).
+ */
 function exactOutCall(data: Hex) {
-  const outer = decodeFunctionData({ abi: swapRouter02ExactOutAbi, data })
+  const outer = decodeFunctionData({ abi: exactOutCallAbi, data })
   if (outer.functionName !== 'multicall') throw new Error('not a multicall')
   const [, inner] = outer.args
   const legs: { protocol: 'v2' | 'v3'; amountOut: bigint; amountInMax: bigint }[] = []
-  for (const call of inner.map((each) =>
-    decodeFunctionData({ abi: swapRouter02ExactOutAbi, data: each }),
-  )) {
-    if (call.functionName === 'exactOutputSingle' || call.functionName === 'exactOutput') {
+  const permits: bigint[] = []
+  for (const call of inner.map((each) => decodeFunctionData({ abi: exactOutCallAbi, data: each }))) {
+    if (call.functionName === 'selfPermit') permits.push(call.args[1])
+    else if (call.functionName === 'exactOutputSingle' || call.functionName === 'exactOutput') {
       const [params] = call.args
       legs.push({
         protocol: 'v3',
@@ -81,7 +88,7 @@ function exactOutCall(data: Hex) {
       legs.push({ protocol: 'v2', amountOut, amountInMax })
     }
   }
-  return { legs, amountInMax: legs.reduce((sum, leg) => sum + leg.amountInMax, 0n) }
+  return { legs, permits, amountInMax: legs.reduce((sum, leg) => sum + leg.amountInMax, 0n) }
 }
 
 async function funded(network: NetworkName, side: Side, amountInHint: bigint) {
@@ -108,6 +115,9 @@ async function quoteOf(network: NetworkName, body: Record<string, unknown>) {
 /** Balances of both sides; the coin's less nothing (gas is added back from the receipt). */
 const balancesOf = (network: NetworkName, owner: Address, sides: Side[]) =>
   Promise.all(sides.map((side) => balanceOf(network, owner, side.address)))
+
+// Its exact outputs of up to 900,000 USDC would move the shared pools' prices.
+tradeOnOwnCopies(TESTED_NETWORKS)
 
 describe('exact output, executed', () => {
   const seen = { v2: 0, v3: 0, split: 0, nativeIn: 0, nativeOut: 0 }
@@ -163,6 +173,14 @@ describe('exact output, executed', () => {
         expect(spent).toBeGreaterThan(0n)
         expect(spent).toBeLessThanOrEqual(call.amountInMax)
         if (side0.symbol === 'NATIVE') expect(transaction.value).toBe(call.amountInMax)
+        // The {key} route signs a permit for a token that has one, for exactly the maximum: what
+        // the swap did not need of it stays allowed to the router, and nothing more.
+        if (side0.symbol === 'USDC') {
+          expect(call.permits).toEqual([call.amountInMax])
+          expect(await allowanceAt(network, side0, account.address, receipt.blockNumber)).toBe(
+            call.amountInMax - spent,
+          )
+        } else expect(call.permits).toEqual([])
         for (const leg of call.legs) seen[leg.protocol] += 1
         if (call.legs.length > 1) seen.split += 1
         if (side0.symbol === 'NATIVE') seen.nativeIn += 1
@@ -268,4 +286,15 @@ function balancesAt(network: NetworkName, owner: Address, sides: Side[], blockNu
           }),
     ),
   )
+}
+
+/** The router's allowance from `owner` in `side`'s token at a block. */
+function allowanceAt(network: NetworkName, side: Side, owner: Address, blockNumber: bigint) {
+  return devnet(network).readContract({
+    address: side.address,
+    abi: erc20Abi,
+    functionName: 'allowance',
+    args: [owner, deployment(network).swapRouter],
+    blockNumber,
+  })
 }

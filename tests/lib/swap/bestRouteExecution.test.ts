@@ -5,6 +5,7 @@ import { legsOf, swapRouterCall } from '../../../lib/chain/swapRouterCall'
 import { bestRoute } from '../../../lib/routing/quote/bestRoute'
 import { devnet, fundedAccount } from '../../support/devnetAccounts'
 import { byCatalog, type DemoCatalog, TESTED_NETWORKS } from '../../support/networkCases'
+import { tradeOnOwnCopies } from '../../support/ownCopies'
 
 // Every route kind the engine picks on the devnet, executed as the one SwapRouter02 transaction
 // it describes: what the wallet's balance gains equals the quote to the base unit.
@@ -40,6 +41,9 @@ const CASES: Record<DemoCatalog, { from: string; to: string; amount: string; dec
       { from: 'native', to: 'BTCB', amount: '1', decimals: 18 },
     ],
   }
+
+// Its 2,000,000 USDC splits would move the shared pools' prices (LINK's doubled).
+tradeOnOwnCopies(NETWORKS)
 
 describe.each(NETWORKS)('bestRoute executed on %s', (network) => {
   it('pays each quoted route kind exactly what it quoted, through one SwapRouter02 multicall', async () => {
