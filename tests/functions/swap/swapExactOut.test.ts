@@ -74,7 +74,9 @@ function exactOutCall(data: Hex) {
   const [, inner] = outer.args
   const legs: { protocol: 'v2' | 'v3'; amountOut: bigint; amountInMax: bigint }[] = []
   const permits: bigint[] = []
-  for (const call of inner.map((each) => decodeFunctionData({ abi: exactOutCallAbi, data: each }))) {
+  for (const call of inner.map((each) =>
+    decodeFunctionData({ abi: exactOutCallAbi, data: each }),
+  )) {
     if (call.functionName === 'selfPermit') permits.push(call.args[1])
     else if (call.functionName === 'exactOutputSingle' || call.functionName === 'exactOutput') {
       const [params] = call.args
