@@ -10,11 +10,9 @@ import {
   type Account,
   type Chain,
   type Hex,
-  type Transport,
   createTestClient,
   http,
   publicActions,
-  toHex,
   walletActions,
 } from 'viem'
 import { rpcRequestChannel } from './rpcChannels'
@@ -159,44 +157,21 @@ async function warmUp(endpoint: string): Promise<void> {
 /**
  * A test client of a devnet a file started on its own: anvil's test actions with the public and
  * wallet ones, no retries (a fault test counts what reaches the node), receipts polled every 50 ms.
- * With `estimateHeadroom`, every gas estimate it takes (and so every transaction it sends without
- * a limit) is a fifth above the node's: a V2 pair's accumulators or a V3 pool's oracle, last
- * written in the head's second, are written again when the call is mined in a later one, and the
- * bare estimate runs out (tests/lib/swap/gasHeadroom.test.ts shows it; a fixture swap reverted so
- * on a busy CI run). Tests that measure estimates leave it off.
  */
 export function ownDevnetClient<OwnAccount extends Account | undefined = undefined>(
   rpcUrl: string,
   chain: Chain,
   account?: OwnAccount,
-  { estimateHeadroom = false }: { estimateHeadroom?: boolean } = {},
 ) {
-  const transport = http(rpcUrl, { retryCount: 0 })
   return createTestClient({
     mode: 'anvil',
     chain,
     account,
-    transport: estimateHeadroom ? withEstimateHeadroom(transport) : transport,
+    transport: http(rpcUrl, { retryCount: 0 }),
     pollingInterval: 50,
   })
     .extend(publicActions)
     .extend(walletActions)
-}
-
-/** `transport` with each `eth_estimateGas` answer raised by a fifth. */
-function withEstimateHeadroom(transport: Transport): Transport {
-  return (params) => {
-    const inner = transport(params)
-    return {
-      ...inner,
-      request: (async (args: { method: string; params?: unknown }) => {
-        const result: unknown = await inner.request(args as never)
-        if (args.method !== 'eth_estimateGas') return result
-        const estimate = BigInt(result as Hex)
-        return toHex(estimate + estimate / 5n)
-      }) as typeof inner.request,
-    }
-  }
 }
 
 /**

@@ -49,7 +49,7 @@ describe('a conditional write whose first answer is lost, sent again by the SDK'
     await expect(registerAccount(body)).rejects.toBeInstanceOf(Conflict)
   })
 
-  it('still answers false to another account of the name, whose first answer was lost', async () => {
+  it('still answers false to another account of the name: the item met is not its own', async () => {
     const { username } = credentials()
     const first = { accountId: randomUUID(), username, passwordHash: 'h1', createdAt: 'now' }
     await createAccount(first)
