@@ -54,6 +54,9 @@ beforeAll(async () => {
   Object.assign(anvils, Object.fromEntries(started))
   // Before any module reads its configuration: settings are read once, on first use.
   process.env.TABLE_NAME = table
+  // The indexer's batched writes to the shared DynamoDB Local outlasted the deployed 1 s timeout
+  // on a loaded CI run; the database's latency is not what this file tests.
+  process.env.DYNAMODB_REQUEST_TIMEOUT_MS = '10000'
   for (const network of NETWORK_NAMES) {
     Object.assign(process.env, {
       [`${network.toUpperCase()}_RPC_URL`]: anvils[network]?.rpcUrl,

@@ -70,6 +70,11 @@ export async function startIndexerEngines(tablePrefix: string): Promise<IndexerE
     ETHEREUM_RPC_URL: ethereum.rpcUrl,
     ALTCHAIN_RPC_URL: altchain.rpcUrl,
     ETHEREUM_USD_STABLECOIN: usdStablecoin,
+    // A run writes a flood's deposits in transactions of up to 100 items to the shared DynamoDB
+    // Local, a JVM on this machine: on a loaded CI run one outlasted the deployed 1 s timeout
+    // (DatabaseUnavailable). The database's latency is not what these files test; its outages
+    // are databaseOutage.test.ts's (as tests/faults/indexerAttacks.test.ts).
+    DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
   })
   const client = ownDevnetClient(ethereum.rpcUrl, chainOf(loadChainConfig('ethereum')))
   const [deployer] = (await client.getAddresses()) as [Address]
