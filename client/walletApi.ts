@@ -57,50 +57,60 @@ async function errorCodeOf(response: Response): Promise<number | undefined> {
 const sleep = (milliseconds: number) =>
   new Promise<void>((resolve) => setTimeout(resolve, milliseconds))
 
+type Api = ReturnType<typeof createClient<paths>>
+
+/** The signed-in session, and its one refresh however many requests found it expired at once. */
+function sessionKeeper(api: Api, onSession: WalletApiOptions['onSession']) {
+  let current: { kind: Kind; tokens: Session } | undefined
+  let refreshing: Promise<boolean> | undefined
+  const keeper = {
+    get current() {
+      return current
+    },
+    set(kind: Kind, tokens: Session | undefined): void {
+      current = tokens && { kind, tokens }
+      onSession?.(tokens)
+    },
+    refresh(): Promise<boolean> {
+      const held = current
+      if (!held) return Promise.resolve(false)
+      refreshing ??= (async () => {
+        const headers = { Authorization: `Bearer ${held.tokens.refresh}` }
+        const renewed =
+          held.kind === 'wallet'
+            ? (await api.GET('/api/v1/auth/refresh', { headers })).data?.result
+            : (await api.GET('/api/v1/account/refresh', { headers })).data?.result.token
+        keeper.set(held.kind, renewed)
+        return renewed !== undefined
+      })().finally(() => {
+        refreshing = undefined
+      })
+      return refreshing
+    },
+  }
+  return keeper
+}
+
+type SessionKeeper = ReturnType<typeof sessionKeeper>
+
 /**
- * The typed client (`api`: openapi-fetch over the generated `paths`) with sign-in, refresh once
- * on a 401, retries of a 429 after `Retry-After`, and an `Idempotency-Key` on money-moving calls.
+ * The access token on every request but sign-in's, an `Idempotency-Key` on money-moving ones; a
+ * 401002 refreshed once and sent again; a 429 sent again after its `Retry-After`.
  */
-export function createWalletApi(options: WalletApiOptions) {
+function sessionMiddleware(options: WalletApiOptions, keeper: SessionKeeper): Middleware {
   const send = options.fetch ?? globalThis.fetch
   const maxRetries = options.maxRetries ?? 2
   const maxRetryAfter = options.maxRetryAfterSeconds ?? 60
   const wait = options.wait ?? sleep
   const newKey = options.idempotencyKey ?? (() => crypto.randomUUID())
-  let session: { kind: Kind; tokens: Session } | undefined
-  let refreshing: Promise<boolean> | undefined
   // The request as it was before the first send, so it can be sent again (a body is read once).
   const originals = new Map<string, Request>()
-
-  const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: send })
-
-  function setSession(kind: Kind, tokens: Session | undefined): void {
-    session = tokens && { kind, tokens }
-    options.onSession?.(tokens)
-  }
-
-  /** Rotates the session once, however many requests found their token expired at once. */
-  function refresh(): Promise<boolean> {
-    const current = session
-    if (!current) return Promise.resolve(false)
-    refreshing ??= (async () => {
-      const headers = { Authorization: `Bearer ${current.tokens.refresh}` }
-      const renewed =
-        current.kind === 'wallet'
-          ? (await api.GET('/api/v1/auth/refresh', { headers })).data?.result
-          : (await api.GET('/api/v1/account/refresh', { headers })).data?.result.token
-      setSession(current.kind, renewed)
-      return renewed !== undefined
-    })().finally(() => {
-      refreshing = undefined
-    })
-    return refreshing
-  }
-
-  const middleware: Middleware = {
+  const bearer = () => `Bearer ${keeper.current?.tokens.access}`
+  return {
     onRequest({ request, schemaPath, id }) {
-      if (session && !OWN_CREDENTIALS.test(schemaPath) && !request.headers.has('Authorization')) {
-        request.headers.set('Authorization', `Bearer ${session.tokens.access}`)
+      const own = OWN_CREDENTIALS.test(schemaPath)
+      if (keeper.current && !own && !request.headers.has('Authorization')) {
+        request.headers.set('Authorization', bearer())
       }
       if (MONEY_MOVING.test(schemaPath) && !request.headers.has('Idempotency-Key')) {
         request.headers.set('Idempotency-Key', newKey())
@@ -112,18 +122,18 @@ export function createWalletApi(options: WalletApiOptions) {
       const original = originals.get(id)
       originals.delete(id)
       if (!original) return response
+      const own = OWN_CREDENTIALS.test(schemaPath)
       let answer = response
       // An access token refused as expired or invalid (401002): one refresh, shared by every
       // request that met it, then the same request once more. A request sent with a token that
       // another one already renewed is sent again without a refresh of its own.
-      if (answer.status === 401 && session && !OWN_CREDENTIALS.test(schemaPath)) {
-        const sent = request.headers.get('Authorization')
+      if (answer.status === 401 && keeper.current && !own) {
         const renewed =
           (await errorCodeOf(answer)) === EXPIRED_OR_INVALID &&
-          (sent !== `Bearer ${session.tokens.access}` || (await refresh()))
-        if (renewed && session) {
+          (request.headers.get('Authorization') !== bearer() || (await keeper.refresh()))
+        if (renewed && keeper.current) {
           const again = original.clone()
-          again.headers.set('Authorization', `Bearer ${session.tokens.access}`)
+          again.headers.set('Authorization', bearer())
           answer = await send(again)
         }
       }
@@ -132,8 +142,8 @@ export function createWalletApi(options: WalletApiOptions) {
         if (!Number.isFinite(seconds) || seconds > maxRetryAfter) break
         await wait(seconds * 1000)
         const again = original.clone()
-        if (session && again.headers.has('Authorization') && !OWN_CREDENTIALS.test(schemaPath)) {
-          again.headers.set('Authorization', `Bearer ${session.tokens.access}`)
+        if (keeper.current && again.headers.has('Authorization') && !own) {
+          again.headers.set('Authorization', bearer())
         }
         answer = await send(again)
       }
@@ -144,17 +154,26 @@ export function createWalletApi(options: WalletApiOptions) {
       originals.delete(id)
     },
   }
-  api.use(middleware)
+}
+
+/**
+ * The typed client (`api`: openapi-fetch over the generated `paths`) with sign-in, refresh once
+ * on a 401, retries of a 429 after `Retry-After`, and an `Idempotency-Key` on money-moving calls.
+ */
+export function createWalletApi(options: WalletApiOptions) {
+  const api = createClient<paths>({ baseUrl: options.baseUrl, fetch: options.fetch ?? fetch })
+  const keeper = sessionKeeper(api, options.onSession)
+  api.use(sessionMiddleware(options, keeper))
 
   return {
     api,
     /** The current session's tokens, if signed in. */
     get session(): Session | undefined {
-      return session?.tokens
+      return keeper.current?.tokens
     },
     /** Restores a session the app kept (its access token may have expired: it is refreshed). */
     resume(kind: Kind, tokens: Session): void {
-      setSession(kind, tokens)
+      keeper.set(kind, tokens)
     },
     /** Sign-In with Ethereum: asks for a nonce, signs its EIP-4361 message, signs in. */
     async signInWithWallet(signer: MessageSigner) {
@@ -170,7 +189,7 @@ export function createWalletApi(options: WalletApiOptions) {
           nonce: nonce.data.result.nonce,
         },
       })
-      if (login.data) setSession('wallet', login.data.result)
+      if (login.data) keeper.set('wallet', login.data.result)
       return login
     },
     /**
@@ -180,16 +199,16 @@ export function createWalletApi(options: WalletApiOptions) {
     async signInWithAccount(username: string, password: string, device?: string) {
       const body = { username, password, ...(device !== undefined && { device }) }
       const login = await api.POST('/api/v1/account/login', { body })
-      if (login.data) setSession('account', login.data.result.token)
+      if (login.data) keeper.set('account', login.data.result.token)
       return login
     },
     /** Ends the session on the server, then forgets it. */
     async signOut() {
-      const kind = session?.kind
+      const kind = keeper.current?.kind
       if (!kind) return
       if (kind === 'wallet') await api.DELETE('/api/v1/auth/logout')
       else await api.DELETE('/api/v1/account/logout')
-      setSession(kind, undefined)
+      keeper.set(kind, undefined)
     },
   }
 }

@@ -1,32 +1,20 @@
 import {
   type Address,
   type Chain,
-  type Client,
   createTestClient,
   defineChain,
   encodeDeployData,
   encodeFunctionData,
-  encodePacked,
   getContractAddress,
-  getCreate2Address,
-  type Hash,
   type Hex,
   http,
-  keccak256,
   maxUint256,
   parseEther,
   parseGwei,
   parseUnits,
 } from 'viem'
-import { type LocalAccount, privateKeyToAccount } from 'viem/accounts'
-import {
-  getBalance,
-  getBlock,
-  getTransactionCount,
-  sendRawTransaction,
-  setBalance,
-  waitForTransactionReceipt,
-} from 'viem/actions'
+import { privateKeyToAccount } from 'viem/accounts'
+import { getBalance, getBlock, getTransactionCount, setBalance } from 'viem/actions'
 import {
   catalogTokenAbi,
   loadCatalogTokenArtifact,
@@ -37,9 +25,10 @@ import { NETWORK_NAMES, NETWORKS, type NetworkName } from '../networkNames'
 import { installL1FeeOracle } from './l1FeeOracle'
 import { SAMPLE_CATALOG, type SampleToken, type SampleZooToken } from './sampleCatalog'
 import { type PlannedTransaction, planV3Market, type V3Deployment } from './deployV3'
+import { sendInNonceOrder } from './sendInNonceOrder'
+import { type DeployedPair, pairOf, planLiquidity, type PoolPlan } from './v2Liquidity'
 import {
   loadUniswapV2Artifacts,
-  UNISWAP_V2_PAIR_INIT_CODE_HASH,
   uniswapV2FactoryAbi,
   uniswapV2Router02Abi,
 } from './uniswapV2Artifacts'
@@ -56,8 +45,7 @@ export type DeployedToken = SampleToken & { address: Address }
 
 export type DeployedZooToken = SampleZooToken & { address: Address }
 
-/** Pair addresses are derived with CREATE2, as Router02's `pairFor` does. */
-export type DeployedPair = { address: Address; token0: Address; token1: Address }
+export type { DeployedPair } from './v2Liquidity'
 
 export type DexDeployment = {
   network: NetworkName
@@ -89,14 +77,8 @@ export const DEVNET_CHAIN_IDS = Object.fromEntries(
 export const ANVIL_DEPLOYER_PRIVATE_KEY =
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80' as const
 
-/** USD on each side of every seeded pool, so a pool holds $10M and demo swaps barely move it. */
-export const POOL_SIDE_USD = 5_000_000n
+export { POOL_SIDE_USD } from './v2Liquidity'
 
-const PRICE_DECIMALS = 18
-// Fixed limits replace eth_estimateGas, which cannot run against contracts not yet mined.
-// The largest real use is Router02's deployment (~4.8M gas); all stay under the EIP-7825 cap.
-const GAS_LIMIT = 8_000_000n
-const PRIORITY_FEE = parseGwei('1')
 // Covers gas for the whole deployment on top of the native liquidity.
 const NATIVE_GAS_ALLOWANCE = parseEther('100')
 const RECEIPT_POLL_MS = 20
@@ -150,36 +132,107 @@ export async function planDex({
   const catalog = SAMPLE_CATALOG[network]
   const account = privateKeyToAccount(deployerPrivateKey)
   const deployer = account.address
-  const client = createTestClient({
-    mode: 'anvil',
-    chain: defineDevnetChain({ network, chainId, rpcUrl }),
-    transport: http(rpcUrl, { batch: true }),
-    pollingInterval: RECEIPT_POLL_MS,
-  })
-
-  const [firstNonce, latestBlock, balance, tokenArtifact, zooArtifacts, permitArtifact] =
-    await Promise.all([
-      getTransactionCount(client, { address: deployer, blockTag: 'pending' }),
-      getBlock(client, { blockTag: 'latest' }),
-      getBalance(client, { address: deployer }),
-      loadCatalogTokenArtifact(),
-      loadZooTokenArtifacts(),
-      loadPermitTokenArtifact(),
-    ])
-  const bytecodeOf = {
-    standard: tokenArtifact.bytecode,
-    permit: permitArtifact.bytecode,
-    tetherStyle: zooArtifacts.tetherStyle.bytecode,
-    feeOnTransfer: zooArtifacts.feeOnTransfer.bytecode,
-  }
-  const uniswap = loadUniswapV2Artifacts()
+  const client = deployerClient({ network, chainId, rpcUrl })
+  const [firstNonce, latestBlock, balance, bytecodeOf] = await Promise.all([
+    getTransactionCount(client, { address: deployer, blockTag: 'pending' }),
+    getBlock(client, { blockTag: 'latest' }),
+    getBalance(client, { address: deployer }),
+    tokenBytecodes(),
+  ])
 
   const planned: PlannedTransaction[] = []
   const plan = (tx: PlannedTransaction): Address => {
     planned.push(tx)
     return getContractAddress({ from: deployer, nonce: BigInt(firstNonce + planned.length - 1) })
   }
+  const { wrappedNative, factory, router } = planV2Core(plan, deployer)
+  const { stablecoin, tokens, zoo, v3OnlyTokens } = planCatalogTokens(plan, {
+    network,
+    deployer,
+    router,
+    bytecodeOf,
+  })
+  const pools = v2Pools(stablecoin, tokens, zoo)
+  const { transactions, nativeAmount } = planLiquidity(pools, {
+    router,
+    deployer,
+    nativeUsdPrice: catalog.nativeCurrency.usdPrice,
+  })
+  transactions.forEach(plan)
+  const market = await planV3Market({
+    network,
+    plan,
+    wrappedNative: {
+      symbol: `W${catalog.nativeCurrency.symbol}`,
+      address: wrappedNative,
+      decimals: 18,
+      usdPrice: catalog.nativeCurrency.usdPrice,
+    },
+    v2Factory: factory,
+    tokens: new Map([stablecoin, ...tokens, ...v3OnlyTokens].map((token) => [token.symbol, token])),
+    pools: catalog.v3Pools,
+  })
 
+  const nativeNeeded = nativeAmount + market.nativeValue + NATIVE_GAS_ALLOWANCE
+  const send = async () => {
+    // The deployer holds what the pools take (a fresh anvil account holds 10,000 of the coin).
+    if (balance < nativeNeeded) await setBalance(client, { address: deployer, value: nativeNeeded })
+    const baseFee = latestBlock.baseFeePerGas ?? parseGwei('1')
+    await sendInNonceOrder(client, { account, chainId, firstNonce, baseFee, transactions: planned })
+    await installL1FeeOracle(client, network)
+  }
+  const deployment: DexDeployment = {
+    network,
+    chainId,
+    rpcUrl,
+    deployer,
+    wrappedNative,
+    factory,
+    router,
+    usdStablecoin: stablecoin.address,
+    tokens,
+    zoo,
+    v3OnlyTokens,
+    v3: market.v3,
+    swapRouter: market.swapRouter,
+    pairs: pools.map(({ token, quote }) =>
+      pairOf(factory, token.address, quote === 'native' ? wrappedNative : quote.address),
+    ),
+  }
+  return { deployment, send }
+}
+
+type Plan = (tx: PlannedTransaction) => Address
+
+/** The devnet's anvil client: requests batched, receipts polled every RECEIPT_POLL_MS. */
+function deployerClient(devnet: Pick<DeployDexParameters, 'network' | 'chainId' | 'rpcUrl'>) {
+  return createTestClient({
+    mode: 'anvil',
+    chain: defineDevnetChain(devnet),
+    transport: http(devnet.rpcUrl, { batch: true }),
+    pollingInterval: RECEIPT_POLL_MS,
+  })
+}
+type TokenBytecodes = Awaited<ReturnType<typeof tokenBytecodes>>
+
+/** Each token contract's bytecode: the catalog's, the permit token's and the zoo's kinds. */
+async function tokenBytecodes() {
+  const [tokenArtifact, zooArtifacts, permitArtifact] = await Promise.all([
+    loadCatalogTokenArtifact(),
+    loadZooTokenArtifacts(),
+    loadPermitTokenArtifact(),
+  ])
+  return {
+    standard: tokenArtifact.bytecode,
+    permit: permitArtifact.bytecode,
+    tetherStyle: zooArtifacts.tetherStyle.bytecode,
+    feeOnTransfer: zooArtifacts.feeOnTransfer.bytecode,
+  }
+}
+
+/** WETH9, the V2 factory and Router02. */
+function planV2Core(plan: Plan, deployer: Address) {
+  const uniswap = loadUniswapV2Artifacts()
   const wrappedNative = plan({
     label: 'deploy WETH9',
     data: encodeDeployData({ abi: uniswap.weth.abi, bytecode: uniswap.weth.bytecode }),
@@ -200,6 +253,20 @@ export async function planDex({
       args: [factory, wrappedNative],
     }),
   })
+  return { wrappedNative, factory, router }
+}
+
+/** The catalog's tokens, each its own contract's kind, and V2's router approved for the pooled. */
+function planCatalogTokens(
+  plan: Plan,
+  {
+    network,
+    deployer,
+    router,
+    bytecodeOf,
+  }: { network: NetworkName; deployer: Address; router: Address; bytecodeOf: TokenBytecodes },
+) {
+  const catalog = SAMPLE_CATALOG[network]
   const deployToken = <Token extends SampleToken | SampleZooToken>(
     token: Token,
   ): Token & { address: Address } => {
@@ -235,7 +302,15 @@ export async function planDex({
       }),
     })
   }
+  return { stablecoin, tokens, zoo, v3OnlyTokens }
+}
 
+/** The V2 pools: each token with USDC (and the coin where marked), the zoo with its one base. */
+function v2Pools(
+  stablecoin: DeployedToken,
+  tokens: readonly DeployedToken[],
+  zoo: readonly DeployedZooToken[],
+): PoolPlan[] {
   const pools: PoolPlan[] = tokens.flatMap((token) => [
     { token, quote: stablecoin },
     ...(token.pairedWithNative ? [{ token, quote: 'native' as const }] : []),
@@ -244,192 +319,5 @@ export async function planDex({
   for (const token of zoo) {
     pools.push({ token, quote: token.pooledWith === 'native' ? 'native' : stablecoin })
   }
-  const { transactions, nativeAmount } = planLiquidity(pools, {
-    router,
-    deployer,
-    nativeUsdPrice: catalog.nativeCurrency.usdPrice,
-  })
-  transactions.forEach(plan)
-
-  const market = await planV3Market({
-    network,
-    plan,
-    wrappedNative: {
-      symbol: `W${catalog.nativeCurrency.symbol}`,
-      address: wrappedNative,
-      decimals: 18,
-      usdPrice: catalog.nativeCurrency.usdPrice,
-    },
-    v2Factory: factory,
-    tokens: new Map([stablecoin, ...tokens, ...v3OnlyTokens].map((token) => [token.symbol, token])),
-    pools: catalog.v3Pools,
-  })
-
-  const nativeNeeded = nativeAmount + market.nativeValue + NATIVE_GAS_ALLOWANCE
-  const send = async () => {
-    if (balance < nativeNeeded) {
-      await setBalance(client, { address: deployer, value: nativeNeeded })
-    }
-    await sendInNonceOrder(client, {
-      account,
-      chainId,
-      firstNonce,
-      baseFee: latestBlock.baseFeePerGas ?? parseGwei('1'),
-      transactions: planned,
-    })
-    await installL1FeeOracle(client, network)
-  }
-
-  const deployment: DexDeployment = {
-    network,
-    chainId,
-    rpcUrl,
-    deployer,
-    wrappedNative,
-    factory,
-    router,
-    usdStablecoin: stablecoin.address,
-    tokens,
-    zoo,
-    v3OnlyTokens,
-    v3: market.v3,
-    swapRouter: market.swapRouter,
-    pairs: pools.map(({ token, quote }) =>
-      pairOf(factory, token.address, quote === 'native' ? wrappedNative : quote.address),
-    ),
-  }
-  return { deployment, send }
-}
-
-type PoolToken = Pick<SampleToken, 'symbol' | 'decimals' | 'usdPrice' | 'circulatingSupply'> & {
-  address: Address
-}
-
-type PoolPlan = { token: PoolToken; quote: PoolToken | 'native' }
-
-/** One addLiquidity(ETH) call per pool, each side worth POOL_SIDE_USD at catalog prices. */
-function planLiquidity(
-  pools: PoolPlan[],
-  {
-    router,
-    deployer,
-    nativeUsdPrice,
-  }: { router: Address; deployer: Address; nativeUsdPrice: string },
-): { transactions: PlannedTransaction[]; nativeAmount: bigint } {
-  const pooled = new Map<PoolToken, bigint>()
-  const take = (token: PoolToken) => {
-    const amount = amountForUsd(token, POOL_SIDE_USD)
-    pooled.set(token, (pooled.get(token) ?? 0n) + amount)
-    return amount
-  }
-  let nativeAmount = 0n
-  const transactions = pools.map(({ token, quote }): PlannedTransaction => {
-    const tokenAmount = take(token)
-    if (quote === 'native') {
-      const value = amountForUsd({ decimals: 18, usdPrice: nativeUsdPrice }, POOL_SIDE_USD)
-      nativeAmount += value
-      return {
-        label: `add ${token.symbol}/native liquidity`,
-        to: router,
-        value,
-        data: encodeFunctionData({
-          abi: uniswapV2Router02Abi,
-          functionName: 'addLiquidityETH',
-          // Minimums equal the desired amounts: the pool is new, so nothing may be trimmed.
-          args: [token.address, tokenAmount, tokenAmount, value, deployer, maxUint256],
-        }),
-      }
-    }
-    const quoteAmount = take(quote)
-    return {
-      label: `add ${token.symbol}/${quote.symbol} liquidity`,
-      to: router,
-      data: encodeFunctionData({
-        abi: uniswapV2Router02Abi,
-        functionName: 'addLiquidity',
-        args: [
-          token.address,
-          quote.address,
-          tokenAmount,
-          quoteAmount,
-          tokenAmount,
-          quoteAmount,
-          deployer,
-          maxUint256,
-        ],
-      }),
-    }
-  })
-  for (const [token, amount] of pooled) {
-    if (amount > parseUnits(token.circulatingSupply, token.decimals)) {
-      throw new Error(`${token.symbol} circulating supply cannot fund its pools`)
-    }
-  }
-  return { transactions, nativeAmount }
-}
-
-/** Signs with consecutive nonces, sends in order without awaiting receipts, then checks them all. */
-async function sendInNonceOrder(
-  client: Client,
-  {
-    account,
-    chainId,
-    firstNonce,
-    baseFee,
-    transactions,
-  }: {
-    account: LocalAccount
-    chainId: number
-    firstNonce: number
-    baseFee: bigint
-    transactions: PlannedTransaction[]
-  },
-): Promise<void> {
-  const signed = await Promise.all(
-    transactions.map(({ to, data, value }, index) =>
-      account.signTransaction({
-        chainId,
-        type: 'eip1559',
-        nonce: firstNonce + index,
-        gas: GAS_LIMIT,
-        // Twice the base fee leaves room for it to rise while the batch mines.
-        maxFeePerGas: baseFee * 2n + PRIORITY_FEE,
-        maxPriorityFeePerGas: PRIORITY_FEE,
-        to,
-        data,
-        value,
-      }),
-    ),
-  )
-  const hashes: Hash[] = []
-  for (const serializedTransaction of signed) {
-    hashes.push(await sendRawTransaction(client, { serializedTransaction }))
-  }
-  const receipts = await Promise.all(
-    hashes.map((hash) => waitForTransactionReceipt(client, { hash, checkReplacement: false })),
-  )
-  receipts.forEach((receipt, index) => {
-    if (receipt.status !== 'success') {
-      const label = transactions[index]?.label ?? 'transaction'
-      throw new Error(`${label} reverted (${receipt.transactionHash})`)
-    }
-  })
-}
-
-/** Smallest units of `asset` worth `usd` at its catalog price (rounded down). */
-function amountForUsd(asset: { decimals: number; usdPrice: string }, usd: bigint): bigint {
-  const price = parseUnits(asset.usdPrice, PRICE_DECIMALS)
-  if (price <= 0n) throw new Error(`price must be positive, got ${asset.usdPrice}`)
-  return (usd * 10n ** BigInt(asset.decimals + PRICE_DECIMALS)) / price
-}
-
-/** The factory creates pairs with CREATE2, so their addresses are known before they exist. */
-function pairOf(factory: Address, tokenA: Address, tokenB: Address): DeployedPair {
-  const [token0, token1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA]
-  const address = getCreate2Address({
-    from: factory,
-    salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
-    bytecodeHash: UNISWAP_V2_PAIR_INIT_CODE_HASH,
-  })
-  return { address, token0, token1 }
+  return pools
 }

@@ -10,7 +10,7 @@ import {
 } from 'viem'
 import { catalogTokenAbi } from './catalogTokenArtifact'
 import { NETWORKS, type NetworkName } from '../networkNames'
-import type { SampleV3Pool } from './sampleCatalog'
+import type { SampleV3Pool } from './sampleCatalogTypes'
 import { loadV3LiquiditySeederArtifact, v3LiquiditySeederAbi, weth9DepositAbi } from './v3Artifacts'
 import { type PlannedCore, type PlanTransaction, planPancake, planUniswap } from './v3Cores'
 import { type SeedPositions, seedPositions } from './v3Positions'

@@ -22,14 +22,7 @@ function networksFlag(argv: readonly string[]): string | undefined {
 async function main(): Promise<void> {
   const persist = process.argv.includes('--persist')
   const freePorts = process.argv.includes('--free-ports')
-  let networks: ReturnType<typeof parseServedNetworks>
-  try {
-    networks = parseServedNetworks(networksFlag(process.argv))
-  } catch (error) {
-    if (!(error instanceof UnknownNetworkError)) throw error
-    console.error(`${error.message}\nName them as --networks ethereum,altchain,...`)
-    process.exit(1)
-  }
+  const networks = servedNetworks()
   const startedAt = performance.now()
   // Signals are handled from the first moment: Ctrl-C while the stack comes up stops what has
   // started (DynamoDB Local and serverless offline run in groups of their own, which the
@@ -68,44 +61,11 @@ async function main(): Promise<void> {
   } catch (error) {
     // startLocalStack has stopped everything it started before rejecting.
     if (starting.signal.aborted) process.exit(0)
-    if (error instanceof PortsInUseError) {
-      const retry = `npm start -- ${persist ? '--persist ' : ''}--free-ports${networksFlag(process.argv) ? ` --networks ${networks.join(',')}` : ''}`
-      console.error(`${error.message}\nStop what holds it, or let the OS pick every port: ${retry}`)
-      process.exit(1)
-    }
-    if (error instanceof MissingJavaError || error instanceof BadLimitError) {
-      console.error(error.message)
-      process.exit(1)
-    }
-    if (error instanceof NotReadyError) {
-      const phases: StackPhase[] = ['dynamo', 'anvil', 'deploy', 'seed', 'bundle', 'offline']
-      console.error(
-        `${error.message}\nOn a busy machine, raise that phase's limit (whole seconds): ` +
-          phases.map(limitVariable).join(', '),
-      )
-      process.exit(1)
-    }
-    throw error
+    exitOnStartFailure(error, { persist, networks })
   }
 
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1)
-  console.log(
-    [
-      '',
-      `Local stack ready in ${seconds} s${persist ? ` (data kept in ${DEFAULT_PERSIST_PATH})` : ''}`,
-      `  API          ${stack.apiUrl}/api/v1   (try: curl ${stack.apiUrl}/api/v1/networks)`,
-      `  API docs     ${stack.apiUrl}/api/docs   (OpenAPI: ${stack.apiUrl}/api/docs/openapi.json)`,
-      `  WebSocket    ${stack.wsUrl}?ticket=<POST /api/v1/ws/ticket>   (try: npm run ws -- <access token>)`,
-      ...stack.networks.map((network) => {
-        const prefix = network.toUpperCase()
-        return `  ${network} RPC ${stack.env[`${prefix}_RPC_URL`]}  chain id ${stack.env[`${prefix}_CHAIN_ID`]}`
-      }),
-      `  DynamoDB     ${stack.env.DYNAMODB_ENDPOINT}  table ${stack.env.TABLE_NAME}`,
-      `  demo account ${stack.demoAccount.address}: funded with coins and every demo token`,
-      "               (anvil's public test account 0; its key is in anvil's docs. Devnet only.)",
-      'Ctrl-C stops everything.',
-    ].join('\n'),
-  )
+  console.log(readyBlock(stack, seconds, persist))
   const running = stack
   running.priceHistory.catch((error: unknown) => {
     if (stopping) return
@@ -116,6 +76,61 @@ async function main(): Promise<void> {
         'minutes, npm run prices:backfill fills the rest',
     )
   })
+}
+
+/** The networks named by the flag or NETWORKS; an unknown name ends the start with a hint. */
+function servedNetworks(): ReturnType<typeof parseServedNetworks> {
+  try {
+    return parseServedNetworks(networksFlag(process.argv))
+  } catch (error) {
+    if (!(error instanceof UnknownNetworkError)) throw error
+    console.error(`${error.message}\nName them as --networks ethereum,altchain,...`)
+    process.exit(1)
+  }
+}
+
+/** Ends the start with what to do about a failure it can name; rethrows any other. */
+function exitOnStartFailure(
+  error: unknown,
+  { persist, networks }: { persist: boolean; networks: readonly string[] },
+): never {
+  if (error instanceof PortsInUseError) {
+    const retry = `npm start -- ${persist ? '--persist ' : ''}--free-ports${networksFlag(process.argv) ? ` --networks ${networks.join(',')}` : ''}`
+    console.error(`${error.message}\nStop what holds it, or let the OS pick every port: ${retry}`)
+    process.exit(1)
+  }
+  if (error instanceof MissingJavaError || error instanceof BadLimitError) {
+    console.error(error.message)
+    process.exit(1)
+  }
+  if (error instanceof NotReadyError) {
+    const phases: StackPhase[] = ['dynamo', 'anvil', 'deploy', 'seed', 'bundle', 'offline']
+    console.error(
+      `${error.message}\nOn a busy machine, raise that phase's limit (whole seconds): ` +
+        phases.map(limitVariable).join(', '),
+    )
+    process.exit(1)
+  }
+  throw error
+}
+
+/** The ready block: where each part of the stack answers. */
+function readyBlock(stack: LocalStack, seconds: string, persist: boolean): string {
+  return [
+    '',
+    `Local stack ready in ${seconds} s${persist ? ` (data kept in ${DEFAULT_PERSIST_PATH})` : ''}`,
+    `  API          ${stack.apiUrl}/api/v1   (try: curl ${stack.apiUrl}/api/v1/networks)`,
+    `  API docs     ${stack.apiUrl}/api/docs   (OpenAPI: ${stack.apiUrl}/api/docs/openapi.json)`,
+    `  WebSocket    ${stack.wsUrl}?ticket=<POST /api/v1/ws/ticket>   (try: npm run ws -- <access token>)`,
+    ...stack.networks.map((network) => {
+      const prefix = network.toUpperCase()
+      return `  ${network} RPC ${stack.env[`${prefix}_RPC_URL`]}  chain id ${stack.env[`${prefix}_CHAIN_ID`]}`
+    }),
+    `  DynamoDB     ${stack.env.DYNAMODB_ENDPOINT}  table ${stack.env.TABLE_NAME}`,
+    `  demo account ${stack.demoAccount.address}: funded with coins and every demo token`,
+    "               (anvil's public test account 0; its key is in anvil's docs. Devnet only.)",
+    'Ctrl-C stops everything.',
+  ].join('\n')
 }
 
 main().catch((error: unknown) => {

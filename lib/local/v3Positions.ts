@@ -1,5 +1,5 @@
 import { parseUnits } from 'viem'
-import type { SampleV3Position } from './sampleCatalog'
+import type { SampleV3Position } from './sampleCatalogTypes'
 
 // A V3 pool's seed: its price from the catalog prices, its positions sized to their USD value.
 
