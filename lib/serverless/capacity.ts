@@ -20,5 +20,12 @@ export const PEAK_REQUESTS_PER_SECOND = {
   },
 } as const
 
+/**
+ * WebSocket API messages a second across all connections at the busiest second (connects,
+ * subscribes, unsubscribes, resumes; pushes are the fan-out's posts, not messages): a fifth of the
+ * busiest second's sign-ins opening a connection and sending its two subscribes.
+ */
+export const PEAK_WEBSOCKET_MESSAGES_PER_SECOND = 30
+
 /** A gateway throttle is at least this many times its peak (and its burst at least its rate). */
 export const THROTTLE_HEADROOM = 10

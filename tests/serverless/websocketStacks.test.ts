@@ -4,6 +4,10 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { NETWORK_NAMES } from '../../lib/networkNames'
 import {
+  PEAK_WEBSOCKET_MESSAGES_PER_SECOND,
+  THROTTLE_HEADROOM,
+} from '../../lib/serverless/capacity'
+import {
   type PackagedStacks,
   readPackagedStacks,
   type Resource,
@@ -93,6 +97,23 @@ describe('the WebSocket API, packaged with every network', () => {
       { dynamodb: { OldImage: { type: { S: ['Trade'] } } } },
       { dynamodb: { NewImage: { type: { S: ['Project'] } } } },
     ])
+  })
+
+  it(`throttles the WebSocket stage as a capacity guard, ${THROTTLE_HEADROOM} times the peak of lib/serverless/capacity.ts, its burst at least its rate`, () => {
+    const stages = ofType('AWS::ApiGatewayV2::Stage').filter(
+      ([, stage]) =>
+        JSON.stringify(stage.Properties.ApiId) === JSON.stringify({ Ref: 'WebsocketsApi' }),
+    )
+    const throttle = stages[0]?.[1].Properties.DefaultRouteSettings as
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number } | undefined
+
+    expect(stages).toHaveLength(1)
+    expect(throttle?.ThrottlingRateLimit).toBeGreaterThanOrEqual(
+      PEAK_WEBSOCKET_MESSAGES_PER_SECOND * THROTTLE_HEADROOM,
+    )
+    expect(throttle?.ThrottlingBurstLimit).toBeGreaterThanOrEqual(
+      throttle?.ThrottlingRateLimit ?? 1,
+    )
   })
 
   it('invokes every WebSocket route through its function’s live alias', () => {
