@@ -73,17 +73,40 @@ interface Search {
  * pool are priced together. Undefined when no route pays anything.
  */
 export function searchSplit(parameters: SearchSplitParameters): PricedSplit | undefined {
+  return searchSplits(parameters, 0)?.best
+}
+
+/** searchSplit's answer and the search's runners-up (see searchSplits). */
+export interface SearchedSplits {
+  best: PricedSplit
+  /** The distinct sets of several routes it priced, netting most first, the best's included. */
+  runnersUp: PricedSplit[]
+}
+
+/**
+ * searchSplit, and up to `runnersUp` of the splits over several routes it priced, netting most
+ * first: the exact-output search re-balances them on its own figures, where a net rounded to the
+ * output token's unit per route (a token of few decimals) can rank a split below a single route
+ * that it beats once each route is given a whole number of units to pay.
+ */
+export function searchSplits(
+  parameters: SearchSplitParameters,
+  runnersUp: number,
+): SearchedSplits | undefined {
   const search = startSearch(parameters)
   if (!search) return undefined
   const { context, maxRoutes, ranking } = search
   const { best, bestSet } = ranking
   if (!best || !bestSet) return undefined
-  if (maxRoutes === 1 || !splitMayPay(context, best, bestSet.indexes[0] ?? -1)) return best
+  if (maxRoutes === 1 || !splitMayPay(context, best, bestSet.indexes[0] ?? -1)) {
+    return { best, runnersUp: [] }
+  }
   discoverSplits(search)
   discoverRaw(search)
   improveBest(search)
   routeFlows(search)
-  return ranking.best
+  const found = ranking.best ?? best
+  return { best: found, runnersUp: runnersUp > 0 ? ranking.bestPricedSplits(runnersUp) : [] }
 }
 
 /**

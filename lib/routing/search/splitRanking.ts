@@ -28,7 +28,7 @@ export interface ExactTerms {
 export class SplitRanking {
   best: PricedSplit | undefined
   bestSet: Candidate | undefined
-  private readonly priced: { candidate: Candidate; net: bigint }[] = []
+  private readonly priced: { candidate: Candidate; split: PricedSplit }[] = []
 
   constructor(
     private readonly context: SearchContext,
@@ -51,7 +51,7 @@ export class SplitRanking {
     const shares = candidate.shares.filter((share) => share > 0)
     if (indexes.length === 0) return
     const priced = this.price(indexes, shares)
-    this.priced.push({ candidate: { indexes, shares }, net: priced.net })
+    this.priced.push({ candidate: { indexes, shares }, split: priced })
     if (this.best && priced.net <= this.best.net) return
     this.best = priced
     this.bestSet = { indexes, shares }
@@ -74,16 +74,25 @@ export class SplitRanking {
 
   /** The first `count` distinct sets of several routes offered, netting most first. */
   bestSplits(count: number): Candidate[] {
+    return this.bestOffered(count).map((entry) => entry.candidate)
+  }
+
+  /** The same sets as bestSplits, as they were priced. */
+  bestPricedSplits(count: number): PricedSplit[] {
+    return this.bestOffered(count).map((entry) => entry.split)
+  }
+
+  private bestOffered(count: number): { candidate: Candidate; split: PricedSplit }[] {
     const ranked = this.priced
       .filter((entry) => entry.candidate.indexes.length > 1)
-      .sort((a, b) => (a.net === b.net ? 0 : a.net > b.net ? -1 : 1))
+      .sort((a, b) => (a.split.net === b.split.net ? 0 : a.split.net > b.split.net ? -1 : 1))
     const seen = new Set<string>()
-    const chosen: Candidate[] = []
-    for (const { candidate } of ranked) {
-      const key = [...candidate.indexes].sort((a, b) => a - b).join()
+    const chosen: { candidate: Candidate; split: PricedSplit }[] = []
+    for (const entry of ranked) {
+      const key = [...entry.candidate.indexes].sort((a, b) => a - b).join()
       if (seen.has(key)) continue
       seen.add(key)
-      chosen.push(candidate)
+      chosen.push(entry)
       if (chosen.length >= count) break
     }
     return chosen
