@@ -22,6 +22,7 @@ export const SECTION_IDS = [
   'trading',
   'quote-cpu',
   'indexer',
+  'ws-fan-out',
 ] as const
 
 export type SectionId = (typeof SECTION_IDS)[number]

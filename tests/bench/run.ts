@@ -275,6 +275,22 @@ async function main(): Promise<void> {
       (printed) => printed.trimEnd().split('\n'),
     ),
   )
+  console.log('measuring the WebSocket fan-out (a stack of its own, 1,000 connections)...')
+  // A process of its own too: it starts a stack of its own and points the fan-out at it.
+  sections.push(
+    await measured(
+      'ws-fan-out',
+      () =>
+        Promise.resolve(
+          execFileSync(
+            process.execPath,
+            ['--import', 'tsx', 'tests/bench/fanOut.ts', '--section-only'],
+            { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+          ),
+        ),
+      (printed) => printed.trimEnd().split('\n'),
+    ),
+  )
   writeSections(sections)
   console.log(readFileSync(BENCHMARKS_FILE, 'utf8'))
 }
