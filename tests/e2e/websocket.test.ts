@@ -1,5 +1,6 @@
 import fc from 'fast-check'
-import { type Hex, parseEther } from 'viem'
+import type { ScheduledEvent } from 'aws-lambda'
+import { erc20Abi, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, inject, it } from 'vitest'
 import { NATIVE_COIN } from '../../lib/constants'
@@ -7,6 +8,7 @@ import { projectId } from '../../lib/db/project'
 import { recordTrade } from '../../lib/db/trade'
 import { recordPrice } from '../../lib/markets/recordPrice'
 import { subscribe } from '../../client/subscribe'
+import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { putTicket } from '../../lib/db/wsTicket'
 import { apiCall, signInOverHttp } from '../support/apiCall'
 import { deployment, devnet, fundedAccount } from '../support/devnetAccounts'
@@ -20,6 +22,8 @@ import {
 
 // The WebSocket API over the local stack (DECISIONS §10.3): serverless offline's websocket server,
 // the fan-out fed by DynamoDB Local's stream (lib/local/streamPoller.ts), a real `ws` client.
+
+const scheduledEvent = { 'detail-type': 'Scheduled Event', source: 'aws.events' } as ScheduledEvent
 
 async function signedInWallet() {
   const account = privateKeyToAccount(generatePrivateKey())
@@ -133,6 +137,47 @@ describe('the trades topic', () => {
       Array.from({ length: total }, (_, index) => index + 1),
     )
     expect(received.every((message) => message.event === 'submitted')).toBe(true)
+  })
+
+  it('pushes a deposit into the wallet from the indexer run that passes its block', async () => {
+    const { account, access } = await signedInWallet()
+    const socket = await subscribed(access)
+    const sender = await fundedAccount('ethereum', { tokens: { LINK: parseEther('10') } })
+    // A first run places the cursor at the head where no run has yet (a table's first run starts
+    // there, not at genesis), so the transfer's block is ahead of it.
+    await indexDepositsHandler(scheduledEvent)
+    const amount = parseEther('2.5')
+    const hash = await sender.wallet.writeContract({
+      address: deployment('ethereum').token('LINK'),
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [account.address, amount],
+    })
+    const receipt = await devnet('ethereum').waitForTransactionReceipt({ hash })
+
+    // The scheduled indexer's runs over the suite's table, until one has passed the block (other
+    // files run it too; whichever run records the deposit, its item reaches the fan-out).
+    let passing: { fromBlock?: bigint; toBlock?: bigint } | undefined
+    for (let run = 0; run < 60 && !passing; run += 1) {
+      const runs = await indexDepositsHandler(scheduledEvent)
+      const ethereum = runs.find((each) => each.network === 'ethereum')
+      if ((ethereum?.toBlock ?? -1n) >= receipt.blockNumber) passing = ethereum
+    }
+    const pushed = await socket.next(
+      (message) => message.event === 'deposit' && message.hash === hash,
+    )
+    await socket.close()
+
+    expect(passing).toBeDefined()
+    expect(pushed).toMatchObject({
+      type: 'event',
+      topic: 'trades',
+      event: 'deposit',
+      network: 'ethereum',
+      tradeType: 'deposit',
+      blockNumber: Number(receipt.blockNumber),
+    })
+    expect(String(pushed.wallet).toLowerCase()).toBe(account.address.toLowerCase())
   })
 })
 
