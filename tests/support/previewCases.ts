@@ -134,7 +134,7 @@ function swapCase(network: NetworkName) {
       held,
     })
     .filter(({ from, to }) => from !== to)
-    .map((drawn) => ({ kind: 'swap' as const, network, ...drawn, percent: sized(drawn) }))
+    .map((drawn) => ({ kind: 'swap' as const, network, ...drawn }))
 }
 
 /** A swap of ample balance, with no allowance or enough of one. */
@@ -220,7 +220,59 @@ export function casesOf(network: NetworkName, seed: number): PreviewCase[] {
   )
   const [sample] = fc.sample(drawn, { seed, numRuns: 1 })
   if (!sample) throw new Error('fast-check drew nothing')
-  return sample.flat()
+  const [ample, shortAllowance, permit, transfers, shortSwaps, shortTransfers, reverts] = sample
+  const symbols = symbolsOf(network)
+  const alternate = (index: number): SwapCase['type'] => (index % 2 === 0 ? 'exactIn' : 'exactOut')
+  const swaps: SwapCase[] = [
+    ...ample.map((swap, index) => covering(swap, index, symbols)),
+    ...shortAllowance.map((swap, index) => ({ ...swap, type: alternate(index) })),
+    ...permit.map((swap, index) => ({ ...swap, type: alternate(index) })),
+    ...shortSwaps.map((swap, index) => shortOf(swap, index, symbols)),
+  ]
+  return [
+    ...swaps.map((swap) => ({ ...swap, percent: sized(swap) })),
+    ...transfers.map((sent, index) => ({
+      ...sent,
+      token: symbols[index % symbols.length] ?? 'NATIVE',
+    })),
+    ...shortTransfers.map((sent, index) => ({
+      ...sent,
+      ...(index % 3 === 0 && { token: 'NATIVE', shortage: 'native' as const }),
+      ...(index % 3 !== 0 &&
+        sent.token === 'NATIVE' && { token: 'USDC', shortage: 'token' as const }),
+    })),
+    ...reverts.map((sent, index) => (index % 2 === 0 ? { ...sent, target: 'ROUTER' } : sent)),
+  ]
+}
+
+/**
+ * Every symbol in, then out, of an exact input, then of an exact output, before the drawn pairs:
+ * whatever the seed, each token, the coin both ways and the fee-on-transfer token are traded
+ * (and FOT's exact outputs refused).
+ */
+function covering(swap: SwapCase, index: number, symbols: string[]): SwapCase {
+  const count = symbols.length
+  if (index >= 4 * count) return swap
+  const symbol = symbols[index % count] ?? 'NATIVE'
+  const type = index < 2 * count ? 'exactIn' : 'exactOut'
+  const sellsIt = index % (2 * count) < count
+  const partner = sellsIt ? swap.to : swap.from
+  const other = partner === symbol ? (symbols[(index + 1) % count] ?? 'USDC') : partner
+  const [from, to] = sellsIt ? [symbol, other] : [other, symbol]
+  return { ...swap, from, to, type, allowance: from === 'NATIVE' ? 'none' : swap.allowance }
+}
+
+/** Short of the coin, of token0, of gas, in turn, each of both types. */
+function shortOf(swap: SwapCase, index: number, symbols: string[]): SwapCase {
+  const shortage = (['native', 'token', 'gas'] as const)[index % 3] ?? 'token'
+  const type: SwapCase['type'] = index % 2 === 0 ? 'exactIn' : 'exactOut'
+  if (shortage === 'native') {
+    const to = swap.to === 'NATIVE' ? (symbols.find((s) => s !== 'NATIVE') ?? 'USDC') : swap.to
+    return { ...swap, from: 'NATIVE', to, type, shortage }
+  }
+  const from = swap.from === 'NATIVE' ? 'USDC' : swap.from
+  const to = swap.to === from ? 'NATIVE' : swap.to
+  return { ...swap, from, to, type, shortage }
 }
 
 /** The prepare route of a case. */
