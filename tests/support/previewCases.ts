@@ -50,33 +50,29 @@ export type PreviewCase = SwapCase | TransferCase | RevertCase
 
 /** A typical trade of each symbol in whole units (a few hundred USD of the demo prices). */
 const SIZES = {
-  ethereum: {
-    NATIVE: '0.1',
-    USDC: '200',
-    WBTC: '0.004',
-    LINK: '10',
-    UNI: '30',
-    USDT: '200',
-    FOT: '300',
-    WHOLE: '5',
-    DEEP: '10000',
-  },
-  altchain: {
-    NATIVE: '0.5',
-    USDC: '200',
-    CAKE: '100',
-    BTCB: '0.004',
-    DOGE: '2000',
-    USDT: '200',
-    FOT: '300',
-    WHOLE: '5',
-    DEEP: '10000',
-  },
+  ethereum: { NATIVE: '0.1', USDC: '200', WBTC: '0.004', LINK: '10', UNI: '30', USDT: '200' },
+  altchain: { NATIVE: '0.5', USDC: '200', CAKE: '100', BTCB: '0.004', DOGE: '2000', USDT: '200' },
 } as const
 
+/** The zoo's tokens, the same on every devnet. */
+const ZOO_SIZES = { FOT: '300', WHOLE: '5', DEEP: '10000' } as const
+
+const sizesOf = (network: NetworkName): Record<string, string> => ({
+  ...byCatalog(network, SIZES),
+  ...ZOO_SIZES,
+})
+
 export function symbolsOf(network: NetworkName): string[] {
-  return Object.keys(byCatalog(network, SIZES))
+  return Object.keys(sizesOf(network))
 }
+
+/** The symbol the wallet spends. */
+export const fromOf = (testCase: PreviewCase): string =>
+  testCase.kind === 'swap'
+    ? testCase.from
+    : testCase.kind === 'transfer'
+      ? testCase.token
+      : 'NATIVE'
 
 export function side(network: NetworkName, symbol: string): { address: Address; decimals: number } {
   if (symbol === 'NATIVE') return { address: NATIVE_COIN, decimals: 18 }
@@ -89,8 +85,7 @@ export function side(network: NetworkName, symbol: string): { address: Address; 
 
 /** `percent` of the symbol's typical size, in base units (at least 1). */
 export function sizeOf(network: NetworkName, symbol: string, percent: number): bigint {
-  const sizes: Record<string, string> = byCatalog(network, SIZES)
-  const whole = sizes[symbol]
+  const whole = sizesOf(network)[symbol]
   if (whole === undefined) throw new Error(`no size for ${symbol}`)
   return (parseUnits(whole, side(network, symbol).decimals) * BigInt(percent)) / 100n || 1n
 }
@@ -366,7 +361,7 @@ export function expectedIssues(
     const reason = testCase.target === 'ROUTER' ? 'Not WETH9' : 'reverted without a reason'
     return [...issues, { type: 'simulationFailed', transaction: 0, kind: 'transfer', reason }]
   }
-  const symbol = testCase.kind === 'swap' ? testCase.from : testCase.token
+  const symbol = fromOf(testCase)
   if (symbol === 'NATIVE') return issues
   const token = side(testCase.network, symbol).address
   const short = held.token < need

@@ -30,6 +30,7 @@ import {
   casesOf,
   expectedIssues,
   formatBase,
+  fromOf,
   type Held,
   operationOf,
   type PreviewCase,
@@ -66,14 +67,6 @@ interface Answer {
 }
 
 const ONE = parseEther('1')
-
-/** The symbol the wallet spends. */
-const fromOf = (testCase: PreviewCase): string =>
-  testCase.kind === 'swap'
-    ? testCase.from
-    : testCase.kind === 'transfer'
-      ? testCase.token
-      : 'NATIVE'
 
 /** The case's wallet, recipient and body, the wallet funded and its allowance set. */
 async function arrange(testCase: PreviewCase, index: number) {
@@ -216,6 +209,9 @@ async function prepared(
   return { answer, held, issues }
 }
 
+const readable = (changes: Map<string, bigint>) =>
+  Object.fromEntries([...changes].map(([key, change]) => [key, change.toString()]))
+
 /** Mines the sequence and compares the preview with the chain's balances and allowance. */
 async function expectMinedAsPreviewed(
   testCase: PreviewCase,
@@ -245,7 +241,8 @@ async function expectMinedAsPreviewed(
     ),
   ]
   const measured = await measuredChanges(network, wallet.address, pairs, receipts)
-  expect(previewChanges(preview)).toEqual(measured)
+  // As plain objects of decimal strings, so that a failure shows which balance differs.
+  expect(readable(previewChanges(preview))).toEqual(readable(measured))
   const token = tokenOf(testCase)
   if (token === NATIVE_COIN || testCase.kind !== 'swap') {
     expect(preview.allowanceChanges).toEqual([])
