@@ -4,12 +4,12 @@ import { erc20Abi, type Hex, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, inject, it } from 'vitest'
 import { NATIVE_COIN } from '../../lib/constants'
-import { projectId } from '../../lib/db/project'
 import { recordTrade } from '../../lib/db/trade'
 import { recordPrice } from '../../lib/markets/recordPrice'
 import { subscribe } from '../../client/subscribe'
 import { handler as indexDepositsHandler } from '../../functions/schedules/indexDeposits'
 import { putTicket } from '../../lib/db/wsTicket'
+import { createProject } from '../support/marketFixtures'
 import { apiCall, signInOverHttp } from '../support/apiCall'
 import { deployment, devnet, fundedAccount } from '../support/devnetAccounts'
 import {
@@ -227,9 +227,10 @@ describe('the client helper (client/subscribe.ts)', () => {
 
 describe('the prices topic', () => {
   it("pushes a watched project's new price point as the sampler records it, and nothing of others", async () => {
-    const { tokens } = inject('deployments').ethereum
-    const [watched, unwatched] = ['LINK', 'UNI'].map((symbol) =>
-      projectId('ethereum', String(tokens.find((token) => token.symbol === symbol)?.address)),
+    // Projects of its own: a price point written for a catalog token (LINK) became the stack's
+    // latest LINK price, and the journeys that read it after this file saw 12.345, not 15.5.
+    const [watched, unwatched] = (await Promise.all([createProject(), createProject()])).map(
+      (project) => project.id,
     ) as [string, string]
     const { access } = await signedInWallet()
     const watch = await apiCall('POST', `/watchlist/${watched}`, { token: access })
