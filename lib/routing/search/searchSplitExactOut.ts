@@ -20,6 +20,9 @@ const FIRST_LEVEL = 6
 const LAST_LEVEL = 15
 /** Splits of doubled inputs tried where none found can pay the amount. */
 const WIDER_ROUNDS = 3
+/** Inputs tried, each PAYING_STEP times the last, where the guessed one pays nothing (16^24 = 2^96). */
+const PAYING_STEP = 16n
+const PAYING_ROUNDS = 24
 /**
  * The exact-input search's runners-up (its best sets of several routes) balanced beside its
  * answer: its exact figures round each route's output down to a unit of the output token, which
@@ -81,7 +84,6 @@ export function searchSplitExactOut(
     maxRoutes: 1,
     allowPath: runsExactOut,
   })
-  if (!guess) return undefined
   const searched = (amountIn: bigint, maxRoutes = parameters.maxRoutes) =>
     searchSplits(
       {
@@ -98,16 +100,28 @@ export function searchSplitExactOut(
       RUNNERS_UP,
     )
   const forward = (amountIn: bigint, maxRoutes?: number) => searched(amountIn, maxRoutes)?.best
-  let amountIn = guess.amountOut > 0n ? guess.amountOut : 1n
+  // The guess pays nothing where the amount is worth less than a unit of tokenIn (4 USDC of a
+  // token of 0 decimals), and the input it guesses may pay 0 units where the amount is a unit or
+  // two (each way floors and takes a fee): then inputs PAYING_STEP times larger, until one pays.
+  // Where no path joins the tokens, each of those searches finds none at once.
+  let amountIn = guess && guess.amountOut > 0n ? guess.amountOut : 1n
   let found = searched(amountIn)
-  for (let round = 0; found && round < INVERSION_ROUNDS; round += 1) {
-    if (found.best.amountOut <= 0n) break
-    const ratio = Number(amountOut) / Number(found.best.amountOut)
-    if (Math.abs(ratio - 1) < INVERSION_TOLERANCE) break
-    amountIn = (amountIn * amountOut) / found.best.amountOut + 1n
+  for (let round = 0; !found && round < PAYING_ROUNDS; round += 1) {
+    amountIn *= PAYING_STEP
     found = searched(amountIn)
   }
   if (!found) return undefined
+  for (let round = 0; round < INVERSION_ROUNDS; round += 1) {
+    if (found.best.amountOut <= 0n) break
+    const ratio = Number(amountOut) / Number(found.best.amountOut)
+    if (Math.abs(ratio - 1) < INVERSION_TOLERANCE) break
+    const next = (amountIn * amountOut) / found.best.amountOut + 1n
+    // An input that pays nothing is no better guess than the one that paid.
+    const again = searched(next)
+    if (!again) break
+    amountIn = next
+    found = again
+  }
   const split = found.best
   const price = (legs: readonly LegOut[]) => priceSplitExactOut(legs, units, gasPrices)
   const candidates: PricedSplitExactOut[] = [balanced(sharedOut(split, amountOut), price)]

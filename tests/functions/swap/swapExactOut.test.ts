@@ -250,6 +250,39 @@ describe('exact output, executed', () => {
       )
     })
 
+    it(`quotes exact outputs of a base unit or two, and ones whose input is under a unit of a token of 0 decimals, on ${network}: each pays at least the amount for at most amountInMax`, async () => {
+      // Found by previewGenerated.test.ts: these were 422 "no liquidity path" (the inversion's
+      // guessed input paid 0 units). [token0, token1, amount of token1]
+      const tiny: [string, string, string][] = [
+        ['NATIVE', 'USDC', '0.000001'],
+        ['NATIVE', 'USDC', '0.000002'],
+        ['USDC', 'WHOLE', '1'],
+        ['WHOLE', 'USDC', '4'],
+        ['WHOLE', 'USDC', '39'],
+        ['USDC', 'NATIVE', '0.000000000000000001'],
+      ]
+      for (const [symbol0, symbol1, amount] of tiny) {
+        const [side0, side1] = [sideOf(network, symbol0), sideOf(network, symbol1)]
+        const quote = (await quoteOf(network, {
+          type: 'exactOut',
+          amount,
+          address0: side0.address,
+          decimals0: side0.decimals,
+          address1: side1.address,
+          decimals1: side1.decimals,
+        })) as unknown as { amountIn: string; amountInMax: Hex; amountOut: string }
+        const wanted = parseUnits(amount, side1.decimals)
+        expect({ symbol0, symbol1, amount, pays: BigInt(quote.amountOut) >= wanted }).toEqual({
+          symbol0,
+          symbol1,
+          amount,
+          pays: true,
+        })
+        expect(BigInt(quote.amountIn)).toBeGreaterThan(0n)
+        expect(BigInt(quote.amountIn)).toBeLessThanOrEqual(BigInt(quote.amountInMax))
+      }
+    })
+
     it(`refuses an exact output through the fee-on-transfer token on ${network} with a 422 that says why`, async () => {
       const [side0, side1] = [sideOf(network, 'USDC'), sideOf(network, 'FOT')]
       const response = await invoke(
