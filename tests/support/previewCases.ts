@@ -101,19 +101,17 @@ const percent = fc.integer({ min: 1, max: 100 })
 const held = fc.integer({ min: 0, max: 99 })
 
 /**
- * The percent, raised to 40-100 where the trade is of less than 2 WHOLE (40 USD each) otherwise.
- * An exact input worth less than one WHOLE buys nothing (422, no path). Exact outputs of a base
- * unit, and those whose input is under 1 WHOLE, were 422 "no liquidity path" (found here, fixed
- * since and tested in tests/functions/swap/swapExactOut.test.ts); they stay out of these cases
- * until a run of this file has judged them mined.
+ * The percent, raised to 40-100 for an exact input into WHOLE (40 USD each): one worth less than
+ * a WHOLE buys nothing (422, no path). Exact outputs into and from WHOLE take any percent: those
+ * of a base unit, and those whose input is under 1 WHOLE, were 422 "no liquidity path" (found
+ * here, fixed in lib/routing/search/searchSplitExactOut.ts).
  */
 function sized({
-  from,
   to,
   type,
   percent,
-}: Omit<SwapCase, 'kind' | 'network' | 'allowance' | 'shortage'>): number {
-  const whole = to === 'WHOLE' || (from === 'WHOLE' && type === 'exactOut')
+}: Omit<SwapCase, 'kind' | 'network' | 'allowance' | 'shortage' | 'from'>): number {
+  const whole = to === 'WHOLE' && type === 'exactIn'
   return whole ? 40 + Math.floor((percent * 3) / 5) : percent
 }
 
