@@ -1,3 +1,4 @@
+import type { PermitOffer } from '../../lib/clientSigning/preparePermit'
 import { type Address, type Hex, parseUnits } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { NetworkName } from '../../lib/networkNames'
@@ -10,19 +11,8 @@ import { signInWithWallet } from './walletSignIn'
 // Permit swaps (DECISIONS §10.2) as a wallet app does them: prepare, sign the offered EIP-712
 // permit, prepare again with the signature, sign the one swap, submit.
 
-/** The EIP-712 permit a prepare answer offers (quantities as decimal strings). */
-export interface PermitOffer {
-  typedData: {
-    domain: { name: string; version: string; chainId: number; verifyingContract: Address }
-    types: {
-      EIP712Domain: { name: string; type: string }[]
-      Permit: { name: string; type: string }[]
-    }
-    primaryType: 'Permit'
-    message: { owner: Address; spender: Address; value: string; nonce: string; deadline: string }
-  }
-  deadline: number
-}
+// The offer as the service types it (prepare's answer); the tests judge the answer's values.
+export type { PermitOffer }
 
 export interface PreparedSwapAnswer {
   transactions: PreparedTransaction[]
